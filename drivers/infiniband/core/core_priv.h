@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* oib_core internals shared between its files; nothing here is API. */
+#ifndef OIB_CORE_PRIV_H
+#define OIB_CORE_PRIV_H
+
+#include <linux/spinlock.h>
+#include <linux/kobject.h>
+#include <oib/provider.h>
+
+struct oib_port_sysfs;
+
+struct oib_gid_entry {
+	union oib_gid gid;
+	enum oib_gid_type type;
+	bool valid;
+};
+
+/*
+ * Per-port core state.  The immutable part is read at registration; the GID and P_Key tables are
+ * owned by the core (providers update them through oib_add_gid() and friends) and read from any
+ * context, so @lock is a spinlock.
+ */
+struct oib_port {
+	struct oib_device *device;
+	u32 port_num;
+	struct oib_port_immutable immutable;
+	spinlock_t lock;		/* protects gids[] and pkeys[] */
+	struct oib_gid_entry *gids;	/* [immutable.gid_tbl_len] */
+	u16 *pkeys;			/* [immutable.pkey_tbl_len] */
+	struct oib_port_sysfs *sysfs;	/* ports/<n> in sysfs */
+};
+
+/* The registry: every device and every client, and the order they were added in. */
+extern struct mutex oib_registry_lock;
+extern struct xarray oib_devices;
+extern struct class oib_class;
+extern struct dentry *oib_debugfs_root;
+extern const struct attribute_group *oib_device_groups[];
+
+int oib_clients_add_device(struct oib_device *device);
+void oib_clients_remove_device(struct oib_device *device);
+
+int oib_ports_setup(struct oib_device *device);
+void oib_ports_cleanup(struct oib_device *device);
+
+int oib_sysfs_add_device(struct oib_device *device);
+void oib_sysfs_remove_device(struct oib_device *device);
+
+int oib_events_start(struct oib_device *device);
+void oib_events_stop(struct oib_device *device);
+
+static inline struct oib_port *oib_port(struct oib_device *device, u32 port)
+{
+	return &device->ports[port - 1];
+}
+
+/* Count an object against the device limit @max; false if the limit is reached. */
+static inline bool oib_object_get(struct oib_device *device, enum oib_obj_type type, u32 max)
+{
+	return atomic_add_unless(&device->objects[type], 1, max);
+}
+
+static inline void oib_object_put(struct oib_device *device, enum oib_obj_type type)
+{
+	atomic_dec(&device->objects[type]);
+}
+
+void *oib_alloc_object(struct oib_device *device, enum oib_obj_type type, size_t size);
+void oib_free_object(struct oib_device *device, enum oib_obj_type type, void *obj);
+
+int oib_check_ah_attr(struct oib_device *device, const struct oib_ah_attr *attr);
+
+#endif /* OIB_CORE_PRIV_H */

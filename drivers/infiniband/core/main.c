@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* oib_core module: the "oib" device class and the debugfs root. */
+#include <linux/module.h>
+#include <linux/debugfs.h>
+#include "core_priv.h"
+
+struct class oib_class = {
+	.name = "oib",
+	.dev_groups = oib_device_groups,
+};
+
+struct dentry *oib_debugfs_root;
+
+static int __init oib_core_init(void)
+{
+	int ret;
+
+	ret = class_register(&oib_class);
+	if (ret)
+		return ret;
+	oib_debugfs_root = debugfs_create_dir("oib", NULL);
+	return 0;
+}
+
+static void __exit oib_core_exit(void)
+{
+	debugfs_remove_recursive(oib_debugfs_root);
+	class_unregister(&oib_class);
+	WARN_ON(!xa_empty(&oib_devices));
+}
+
+module_init(oib_core_init);
+module_exit(oib_core_exit);
+MODULE_DESCRIPTION("oib RDMA midlayer: core verbs");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Queue pairs: creation, the checked path through the state table, query and destroy.
+ *
+ * A QP is owned by its creator and holds counts on its PD, its CQs and its SRQ until
+ * oib_destroy_qp().  qp->mutex serialises modify and query and protects qp->state and
+ * qp->port_num; the provider's modify op runs under it with qp->state still the current state.
+ * The caller must not race destroy against other calls on the same QP.
+ */
+#include <linux/module.h>
+#include "core_priv.h"
+
+#define OIB_GSI_QKEY	0x80010000
+#define OIB_MAX_PSN	0xffffff
+#define OIB_MAX_QPN	0xffffff
+
+static int oib_check_qp_caps(struct oib_device *device, const struct oib_qp_init_attr *ia)
+{
+	const struct oib_device_attr *d = &device->attrs;
+	const struct oib_qp_cap *c = &ia->cap;
+
+	if (c->max_send_wr > d->max_qp_wr || c->max_recv_wr > d->max_qp_wr ||
+	    c->max_send_sge > d->max_send_sge || c->max_recv_sge > d->max_recv_sge ||
+	    c->max_inline_data > d->max_inline_data)
+		return -EINVAL;
+	if (ia->srq && (c->max_recv_wr || c->max_recv_sge))
+		return -EINVAL;
+	return 0;
+}
+
+static int oib_check_qp_init_attr(struct oib_pd *pd, const struct oib_qp_init_attr *ia)
+{
+	struct oib_device *device = pd->device;
+	const struct oib_port_immutable *imm;
+
+	switch (ia->qp_type) {
+	case OIB_QPT_RC:
+	case OIB_QPT_UC:
+	case OIB_QPT_UD:
+		if (ia->port_num)
+			return -EINVAL;
+		break;
+	case OIB_QPT_SMI:
+	case OIB_QPT_GSI:
+		imm = oib_port_immutable(device, ia->port_num);
+		if (!imm || ia->srq)
+			return -EINVAL;
+		if (!(imm->core_cap_flags &
+		      (ia->qp_type == OIB_QPT_SMI ? OIB_CORE_CAP_IB_SMI : OIB_CORE_CAP_IB_MAD)))
+			return -EOPNOTSUPP;
+		break;
+	case OIB_QPT_XRC_INI:
+	case OIB_QPT_XRC_TGT:
+		return -EOPNOTSUPP;
+	default:
+		return -EINVAL;
+	}
+
+	if (!ia->send_cq || !ia->recv_cq || ia->send_cq->device != device ||
+	    ia->recv_cq->device != device || (ia->srq && ia->srq->device != device))
+		return -EINVAL;
+	if (ia->sq_sig_type != OIB_SIGNAL_ALL_WR && ia->sq_sig_type != OIB_SIGNAL_REQ_WR)
+		return -EINVAL;
+	if (ia->create_flags)
+		return -EINVAL;
+	return oib_check_qp_caps(device, ia);
+}
+
+struct oib_qp *oib_create_qp(struct oib_pd *pd, struct oib_qp_init_attr *init_attr)
+{
+	struct oib_device *device;
+	struct oib_qp *qp;
+	int ret;
+
+	if (IS_ERR_OR_NULL(pd) || !init_attr)
+		return ERR_PTR(-EINVAL);
+	device = pd->device;
+	if (READ_ONCE(device->reg_state) != OIB_DEV_REGISTERED)
+		return ERR_PTR(-ENODEV);
+	ret = oib_check_qp_init_attr(pd, init_attr);
+	if (ret)
+		return ERR_PTR(ret);
+
+	qp = oib_alloc_object(device, OIB_OBJ_QP, device->ops->size_qp);
+	if (IS_ERR(qp))
+		return qp;
+	qp->device = device;
+	qp->pd = pd;
+	qp->send_cq = init_attr->send_cq;
+	qp->recv_cq = init_attr->recv_cq;
+	qp->srq = init_attr->srq;
+	qp->event_handler = init_attr->event_handler;
+	qp->qp_context = init_attr->qp_context;
+	qp->qp_type = init_attr->qp_type;
+	qp->state = OIB_QPS_RESET;
+	if (qp->qp_type == OIB_QPT_SMI || qp->qp_type == OIB_QPT_GSI)
+		qp->port_num = init_attr->port_num;
+	mutex_init(&qp->mutex);
+
+	ret = device->ops->create_qp(qp, init_attr);
+	if (ret) {
+		mutex_destroy(&qp->mutex);
+		oib_free_object(device, OIB_OBJ_QP, qp);
+		return ERR_PTR(ret);
+	}
+
+	atomic_inc(&pd->usecnt);
+	atomic_inc(&qp->send_cq->usecnt);
+	atomic_inc(&qp->recv_cq->usecnt);
+	if (qp->srq)
+		atomic_inc(&qp->srq->usecnt);
+	return qp;
+}
+EXPORT_SYMBOL(oib_create_qp);
+
+static int oib_check_path(struct oib_qp *qp, const struct oib_ah_attr *ah, u32 port)
+{
+	if (ah->port_num != port)
+		return -EINVAL;
+	return oib_check_ah_attr(qp->device, ah);
+}
+
+static int oib_check_pkey_index(struct oib_qp *qp, u32 port, u16 index)
+{
+	const struct oib_port_immutable *imm = oib_port_immutable(qp->device, port);
+
+	return imm && index < imm->pkey_tbl_len ? 0 : -EINVAL;
+}
+
+/* The values of the attributes in @mask, once the table has said the mask itself is legal. */
+static int oib_check_qp_attr_values(struct oib_qp *qp, const struct oib_qp_attr *attr, int mask)
+{
+	struct oib_device *device = qp->device;
+	const struct oib_device_attr *d = &device->attrs;
+	u32 port = (mask & OIB_QP_PORT) ? attr->port_num : qp->port_num;
+	struct oib_port_attr pattr;
+	int ret;
+
+	if ((mask & OIB_QP_PORT) && !oib_port_valid(device, attr->port_num))
+		return -EINVAL;
+	if ((mask & OIB_QP_PKEY_INDEX) && oib_check_pkey_index(qp, port, attr->pkey_index))
+		return -EINVAL;
+	if (mask & OIB_QP_QKEY) {
+		if (qp->qp_type == OIB_QPT_GSI && attr->qkey != OIB_GSI_QKEY)
+			return -EINVAL;
+		if (qp->qp_type == OIB_QPT_SMI && attr->qkey)
+			return -EINVAL;
+	}
+	if (mask & OIB_QP_AV) {
+		ret = oib_check_path(qp, &attr->ah_attr, port);
+		if (ret)
+			return ret;
+	}
+	if (mask & OIB_QP_ALT_PATH) {
+		if (!oib_port_valid(device, attr->alt_port_num) || attr->alt_timeout > 31 ||
+		    oib_check_pkey_index(qp, attr->alt_port_num, attr->alt_pkey_index) ||
+		    oib_check_path(qp, &attr->alt_ah_attr, attr->alt_port_num))
+			return -EINVAL;
+	}
+	if (mask & OIB_QP_PATH_MTU) {
+		if (attr->path_mtu < OIB_MTU_256 || attr->path_mtu > OIB_MTU_4096)
+			return -EINVAL;
+		ret = oib_query_port(device, port, &pattr);
+		if (ret)
+			return ret;
+		if (attr->path_mtu > pattr.max_mtu)
+			return -EINVAL;
+	}
+	if ((mask & OIB_QP_ACCESS_FLAGS) && (attr->qp_access_flags & ~OIB_ACCESS_ALL))
+		return -EINVAL;
+	if ((mask & OIB_QP_TIMEOUT) && attr->timeout > 31)
+		return -EINVAL;
+	if ((mask & OIB_QP_RETRY_CNT) && attr->retry_cnt > 7)
+		return -EINVAL;
+	if ((mask & OIB_QP_RNR_RETRY) && attr->rnr_retry > 7)
+		return -EINVAL;
+	if ((mask & OIB_QP_MIN_RNR_TIMER) && attr->min_rnr_timer > 31)
+		return -EINVAL;
+	if ((mask & OIB_QP_RQ_PSN) && attr->rq_psn > OIB_MAX_PSN)
+		return -EINVAL;
+	if ((mask & OIB_QP_SQ_PSN) && attr->sq_psn > OIB_MAX_PSN)
+		return -EINVAL;
+	if ((mask & OIB_QP_DEST_QPN) && attr->dest_qp_num > OIB_MAX_QPN)
+		return -EINVAL;
+	if ((mask & OIB_QP_MAX_QP_RD_ATOMIC) && attr->max_rd_atomic > d->max_qp_init_rd_atom)
+		return -EINVAL;
+	if ((mask & OIB_QP_MAX_DEST_RD_ATOMIC) && attr->max_dest_rd_atomic > d->max_qp_rd_atom)
+		return -EINVAL;
+	if ((mask & OIB_QP_PATH_MIG_STATE) && attr->path_mig_state > OIB_MIG_ARMED)
+		return -EINVAL;
+	return 0;
+}
+
+int oib_modify_qp(struct oib_qp *qp, struct oib_qp_attr *attr, int attr_mask)
+{
+	enum oib_qp_state cur, next;
+	int ret;
+
+	if (IS_ERR_OR_NULL(qp) || !attr || (attr_mask & ~OIB_QP_ATTR_ALL))
+		return -EINVAL;
+
+	mutex_lock(&qp->mutex);
+	cur = qp->state;
+	next = (attr_mask & OIB_QP_STATE) ? attr->qp_state : cur;
+	ret = -EINVAL;
+	if ((attr_mask & OIB_QP_CUR_STATE) && attr->cur_qp_state != cur)
+		goto out;
+	if (!oib_modify_qp_is_ok(cur, next, qp->qp_type, attr_mask))
+		goto out;
+	ret = oib_check_qp_attr_values(qp, attr, attr_mask);
+	if (ret)
+		goto out;
+
+	ret = qp->device->ops->modify_qp(qp, attr, attr_mask);
+	if (ret)
+		goto out;
+	qp->state = next;
+	if (attr_mask & OIB_QP_PORT)
+		qp->port_num = attr->port_num;
+out:
+	mutex_unlock(&qp->mutex);
+	return ret;
+}
+EXPORT_SYMBOL(oib_modify_qp);
+
+int oib_query_qp(struct oib_qp *qp, struct oib_qp_attr *attr, int attr_mask,
+		 struct oib_qp_init_attr *init_attr)
+{
+	int ret;
+
+	if (IS_ERR_OR_NULL(qp) || !attr || !init_attr || (attr_mask & ~OIB_QP_ATTR_ALL))
+		return -EINVAL;
+	memset(attr, 0, sizeof(*attr));
+	memset(init_attr, 0, sizeof(*init_attr));
+
+	mutex_lock(&qp->mutex);
+	ret = qp->device->ops->query_qp(qp, attr, attr_mask, init_attr);
+	attr->qp_state = qp->state;
+	attr->cur_qp_state = qp->state;
+	attr->port_num = qp->port_num;
+	mutex_unlock(&qp->mutex);
+
+	init_attr->event_handler = qp->event_handler;
+	init_attr->qp_context = qp->qp_context;
+	init_attr->send_cq = qp->send_cq;
+	init_attr->recv_cq = qp->recv_cq;
+	init_attr->srq = qp->srq;
+	init_attr->qp_type = qp->qp_type;
+	init_attr->cap = attr->cap;
+	return ret;
+}
+EXPORT_SYMBOL(oib_query_qp);
+
+int oib_destroy_qp(struct oib_qp *qp)
+{
+	struct oib_device *device;
+	struct oib_pd *pd;
+	struct oib_cq *scq, *rcq;
+	struct oib_srq *srq;
+
+	if (IS_ERR_OR_NULL(qp))
+		return -EINVAL;
+	device = qp->device;
+	pd = qp->pd;
+	scq = qp->send_cq;
+	rcq = qp->recv_cq;
+	srq = qp->srq;
+
+	device->ops->destroy_qp(qp);
+	mutex_destroy(&qp->mutex);
+	oib_free_object(device, OIB_OBJ_QP, qp);
+
+	if (srq)
+		atomic_dec(&srq->usecnt);
+	atomic_dec(&rcq->usecnt);
+	atomic_dec(&scq->usecnt);
+	atomic_dec(&pd->usecnt);
+	return 0;
+}
+EXPORT_SYMBOL(oib_destroy_qp);
+
+int oib_post_send(struct oib_qp *qp, const struct oib_send_wr *wr, const struct oib_send_wr **bad_wr)
+{
+	const struct oib_send_wr *dummy;
+
+	return qp->device->ops->post_send(qp, wr, bad_wr ?: &dummy);
+}
+EXPORT_SYMBOL(oib_post_send);
+
+int oib_post_recv(struct oib_qp *qp, const struct oib_recv_wr *wr, const struct oib_recv_wr **bad_wr)
+{
+	const struct oib_recv_wr *dummy;
+
+	return qp->device->ops->post_recv(qp, wr, bad_wr ?: &dummy);
+}
+EXPORT_SYMBOL(oib_post_recv);

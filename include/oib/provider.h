@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What a device driver (a "provider") implements and calls.
+ *
+ * The core allocates every verbs object with the provider's size (size_pd, size_cq, ...) so the
+ * provider's structure embeds the core's as its first member; it fills in the common fields and
+ * validates arguments before calling the op, and frees the memory after the destroy op.  Create ops
+ * return 0 or -errno and must undo their own work on failure; destroy ops cannot fail and must
+ * guarantee that no handler (completion or event) for the object runs after they return.
+ */
+#ifndef OIB_PROVIDER_H
+#define OIB_PROVIDER_H
+
+#include <oib/device.h>
+
+struct oib_device_ops {
+	struct module *owner;
+	size_t size_pd, size_cq, size_qp, size_srq, size_mr, size_ah;
+
+	int (*query_device)(struct oib_device *device, struct oib_device_attr *attr);
+	int (*query_port)(struct oib_device *device, u32 port, struct oib_port_attr *attr);
+	int (*get_port_immutable)(struct oib_device *device, u32 port,
+				  struct oib_port_immutable *immutable);
+
+	int (*alloc_pd)(struct oib_pd *pd);
+	void (*dealloc_pd)(struct oib_pd *pd);
+
+	int (*create_cq)(struct oib_cq *cq, const struct oib_cq_init_attr *attr);
+	void (*destroy_cq)(struct oib_cq *cq);
+	int (*poll_cq)(struct oib_cq *cq, int num_entries, struct oib_wc *wc);
+	int (*req_notify_cq)(struct oib_cq *cq, enum oib_cq_notify_flags flags);
+
+	/* qp->qp_num is the provider's to set; SMI/GSI QPs must get 0/1. */
+	int (*create_qp)(struct oib_qp *qp, struct oib_qp_init_attr *init_attr);
+	/* Called with qp->mutex held, after the core checked the transition and the values. */
+	int (*modify_qp)(struct oib_qp *qp, struct oib_qp_attr *attr, int attr_mask);
+	int (*query_qp)(struct oib_qp *qp, struct oib_qp_attr *attr, int attr_mask,
+			struct oib_qp_init_attr *init_attr);
+	void (*destroy_qp)(struct oib_qp *qp);
+	int (*post_send)(struct oib_qp *qp, const struct oib_send_wr *wr,
+			 const struct oib_send_wr **bad_wr);
+	int (*post_recv)(struct oib_qp *qp, const struct oib_recv_wr *wr,
+			 const struct oib_recv_wr **bad_wr);
+
+	int (*create_srq)(struct oib_srq *srq, struct oib_srq_init_attr *init_attr);
+	int (*modify_srq)(struct oib_srq *srq, struct oib_srq_attr *attr,
+			  enum oib_srq_attr_mask mask);
+	int (*query_srq)(struct oib_srq *srq, struct oib_srq_attr *attr);
+	void (*destroy_srq)(struct oib_srq *srq);
+	int (*post_srq_recv)(struct oib_srq *srq, const struct oib_recv_wr *wr,
+			     const struct oib_recv_wr **bad_wr);
+
+	int (*get_dma_mr)(struct oib_mr *mr, int access);
+	int (*reg_kernel_mr)(struct oib_mr *mr, void *addr, size_t len, int access);
+	void (*dereg_mr)(struct oib_mr *mr);
+
+	int (*create_ah)(struct oib_ah *ah);
+	void (*destroy_ah)(struct oib_ah *ah);
+
+	/* Last call before the device's memory is freed (from its struct device release). */
+	void (*dealloc_driver)(struct oib_device *device);
+};
+
+/*
+ * Allocate a device with @size bytes (>= sizeof(struct oib_device); the provider's structure embeds
+ * struct oib_device first).  The caller sets node_type, phys_port_cnt, node_guid, then registers.
+ */
+struct oib_device *oib_alloc_device(const struct oib_device_ops *ops, size_t size);
+void oib_dealloc_device(struct oib_device *device);
+
+/*
+ * Register under a name from @name_fmt ("oib_rxe%d" picks the first free number).  Reads device and
+ * port attributes, sets up the GID and P_Key tables (P_Key index 0 = 0xffff), adds sysfs and
+ * debugfs entries, then calls every client's add().
+ */
+int oib_register_device(struct oib_device *device, const char *name_fmt);
+/*
+ * Calls every client's remove(), then waits for every oib_device_try_get() user to put.  Objects the
+ * clients left behind are a ULP bug and are reported.  Process context only.
+ */
+void oib_unregister_device(struct oib_device *device);
+
+/*
+ * Deliver an async event.  QP, CQ and SRQ events go to the object's event handler synchronously, in
+ * the caller's context (any context but hard-irq).  Port and device events are queued to the
+ * device's event workqueue and reach every registered struct oib_event_handler; they may be
+ * dispatched from any context.
+ */
+void oib_dispatch_event(struct oib_event *event);
+void oib_dispatch_port_event(struct oib_device *device, u32 port, enum oib_event_type type);
+
+/*
+ * GID table upkeep (RoCE ports: GIDs follow the addresses the port is given).  Add returns the
+ * index used (-EEXIST if present, -ENOSPC if full); both raise OIB_EVENT_GID_CHANGE.
+ */
+int oib_add_gid(struct oib_device *device, u32 port, const union oib_gid *gid,
+		enum oib_gid_type type);
+int oib_del_gid(struct oib_device *device, u32 port, const union oib_gid *gid);
+int oib_set_pkey(struct oib_device *device, u32 port, u16 index, u16 pkey);
+
+/* Helpers providers share. */
+void oib_gid_from_mac(union oib_gid *gid, const u8 mac[6]);	/* fe80::/64 + EUI-64 */
+
+#endif /* OIB_PROVIDER_H */

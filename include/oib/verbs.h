@@ -1,0 +1,545 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * oib verbs: the objects and calls a kernel ULP uses.
+ *
+ * Semantics follow the IBTA verbs as the in-tree stack exposes them, with an oib_ prefix, so a ULP
+ * author finds PD, CQ, QP, SRQ, MR and AH where expected.  Devices, ports, clients and async event
+ * registration live in <oib/device.h>; providers implement <oib/provider.h>.
+ *
+ * Object lifetime, for every object in this file: the creator owns it and frees it with the matching
+ * destroy call; there is no get/put on these objects.  Each object that others can depend on keeps a
+ * "usecnt" of its dependents (QPs on a CQ, QPs/SRQs/MRs/AHs on a PD, QPs on an SRQ) and its destroy
+ * fails with -EBUSY while that count is non-zero.  Dependents take the count at create and drop it at
+ * destroy, so the creator's teardown order (QP before CQ, everything before PD) is enforced.
+ */
+#ifndef OIB_VERBS_H
+#define OIB_VERBS_H
+
+#include <linux/types.h>
+#include <linux/atomic.h>
+#include <linux/mutex.h>
+#include <linux/err.h>
+
+struct oib_device;
+struct oib_pd;
+struct oib_cq;
+struct oib_qp;
+struct oib_srq;
+struct oib_ah;
+
+/* ---- Addressing ---- */
+
+union oib_gid {
+	u8 raw[16];
+	struct {
+		__be64 subnet_prefix;
+		__be64 interface_id;
+	} global;
+};
+
+enum oib_gid_type {
+	OIB_GID_TYPE_IB,
+	OIB_GID_TYPE_ROCE_V2,
+};
+
+enum oib_mtu {
+	OIB_MTU_256 = 1,
+	OIB_MTU_512 = 2,
+	OIB_MTU_1024 = 3,
+	OIB_MTU_2048 = 4,
+	OIB_MTU_4096 = 5,
+};
+
+static inline int oib_mtu_to_int(enum oib_mtu mtu)
+{
+	return (mtu >= OIB_MTU_256 && mtu <= OIB_MTU_4096) ? 128 << mtu : -1;
+}
+
+struct oib_global_route {
+	union oib_gid dgid;
+	u32 flow_label;
+	u8 sgid_index;
+	u8 hop_limit;
+	u8 traffic_class;
+};
+
+#define OIB_AH_GRH	BIT(0)
+
+/* Address vector: where a UD datagram or a connected QP's path goes. */
+struct oib_ah_attr {
+	u32 port_num;
+	u8 sl;
+	u8 static_rate;
+	u8 flags;		/* OIB_AH_GRH */
+	u16 dlid;
+	u8 src_path_bits;
+	u8 dmac[6];
+	struct oib_global_route grh;
+};
+
+/* ---- Protection domain ---- */
+
+struct oib_pd {
+	struct oib_device *device;
+	atomic_t usecnt;	/* QPs, SRQs, MRs and AHs created on this PD */
+	u32 local_dma_lkey;	/* lkey covering all kernel memory, for ULPs that want no MR */
+};
+
+struct oib_pd *oib_alloc_pd(struct oib_device *device);
+int oib_dealloc_pd(struct oib_pd *pd);
+
+/* ---- Memory regions ---- */
+
+enum oib_access_flags {
+	OIB_ACCESS_LOCAL_WRITE = BIT(0),
+	OIB_ACCESS_REMOTE_WRITE = BIT(1),
+	OIB_ACCESS_REMOTE_READ = BIT(2),
+	OIB_ACCESS_REMOTE_ATOMIC = BIT(3),
+	OIB_ACCESS_MW_BIND = BIT(4),
+	OIB_ACCESS_ALL = BIT(5) - 1,
+};
+
+struct oib_mr {
+	struct oib_device *device;
+	struct oib_pd *pd;
+	u32 lkey;
+	u32 rkey;		/* 0 unless a remote access flag was given */
+	u64 iova;
+	u64 length;
+	int access;
+};
+
+/* An MR over all kernel memory: iova is the kernel virtual address. */
+struct oib_mr *oib_get_dma_mr(struct oib_pd *pd, int access);
+/*
+ * Register @len bytes of kernel memory at @addr (linear-map or vmalloc memory; the caller keeps it
+ * allocated until oib_dereg_mr).  iova is @addr.
+ */
+struct oib_mr *oib_reg_kernel_mr(struct oib_pd *pd, void *addr, size_t len, int access);
+int oib_dereg_mr(struct oib_mr *mr);
+
+/* ---- Address handles ---- */
+
+struct oib_ah {
+	struct oib_device *device;
+	struct oib_pd *pd;
+	struct oib_ah_attr attr;
+};
+
+struct oib_ah *oib_create_ah(struct oib_pd *pd, const struct oib_ah_attr *attr);
+int oib_destroy_ah(struct oib_ah *ah);
+
+/* ---- Completions ---- */
+
+enum oib_wc_status {
+	OIB_WC_SUCCESS,
+	OIB_WC_LOC_LEN_ERR,
+	OIB_WC_LOC_QP_OP_ERR,
+	OIB_WC_LOC_EEC_OP_ERR,
+	OIB_WC_LOC_PROT_ERR,
+	OIB_WC_WR_FLUSH_ERR,
+	OIB_WC_MW_BIND_ERR,
+	OIB_WC_BAD_RESP_ERR,
+	OIB_WC_LOC_ACCESS_ERR,
+	OIB_WC_REM_INV_REQ_ERR,
+	OIB_WC_REM_ACCESS_ERR,
+	OIB_WC_REM_OP_ERR,
+	OIB_WC_RETRY_EXC_ERR,
+	OIB_WC_RNR_RETRY_EXC_ERR,
+	OIB_WC_LOC_RDD_VIOL_ERR,
+	OIB_WC_REM_INV_RD_REQ_ERR,
+	OIB_WC_REM_ABORT_ERR,
+	OIB_WC_INV_EECN_ERR,
+	OIB_WC_INV_EEC_STATE_ERR,
+	OIB_WC_FATAL_ERR,
+	OIB_WC_RESP_TIMEOUT_ERR,
+	OIB_WC_GENERAL_ERR,
+};
+
+const char *oib_wc_status_msg(enum oib_wc_status status);
+
+enum oib_wc_opcode {
+	OIB_WC_SEND,
+	OIB_WC_RDMA_WRITE,
+	OIB_WC_RDMA_READ,
+	OIB_WC_COMP_SWAP,
+	OIB_WC_FETCH_ADD,
+	OIB_WC_LOCAL_INV,
+	/* receive side: bit 7 set */
+	OIB_WC_RECV = 1 << 7,
+	OIB_WC_RECV_RDMA_WITH_IMM,
+};
+
+enum oib_wc_flags {
+	OIB_WC_GRH = BIT(0),
+	OIB_WC_WITH_IMM = BIT(1),
+	OIB_WC_WITH_INVALIDATE = BIT(2),
+};
+
+struct oib_wc {
+	u64 wr_id;
+	enum oib_wc_status status;
+	enum oib_wc_opcode opcode;
+	u32 vendor_err;
+	u32 byte_len;
+	struct oib_qp *qp;
+	union {
+		__be32 imm_data;
+		u32 invalidate_rkey;
+	} ex;
+	u32 src_qp;
+	int wc_flags;
+	u16 pkey_index;
+	u16 slid;
+	u8 sl;
+	u8 port_num;
+};
+
+/* ---- Async events on objects and devices ---- */
+
+enum oib_event_type {
+	OIB_EVENT_CQ_ERR,
+	OIB_EVENT_QP_FATAL,
+	OIB_EVENT_QP_REQ_ERR,
+	OIB_EVENT_QP_ACCESS_ERR,
+	OIB_EVENT_COMM_EST,
+	OIB_EVENT_SQ_DRAINED,
+	OIB_EVENT_PATH_MIG,
+	OIB_EVENT_PATH_MIG_ERR,
+	OIB_EVENT_QP_LAST_WQE_REACHED,
+	OIB_EVENT_SRQ_ERR,
+	OIB_EVENT_SRQ_LIMIT_REACHED,
+	OIB_EVENT_DEVICE_FATAL,
+	OIB_EVENT_PORT_ACTIVE,
+	OIB_EVENT_PORT_ERR,
+	OIB_EVENT_LID_CHANGE,
+	OIB_EVENT_PKEY_CHANGE,
+	OIB_EVENT_SM_CHANGE,
+	OIB_EVENT_CLIENT_REREGISTER,
+	OIB_EVENT_GID_CHANGE,
+};
+
+const char *oib_event_msg(enum oib_event_type event);
+
+struct oib_event {
+	struct oib_device *device;
+	union {
+		struct oib_cq *cq;
+		struct oib_qp *qp;
+		struct oib_srq *srq;
+		u32 port_num;
+	} element;
+	enum oib_event_type event;
+};
+
+typedef void (*oib_event_handler_t)(struct oib_event *event, void *context);
+
+/* ---- Completion queues ---- */
+
+typedef void (*oib_comp_handler_t)(struct oib_cq *cq, void *cq_context);
+
+struct oib_cq_init_attr {
+	u32 cqe;		/* minimum number of entries */
+	u32 comp_vector;	/* < device attr num_comp_vectors */
+	u32 flags;		/* none defined yet: must be 0 */
+};
+
+/*
+ * comp_handler runs when a completion is added to a CQ armed with oib_req_notify_cq(), once per
+ * arming.  It runs in softirq or process context (never hard-irq), never concurrently with itself for
+ * one CQ, and never after oib_destroy_cq() returns.
+ */
+struct oib_cq {
+	struct oib_device *device;
+	oib_comp_handler_t comp_handler;
+	oib_event_handler_t event_handler;
+	void *cq_context;
+	u32 cqe;		/* actual size, may exceed the requested one */
+	u32 comp_vector;
+	atomic_t usecnt;	/* QPs using this CQ as send or receive CQ */
+};
+
+enum oib_cq_notify_flags {
+	OIB_CQ_SOLICITED = BIT(0),
+	OIB_CQ_NEXT_COMP = BIT(1),
+	OIB_CQ_SOLICITED_MASK = OIB_CQ_SOLICITED | OIB_CQ_NEXT_COMP,
+	OIB_CQ_REPORT_MISSED_EVENTS = BIT(2),
+};
+
+struct oib_cq *oib_create_cq(struct oib_device *device, oib_comp_handler_t comp_handler,
+			     oib_event_handler_t event_handler, void *cq_context,
+			     const struct oib_cq_init_attr *attr);
+int oib_destroy_cq(struct oib_cq *cq);
+int oib_poll_cq(struct oib_cq *cq, int num_entries, struct oib_wc *wc);
+/*
+ * Arm @cq.  With OIB_CQ_REPORT_MISSED_EVENTS, returns 1 if completions may already be queued that
+ * will raise no event (poll again), 0 otherwise.
+ */
+int oib_req_notify_cq(struct oib_cq *cq, enum oib_cq_notify_flags flags);
+
+/* ---- Shared receive queues ---- */
+
+enum oib_srq_type {
+	OIB_SRQT_BASIC,
+	OIB_SRQT_XRC,		/* reserved for the XRC work: refused with -EOPNOTSUPP */
+};
+
+struct oib_srq_attr {
+	u32 max_wr;
+	u32 max_sge;
+	u32 srq_limit;		/* 0: disarmed */
+};
+
+enum oib_srq_attr_mask {
+	OIB_SRQ_MAX_WR = BIT(0),
+	OIB_SRQ_LIMIT = BIT(1),
+};
+
+struct oib_srq_init_attr {
+	oib_event_handler_t event_handler;
+	void *srq_context;
+	struct oib_srq_attr attr;
+	enum oib_srq_type srq_type;
+};
+
+struct oib_srq {
+	struct oib_device *device;
+	struct oib_pd *pd;
+	oib_event_handler_t event_handler;
+	void *srq_context;
+	enum oib_srq_type srq_type;
+	atomic_t usecnt;	/* QPs attached to this SRQ */
+};
+
+struct oib_srq *oib_create_srq(struct oib_pd *pd, struct oib_srq_init_attr *init_attr);
+/*
+ * OIB_SRQ_LIMIT arms the limit: when the number of posted receives drops below it, the SRQ's event
+ * handler gets OIB_EVENT_SRQ_LIMIT_REACHED once and the limit disarms.  OIB_SRQ_MAX_WR resizes,
+ * if the device can (-EOPNOTSUPP otherwise).
+ */
+int oib_modify_srq(struct oib_srq *srq, struct oib_srq_attr *attr, enum oib_srq_attr_mask mask);
+int oib_query_srq(struct oib_srq *srq, struct oib_srq_attr *attr);
+int oib_destroy_srq(struct oib_srq *srq);
+
+/* ---- Queue pairs ---- */
+
+enum oib_qp_type {
+	OIB_QPT_SMI,		/* QP0 */
+	OIB_QPT_GSI,		/* QP1 */
+	OIB_QPT_RC,
+	OIB_QPT_UC,
+	OIB_QPT_UD,
+	OIB_QPT_XRC_INI,	/* reserved for the XRC work: refused with -EOPNOTSUPP */
+	OIB_QPT_XRC_TGT,	/* reserved for the XRC work: refused with -EOPNOTSUPP */
+	OIB_QPT_MAX,
+};
+
+enum oib_qp_state {
+	OIB_QPS_RESET,
+	OIB_QPS_INIT,
+	OIB_QPS_RTR,
+	OIB_QPS_RTS,
+	OIB_QPS_SQD,
+	OIB_QPS_SQE,
+	OIB_QPS_ERR,
+	OIB_QPS_MAX,
+};
+
+const char *oib_qp_state_name(enum oib_qp_state state);
+const char *oib_qp_type_name(enum oib_qp_type type);
+
+enum oib_mig_state {
+	OIB_MIG_MIGRATED,
+	OIB_MIG_REARM,
+	OIB_MIG_ARMED,
+};
+
+enum oib_sig_type {
+	OIB_SIGNAL_ALL_WR,
+	OIB_SIGNAL_REQ_WR,
+};
+
+struct oib_qp_cap {
+	u32 max_send_wr;
+	u32 max_recv_wr;
+	u32 max_send_sge;
+	u32 max_recv_sge;
+	u32 max_inline_data;
+};
+
+struct oib_qp_init_attr {
+	oib_event_handler_t event_handler;
+	void *qp_context;
+	struct oib_cq *send_cq;
+	struct oib_cq *recv_cq;
+	struct oib_srq *srq;	/* optional: receives come from the SRQ, max_recv_wr must be 0 */
+	struct oib_qp_cap cap;	/* in: requested; out: granted */
+	enum oib_sig_type sq_sig_type;
+	enum oib_qp_type qp_type;
+	u32 port_num;		/* SMI and GSI QPs only: the port they serve */
+	u32 create_flags;	/* none defined yet: must be 0 */
+};
+
+/* Attribute mask bits for oib_modify_qp() and oib_query_qp(). */
+enum oib_qp_attr_mask {
+	OIB_QP_STATE = BIT(0),
+	OIB_QP_CUR_STATE = BIT(1),
+	OIB_QP_EN_SQD_ASYNC_NOTIFY = BIT(2),
+	OIB_QP_ACCESS_FLAGS = BIT(3),
+	OIB_QP_PKEY_INDEX = BIT(4),
+	OIB_QP_PORT = BIT(5),
+	OIB_QP_QKEY = BIT(6),
+	OIB_QP_AV = BIT(7),
+	OIB_QP_PATH_MTU = BIT(8),
+	OIB_QP_TIMEOUT = BIT(9),
+	OIB_QP_RETRY_CNT = BIT(10),
+	OIB_QP_RNR_RETRY = BIT(11),
+	OIB_QP_RQ_PSN = BIT(12),
+	OIB_QP_MAX_QP_RD_ATOMIC = BIT(13),
+	OIB_QP_ALT_PATH = BIT(14),
+	OIB_QP_MIN_RNR_TIMER = BIT(15),
+	OIB_QP_SQ_PSN = BIT(16),
+	OIB_QP_MAX_DEST_RD_ATOMIC = BIT(17),
+	OIB_QP_PATH_MIG_STATE = BIT(18),
+	OIB_QP_CAP = BIT(19),
+	OIB_QP_DEST_QPN = BIT(20),
+	OIB_QP_ATTR_ALL = BIT(21) - 1,
+};
+
+struct oib_qp_attr {
+	enum oib_qp_state qp_state;
+	enum oib_qp_state cur_qp_state;
+	enum oib_mtu path_mtu;
+	enum oib_mig_state path_mig_state;
+	u32 qkey;
+	u32 rq_psn;
+	u32 sq_psn;
+	u32 dest_qp_num;
+	int qp_access_flags;
+	struct oib_qp_cap cap;
+	struct oib_ah_attr ah_attr;
+	struct oib_ah_attr alt_ah_attr;
+	u16 pkey_index;
+	u16 alt_pkey_index;
+	u8 en_sqd_async_notify;
+	u8 sq_draining;
+	u8 max_rd_atomic;
+	u8 max_dest_rd_atomic;
+	u8 min_rnr_timer;
+	u32 port_num;
+	u8 timeout;
+	u8 retry_cnt;
+	u8 rnr_retry;
+	u32 alt_port_num;
+	u8 alt_timeout;
+};
+
+/*
+ * The QP.  state and the attributes below are the core's record of what the last successful
+ * oib_modify_qp() set; they change only under @mutex, which serialises modify and query.
+ */
+struct oib_qp {
+	struct oib_device *device;
+	struct oib_pd *pd;
+	struct oib_cq *send_cq;
+	struct oib_cq *recv_cq;
+	struct oib_srq *srq;
+	oib_event_handler_t event_handler;
+	void *qp_context;
+	u32 qp_num;
+	enum oib_qp_type qp_type;
+	u32 port_num;		/* 0 until set (OIB_QP_PORT, or at create for SMI/GSI) */
+	struct mutex mutex;	/* serialises modify/query; protects state */
+	enum oib_qp_state state;
+};
+
+struct oib_qp *oib_create_qp(struct oib_pd *pd, struct oib_qp_init_attr *init_attr);
+int oib_modify_qp(struct oib_qp *qp, struct oib_qp_attr *attr, int attr_mask);
+int oib_query_qp(struct oib_qp *qp, struct oib_qp_attr *attr, int attr_mask,
+		 struct oib_qp_init_attr *init_attr);
+int oib_destroy_qp(struct oib_qp *qp);
+
+/*
+ * The IBTA modify-QP state table: true if moving a @type QP from @cur to @next with @mask is legal
+ * (every required attribute present, nothing beyond required, optional and OIB_QP_STATE).
+ */
+bool oib_modify_qp_is_ok(enum oib_qp_state cur, enum oib_qp_state next, enum oib_qp_type type,
+			 int mask);
+
+/* ---- Work requests ---- */
+
+struct oib_sge {
+	u64 addr;
+	u32 length;
+	u32 lkey;
+};
+
+enum oib_wr_opcode {
+	OIB_WR_RDMA_WRITE,
+	OIB_WR_RDMA_WRITE_WITH_IMM,
+	OIB_WR_SEND,
+	OIB_WR_SEND_WITH_IMM,
+	OIB_WR_RDMA_READ,
+	OIB_WR_ATOMIC_CMP_AND_SWP,
+	OIB_WR_ATOMIC_FETCH_AND_ADD,
+	OIB_WR_SEND_WITH_INV,
+	OIB_WR_LOCAL_INV,
+	OIB_WR_MAX,
+};
+
+enum oib_send_flags {
+	OIB_SEND_FENCE = BIT(0),
+	OIB_SEND_SIGNALED = BIT(1),
+	OIB_SEND_SOLICITED = BIT(2),
+	OIB_SEND_INLINE = BIT(3),
+};
+
+struct oib_send_wr {
+	struct oib_send_wr *next;
+	u64 wr_id;
+	struct oib_sge *sg_list;
+	int num_sge;
+	enum oib_wr_opcode opcode;
+	int send_flags;
+	union {
+		__be32 imm_data;
+		u32 invalidate_rkey;
+	} ex;
+	union {
+		struct {
+			u64 remote_addr;
+			u32 rkey;
+		} rdma;
+		struct {
+			u64 remote_addr;
+			u64 compare_add;
+			u64 swap;
+			u32 rkey;
+		} atomic;
+		struct {
+			struct oib_ah *ah;
+			u32 remote_qpn;
+			u32 remote_qkey;
+			u16 pkey_index;
+		} ud;
+	} wr;
+};
+
+struct oib_recv_wr {
+	struct oib_recv_wr *next;
+	u64 wr_id;
+	struct oib_sge *sg_list;
+	int num_sge;
+};
+
+/*
+ * Posting.  A QP accepts receives from INIT on and sends from RTR on (sends posted in RTR wait for
+ * RTS); RESET refuses both with -EINVAL.  A full queue gives -ENOMEM.  On error *bad_wr points at the
+ * first request not posted.  These may be called from any context, concurrently on one QP.
+ */
+int oib_post_send(struct oib_qp *qp, const struct oib_send_wr *wr, const struct oib_send_wr **bad_wr);
+int oib_post_recv(struct oib_qp *qp, const struct oib_recv_wr *wr, const struct oib_recv_wr **bad_wr);
+int oib_post_srq_recv(struct oib_srq *srq, const struct oib_recv_wr *wr,
+		      const struct oib_recv_wr **bad_wr);
+
+#endif /* OIB_VERBS_H */
