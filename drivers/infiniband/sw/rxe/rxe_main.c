@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * oib_rxe module: making and removing software devices.
+ *
+ * Devices come from oib_rxe_add() (tests) or from writing a port count to the module's "add"
+ * parameter (users); "remove" takes a device name.  The module's device list is what unload tears
+ * down.  A device's memory belongs to its struct device (see <oib/device.h>); the list holds it
+ * from registration until oib_rxe_remove().
+ */
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/workqueue.h>
+#include "rxe.h"
+
+/* rxe_devices and every device's registration are serialised by rxe_devices_lock. */
+static DEFINE_MUTEX(rxe_devices_lock);
+static LIST_HEAD(rxe_devices);
+static atomic_t rxe_serial = ATOMIC_INIT(0);
+
+#define RXE_DEF(v, def) ((v) ? (v) : (def))
+
+static void rxe_set_attrs(struct rxe_dev *rdev, const struct oib_rxe_params *p)
+{
+	struct oib_device_attr *a = &rdev->attr;
+
+	a->fw_ver = 1ULL << 32;
+	a->sys_image_guid = rdev->ib.node_guid;
+	a->max_mr_size = U64_MAX;
+	a->page_size_cap = PAGE_SIZE;
+	a->vendor_id = RXE_VENDOR_ID;
+	a->max_qp = RXE_DEF(p->max_qp, 0x10000);
+	a->max_qp_wr = RXE_DEF(p->max_qp_wr, 0x4000);
+	a->device_cap_flags = OIB_DEVICE_RC_RNR_NAK_GEN | OIB_DEVICE_MEM_MGT_EXTENSIONS;
+	a->max_send_sge = RXE_MAX_SGE;
+	a->max_recv_sge = RXE_MAX_SGE;
+	a->max_cq = RXE_DEF(p->max_cq, 0x4000);
+	a->max_cqe = RXE_DEF(p->max_cqe, 0x40000);
+	a->max_mr = RXE_DEF(p->max_mr, 0x10000);
+	a->max_pd = RXE_DEF(p->max_pd, 0x10000);
+	a->max_qp_rd_atom = RXE_MAX_RD_ATOMIC;
+	a->max_qp_init_rd_atom = RXE_MAX_RD_ATOMIC;
+	a->max_srq = RXE_DEF(p->max_srq, 0x4000);
+	a->max_srq_wr = RXE_DEF(p->max_srq_wr, 0x4000);
+	a->max_srq_sge = RXE_MAX_SGE;
+	a->max_ah = RXE_DEF(p->max_ah, 0x10000);
+	a->max_inline_data = RXE_MAX_INLINE;
+	a->max_pkeys = RXE_MAX_PKEYS;
+	a->local_ca_ack_delay = 15;
+	a->atomic_cap = OIB_ATOMIC_HCA;
+	a->num_comp_vectors = num_possible_cpus();
+}
+
+void rxe_dealloc_driver(struct oib_device *ibdev)
+{
+	struct rxe_dev *rdev = to_rdev(ibdev);
+
+	if (rdev->comp_wq)
+		destroy_workqueue(rdev->comp_wq);
+	xa_destroy(&rdev->qpns);
+	xa_destroy(&rdev->mr_keys);
+}
+
+static struct rxe_dev *rxe_dev_alloc(const struct oib_rxe_params *p)
+{
+	struct rxe_dev *rdev;
+	union oib_gid gid;
+	u32 i;
+
+	rdev = (struct rxe_dev *)oib_alloc_device(&rxe_dev_ops, sizeof(*rdev));
+	if (!rdev)
+		return NULL;
+	spin_lock_init(&rdev->lock);
+	xa_init_flags(&rdev->qpns, XA_FLAGS_ALLOC);
+	xa_init_flags(&rdev->mr_keys, XA_FLAGS_ALLOC1);
+	rdev->comp_wq = alloc_workqueue("oib_rxe_comp", WQ_HIGHPRI, 0);
+	if (!rdev->comp_wq) {
+		oib_dealloc_device(&rdev->ib);
+		return NULL;
+	}
+
+	rdev->serial = atomic_inc_return(&rxe_serial);
+	rdev->ib.node_type = OIB_NODE_CA;
+	rdev->ib.phys_port_cnt = p->num_ports;
+	for (i = 0; i < p->num_ports; i++) {
+		struct rxe_port *port = &rdev->ports[i];
+		u8 mac[6] = { 0x02, 0x0b, rdev->serial >> 16, rdev->serial >> 8, rdev->serial,
+			      i + 1 };
+
+		port->port_num = i + 1;
+		memcpy(port->mac, mac, sizeof(mac));
+		port->state = OIB_PORT_ACTIVE;
+		port->max_mtu = OIB_MTU_4096;
+		port->active_mtu = OIB_MTU_4096;
+	}
+	/* The node GUID is port 1's EUI-64, as on a real RoCE NIC. */
+	oib_gid_from_mac(&gid, rdev->ports[0].mac);
+	rdev->ib.node_guid = gid.global.interface_id;
+	rxe_set_attrs(rdev, p);
+	return rdev;
+}
+
+struct oib_device *oib_rxe_add(const struct oib_rxe_params *p)
+{
+	struct rxe_dev *rdev;
+	union oib_gid gid;
+	u32 i;
+	int ret;
+
+	if (!p || p->num_ports < 1 || p->num_ports > OIB_RXE_MAX_PORTS)
+		return ERR_PTR(-EINVAL);
+
+	rdev = rxe_dev_alloc(p);
+	if (!rdev)
+		return ERR_PTR(-ENOMEM);
+
+	mutex_lock(&rxe_devices_lock);
+	ret = oib_register_device(&rdev->ib, "oib_rxe%d");
+	if (ret) {
+		mutex_unlock(&rxe_devices_lock);
+		oib_dealloc_device(&rdev->ib);
+		return ERR_PTR(ret);
+	}
+	list_add_tail(&rdev->list, &rxe_devices);
+	mutex_unlock(&rxe_devices_lock);
+
+	/* GID 0 of every port is its link-local address; the ports are up. */
+	for (i = 1; i <= p->num_ports; i++) {
+		oib_gid_from_mac(&gid, rdev->ports[i - 1].mac);
+		oib_add_gid(&rdev->ib, i, &gid, OIB_GID_TYPE_ROCE_V2);
+		oib_dispatch_port_event(&rdev->ib, i, OIB_EVENT_PORT_ACTIVE);
+	}
+	return &rdev->ib;
+}
+EXPORT_SYMBOL(oib_rxe_add);
+
+static void rxe_dev_remove_locked(struct rxe_dev *rdev)
+{
+	lockdep_assert_held(&rxe_devices_lock);
+	list_del(&rdev->list);
+	oib_unregister_device(&rdev->ib);
+	oib_dealloc_device(&rdev->ib);
+}
+
+static struct rxe_dev *rxe_find_locked(struct oib_device *ibdev, const char *name)
+{
+	struct rxe_dev *rdev;
+
+	list_for_each_entry(rdev, &rxe_devices, list)
+		if (&rdev->ib == ibdev || (name && !strcmp(oib_dev_name(&rdev->ib), name)))
+			return rdev;
+	return NULL;
+}
+
+int oib_rxe_remove(struct oib_device *ibdev)
+{
+	struct rxe_dev *rdev;
+
+	if (!ibdev)
+		return -EINVAL;
+	mutex_lock(&rxe_devices_lock);
+	rdev = rxe_find_locked(ibdev, NULL);
+	if (rdev)
+		rxe_dev_remove_locked(rdev);
+	mutex_unlock(&rxe_devices_lock);
+	return rdev ? 0 : -ENODEV;
+}
+EXPORT_SYMBOL(oib_rxe_remove);
+
+int oib_rxe_set_port_state(struct oib_device *ibdev, u32 port_num, bool up)
+{
+	struct rxe_dev *rdev;
+	enum oib_port_state new = up ? OIB_PORT_ACTIVE : OIB_PORT_DOWN;
+	bool changed;
+
+	if (!ibdev || ibdev->ops != &rxe_dev_ops || !oib_port_valid(ibdev, port_num))
+		return -EINVAL;
+	rdev = to_rdev(ibdev);
+
+	spin_lock_irq(&rdev->lock);
+	changed = rdev->ports[port_num - 1].state != new;
+	WRITE_ONCE(rdev->ports[port_num - 1].state, new);
+	spin_unlock_irq(&rdev->lock);
+
+	if (changed)
+		oib_dispatch_port_event(ibdev, port_num,
+					up ? OIB_EVENT_PORT_ACTIVE : OIB_EVENT_PORT_ERR);
+	return 0;
+}
+EXPORT_SYMBOL(oib_rxe_set_port_state);
+
+/* ---- sysfs control: /sys/module/oib_rxe/parameters/{add,remove} ---- */
+
+static int rxe_param_add(const char *val, const struct kernel_param *kp)
+{
+	struct oib_rxe_params p = {};
+	struct oib_device *ibdev;
+	int ret;
+
+	ret = kstrtou32(val, 0, &p.num_ports);
+	if (ret)
+		return ret;
+	ibdev = oib_rxe_add(&p);
+	if (IS_ERR(ibdev))
+		return PTR_ERR(ibdev);
+	pr_info("oib_rxe: added %s with %u port(s)\n", oib_dev_name(ibdev), p.num_ports);
+	return 0;
+}
+
+static int rxe_param_remove(const char *val, const struct kernel_param *kp)
+{
+	char name[64];
+	struct rxe_dev *rdev;
+
+	strscpy(name, val, sizeof(name));
+	strim(name);
+	mutex_lock(&rxe_devices_lock);
+	rdev = rxe_find_locked(NULL, name);
+	if (rdev)
+		rxe_dev_remove_locked(rdev);
+	mutex_unlock(&rxe_devices_lock);
+	return rdev ? 0 : -ENODEV;
+}
+
+static const struct kernel_param_ops rxe_add_ops = { .set = rxe_param_add };
+static const struct kernel_param_ops rxe_remove_ops = { .set = rxe_param_remove };
+module_param_cb(add, &rxe_add_ops, NULL, 0200);
+MODULE_PARM_DESC(add, "Create a device with this many ports");
+module_param_cb(remove, &rxe_remove_ops, NULL, 0200);
+MODULE_PARM_DESC(remove, "Remove the named device");
+
+/* No init: devices come from the add parameter or from oib_rxe_add(). */
+static void __exit rxe_exit(void)
+{
+	struct rxe_dev *rdev, *tmp;
+
+	mutex_lock(&rxe_devices_lock);
+	list_for_each_entry_safe(rdev, tmp, &rxe_devices, list)
+		rxe_dev_remove_locked(rdev);
+	mutex_unlock(&rxe_devices_lock);
+}
+
+module_exit(rxe_exit);
+MODULE_DESCRIPTION("oib software RDMA device");
+MODULE_LICENSE("GPL");

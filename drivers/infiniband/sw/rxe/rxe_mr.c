@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Memory regions and their keys.  A key is (index << 8 | variant): the index names the MR in the
+ * device's mr_keys table, the low byte is a per-registration variant so a stale key from an earlier
+ * registration of the same index does not match.  Index 0 is the local DMA lkey of every PD.
+ */
+#include <linux/module.h>
+#include <linux/vmalloc.h>
+#include <linux/random.h>
+#include "rxe.h"
+
+#define RXE_MR_INDEX_MAX	0xffffff
+
+static int rxe_mr_add_key(struct rxe_dev *rdev, struct rxe_mr *mr, int access)
+{
+	u32 key;
+	int ret;
+
+	ret = xa_alloc_cyclic(&rdev->mr_keys, &mr->index, mr, XA_LIMIT(1, RXE_MR_INDEX_MAX),
+			      &rdev->next_mr_index, GFP_KERNEL);
+	if (ret < 0)
+		return ret == -EBUSY ? -ENOSPC : ret;
+
+	key = mr->index << 8 | (get_random_u32() & 0xff);
+	mr->ib.lkey = key;
+	mr->ib.rkey = access & (OIB_ACCESS_REMOTE_READ | OIB_ACCESS_REMOTE_WRITE |
+				OIB_ACCESS_REMOTE_ATOMIC) ? key : 0;
+	return 0;
+}
+
+int rxe_get_dma_mr(struct oib_mr *ibmr, int access)
+{
+	return rxe_mr_add_key(to_rdev(ibmr->device), to_rmr(ibmr), access);
+}
+
+/* Pin down the pages under a kernel buffer so the transport can copy to and from them. */
+int rxe_reg_kernel_mr(struct oib_mr *ibmr, void *addr, size_t len, int access)
+{
+	struct rxe_mr *mr = to_rmr(ibmr);
+	unsigned long start = (unsigned long)addr & PAGE_MASK;
+	unsigned long end = PAGE_ALIGN((unsigned long)addr + len);
+	u32 i, n = (end - start) >> PAGE_SHIFT;
+	bool vmap = is_vmalloc_addr(addr);
+	int ret;
+
+	mr->pages = kvcalloc(n, sizeof(*mr->pages), GFP_KERNEL);
+	if (!mr->pages)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		void *p = (void *)(start + ((unsigned long)i << PAGE_SHIFT));
+
+		mr->pages[i] = vmap ? vmalloc_to_page(p) : virt_to_page(p);
+	}
+	mr->npages = n;
+	mr->page_offset = offset_in_page(addr);
+
+	ret = rxe_mr_add_key(to_rdev(ibmr->device), mr, access);
+	if (ret) {
+		kvfree(mr->pages);
+		mr->pages = NULL;
+	}
+	return ret;
+}
+
+void rxe_dereg_mr(struct oib_mr *ibmr)
+{
+	struct rxe_mr *mr = to_rmr(ibmr);
+
+	xa_erase(&to_rdev(ibmr->device)->mr_keys, mr->index);
+	kvfree(mr->pages);
+}
