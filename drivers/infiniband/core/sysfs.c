@@ -17,7 +17,7 @@ struct oib_port_attribute {
 	struct attribute attr;
 	ssize_t (*show)(struct oib_port *port, struct oib_port_attribute *pa, char *buf);
 	u32 index;		/* table index, for gids/ and pkeys/ entries */
-	char name[8];
+	char name[12];
 };
 
 struct oib_port_sysfs {
