@@ -392,7 +392,7 @@ static void port_pkey_table(struct kunit *test)
 
 struct ev_rec {
 	struct oib_event_handler h;
-	spinlock_t lock;
+	spinlock_t lock;		/* protects types, ports, n */
 	enum oib_event_type types[REC_MAX];
 	u32 ports[REC_MAX];
 	int n;
@@ -433,8 +433,8 @@ static void events_port_state_and_gid(struct kunit *test)
 	ev_init(&r, dev);
 	KUNIT_ASSERT_EQ(test, 0, oib_register_event_handler(&r.h));
 	/*
-	 * The device's own start-up events (GID added, port active) may still be queued.  Events are
-	 * delivered in order, so once a marker event of ours arrives they are all behind us.
+	 * The device's own start-up events (GID added, port active) may still be queued.  Events
+	 * are delivered in order, so once a marker event of ours arrives they are all behind us.
 	 */
 	KUNIT_ASSERT_EQ(test, 0, oib_set_pkey(dev, 1, 1, 0x8001));
 	while (!READ_ONCE(r.n) || READ_ONCE(r.types[r.n - 1]) != OIB_EVENT_PKEY_CHANGE)
@@ -562,6 +562,7 @@ static struct kunit_suite oib_device_suite = {
 	.name = "oib_device",
 	.test_cases = oib_device_cases,
 };
+
 kunit_test_suite(oib_device_suite);
 
 MODULE_DESCRIPTION("KUnit tests for oib_core devices, clients, ports and events");

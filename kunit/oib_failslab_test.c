@@ -147,6 +147,7 @@ static void qp_case_desc(const struct qp_case *c, char *desc)
 {
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
+
 KUNIT_ARRAY_PARAM(qp_case, qp_cases, qp_case_desc);
 
 static void failslab_qp(struct kunit *test)
@@ -321,6 +322,7 @@ static struct kunit_suite oib_failslab_suite = {
 	.name = "oib_failslab",
 	.test_cases = oib_failslab_cases,
 };
+
 kunit_test_suite(oib_failslab_suite);
 
 MODULE_DESCRIPTION("KUnit allocation-failure sweeps over oib create paths");

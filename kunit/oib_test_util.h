@@ -34,8 +34,9 @@ int oib_test_qp_to(struct oib_qp *qp, enum oib_qp_state state);
 /*
  * Run @create with the Nth slab allocation of this task failing, for N = 1, 2, ... until a run
  * sees no injected failure.  @create returns 0 or -errno and must leave nothing behind on error;
- * @destroy undoes a successful @create.  Returns the number of injected failures (each checked to
- * have made @create fail with an error and to have left the device's object counts unchanged).
+ * @destroy undoes a successful @create.  Returns the number of injected failures.  Each either
+ * made @create fail, with the device's object counts unchanged, or was absorbed (an allocator
+ * that retries) with @create succeeding.
  */
 int oib_test_failslab_sweep(struct kunit *test, struct oib_device *device,
 			    int (*create)(struct kunit *test, void *ctx),

@@ -237,6 +237,7 @@ static void qp_type_desc(const enum oib_qp_type *t, char *desc)
 {
 	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", oib_qp_type_name(*t));
 }
+
 KUNIT_ARRAY_PARAM(walk_type, walk_types, qp_type_desc);
 
 static void qp_walks_the_state_machine(struct kunit *test)
@@ -696,6 +697,7 @@ static struct kunit_suite oib_verbs_suite = {
 	.name = "oib_verbs",
 	.test_cases = oib_verbs_cases,
 };
+
 kunit_test_suite(oib_verbs_suite);
 
 MODULE_DESCRIPTION("KUnit tests for oib verbs objects on oib_rxe");

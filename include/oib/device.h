@@ -126,7 +126,8 @@ struct oib_port_attr {
 #define OIB_CORE_CAP_IW_CM		BIT(3)
 #define OIB_CORE_CAP_ROCE_UDP_ENCAP	BIT(4)
 
-#define OIB_CORE_PORT_ROCE_V2 (OIB_CORE_CAP_IB_MAD | OIB_CORE_CAP_IB_CM | OIB_CORE_CAP_ROCE_UDP_ENCAP)
+#define OIB_CORE_PORT_ROCE_V2 \
+	(OIB_CORE_CAP_IB_MAD | OIB_CORE_CAP_IB_CM | OIB_CORE_CAP_ROCE_UDP_ENCAP)
 
 /* What a port is for its whole registered life: read once at registration. */
 struct oib_port_immutable {

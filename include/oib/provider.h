@@ -75,8 +75,8 @@ void oib_dealloc_device(struct oib_device *device);
  */
 int oib_register_device(struct oib_device *device, const char *name_fmt);
 /*
- * Calls every client's remove(), then waits for every oib_device_try_get() user to put.  Objects the
- * clients left behind are a ULP bug and are reported.  Process context only.
+ * Calls every client's remove(), then waits for every oib_device_try_get() user to put.  Objects
+ * the clients left behind are a ULP bug and are reported.  Process context only.
  */
 void oib_unregister_device(struct oib_device *device);
 

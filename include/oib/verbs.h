@@ -6,11 +6,12 @@
  * author finds PD, CQ, QP, SRQ, MR and AH where expected.  Devices, ports, clients and async event
  * registration live in <oib/device.h>; providers implement <oib/provider.h>.
  *
- * Object lifetime, for every object in this file: the creator owns it and frees it with the matching
- * destroy call; there is no get/put on these objects.  Each object that others can depend on keeps a
- * "usecnt" of its dependents (QPs on a CQ, QPs/SRQs/MRs/AHs on a PD, QPs on an SRQ) and its destroy
- * fails with -EBUSY while that count is non-zero.  Dependents take the count at create and drop it at
- * destroy, so the creator's teardown order (QP before CQ, everything before PD) is enforced.
+ * Object lifetime, for every object in this file: the creator owns it and frees it with the
+ * matching destroy call; there is no get/put on these objects.  Each object that others can depend
+ * on keeps a "usecnt" of its dependents (QPs on a CQ, QPs/SRQs/MRs/AHs on a PD, QPs on an SRQ) and
+ * its destroy fails with -EBUSY while that count is non-zero.  Dependents take the count at create
+ * and drop it at destroy, so the creator's teardown order (QP before CQ, everything before PD) is
+ * enforced.
  */
 #ifndef OIB_VERBS_H
 #define OIB_VERBS_H
@@ -246,8 +247,8 @@ struct oib_cq_init_attr {
 
 /*
  * comp_handler runs when a completion is added to a CQ armed with oib_req_notify_cq(), once per
- * arming.  It runs in softirq or process context (never hard-irq), never concurrently with itself for
- * one CQ, and never after oib_destroy_cq() returns.
+ * arming.  It runs in softirq or process context (never hard-irq), never concurrently with itself
+ * for one CQ, and never after oib_destroy_cq() returns.
  */
 struct oib_cq {
 	struct oib_device *device;
@@ -534,11 +535,13 @@ struct oib_recv_wr {
 
 /*
  * Posting.  A QP accepts receives from INIT on and sends from RTR on (sends posted in RTR wait for
- * RTS); RESET refuses both with -EINVAL.  A full queue gives -ENOMEM.  On error *bad_wr points at the
- * first request not posted.  These may be called from any context, concurrently on one QP.
+ * RTS); RESET refuses both with -EINVAL.  A full queue gives -ENOMEM.  On error *bad_wr points at
+ * the first request not posted.  These may be called from any context, concurrently on one QP.
  */
-int oib_post_send(struct oib_qp *qp, const struct oib_send_wr *wr, const struct oib_send_wr **bad_wr);
-int oib_post_recv(struct oib_qp *qp, const struct oib_recv_wr *wr, const struct oib_recv_wr **bad_wr);
+int oib_post_send(struct oib_qp *qp, const struct oib_send_wr *wr,
+		  const struct oib_send_wr **bad_wr);
+int oib_post_recv(struct oib_qp *qp, const struct oib_recv_wr *wr,
+		  const struct oib_recv_wr **bad_wr);
 int oib_post_srq_recv(struct oib_srq *srq, const struct oib_recv_wr *wr,
 		      const struct oib_recv_wr **bad_wr);
 

@@ -11,6 +11,7 @@
 #include <linux/xarray.h>
 #include "core_priv.h"
 
+/* Orders all registration: see the top of this file. */
 DEFINE_MUTEX(oib_registry_lock);
 
 /* Registered clients, in registration order; devices see add() in this order, remove() reversed. */
@@ -140,7 +141,8 @@ int oib_set_client_data(struct oib_device *device, struct oib_client *client, vo
 	if (!xa_load(&device->client_data, client->client_id))
 		ret = -ENOENT;
 	else
-		__xa_store(&device->client_data, client->client_id, data ?: OIB_NO_DATA, GFP_ATOMIC);
+		__xa_store(&device->client_data, client->client_id, data ?: OIB_NO_DATA,
+			   GFP_ATOMIC);
 	xa_unlock(&device->client_data);
 	return ret;
 }

@@ -3,8 +3,9 @@
  * Device lifecycle: allocate, register, look up, unregister, free.
  *
  * A device goes ALLOCATED -> REGISTERED -> UNREGISTERING -> UNREGISTERED, and is freed by the last
- * put_device() (the provider's, through oib_dealloc_device(), from ALLOCATED or UNREGISTERED).  reg_state changes only under oib_registry_lock, the same lock that orders client
- * add()/remove() calls, so a client never sees a device half registered.
+ * put_device() (the provider's, through oib_dealloc_device(), from ALLOCATED or UNREGISTERED).
+ * reg_state changes only under oib_registry_lock, the same lock that orders client add()/remove()
+ * calls, so a client never sees a device half registered.
  */
 #include <linux/module.h>
 #include <linux/slab.h>

@@ -86,11 +86,8 @@ static void oib_queue_device_event(struct oib_event *event)
 	unsigned long flags;
 
 	ew = kmalloc(sizeof(*ew), GFP_ATOMIC);
-	if (!ew) {
-		dev_warn_ratelimited(&device->dev, "dropped event: %s\n",
-				     oib_event_msg(event->event));
-		return;
-	}
+	if (!ew)
+		return;		/* the allocator has already said so */
 	ew->event = *event;
 	INIT_WORK(&ew->work, oib_event_work_fn);
 

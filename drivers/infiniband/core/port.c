@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Ports: immutable attributes read at registration, and the GID and P_Key tables the core keeps for
- * every port.  Providers change the tables through oib_add_gid()/oib_del_gid()/oib_set_pkey(); every
- * change raises the matching port event.
+ * every port.  Providers change the tables through oib_add_gid()/oib_del_gid()/oib_set_pkey();
+ * every change raises the matching port event.
  */
 #include <linux/module.h>
 #include <linux/slab.h>

@@ -279,7 +279,8 @@ int oib_destroy_qp(struct oib_qp *qp)
 }
 EXPORT_SYMBOL(oib_destroy_qp);
 
-int oib_post_send(struct oib_qp *qp, const struct oib_send_wr *wr, const struct oib_send_wr **bad_wr)
+int oib_post_send(struct oib_qp *qp, const struct oib_send_wr *wr,
+		  const struct oib_send_wr **bad_wr)
 {
 	const struct oib_send_wr *dummy;
 
@@ -287,7 +288,8 @@ int oib_post_send(struct oib_qp *qp, const struct oib_send_wr *wr, const struct 
 }
 EXPORT_SYMBOL(oib_post_send);
 
-int oib_post_recv(struct oib_qp *qp, const struct oib_recv_wr *wr, const struct oib_recv_wr **bad_wr)
+int oib_post_recv(struct oib_qp *qp, const struct oib_recv_wr *wr,
+		  const struct oib_recv_wr **bad_wr)
 {
 	const struct oib_recv_wr *dummy;
 

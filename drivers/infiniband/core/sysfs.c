@@ -4,28 +4,29 @@
  * /sys/class/oib/<device>/ports/<n>/{state,phys_state,link_layer,active_mtu,max_mtu,gids/<i>,
  * pkeys/<i>}.
  *
- * Each port directory is a kobject of its own (struct oib_port_sysfs), freed by its release, so a
- * reader holding it open never touches freed memory; kobject_del() waits for running show()s, after
- * which the port it points at may go.
+ * Each port directory is a plain kobject whose files are kobj_attributes that carry their port
+ * and table index.  Removing the groups and the kobject waits for running show()s, after which the
+ * attribute arrays (struct oib_port_sysfs) and the port may be freed.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
-#include <oib/compat.h>
 #include "core_priv.h"
 
 struct oib_port_attribute {
-	struct attribute attr;
+	struct kobj_attribute kattr;
 	ssize_t (*show)(struct oib_port *port, struct oib_port_attribute *pa, char *buf);
+	struct oib_port *port;
 	u32 index;		/* table index, for gids/ and pkeys/ entries */
 	char name[12];
 };
 
+enum { OIB_PORT_GROUP_MAIN, OIB_PORT_GROUP_GIDS, OIB_PORT_GROUP_PKEYS, OIB_PORT_GROUPS };
+
 struct oib_port_sysfs {
-	struct kobject kobj;
-	struct oib_port *port;
-	struct oib_port_attribute *gid_attrs, *pkey_attrs;
-	struct attribute **gid_list, **pkey_list;
-	struct attribute_group gid_group, pkey_group;
+	struct kobject *kobj;
+	struct oib_port_attribute *attrs[OIB_PORT_GROUPS];
+	struct attribute **lists[OIB_PORT_GROUPS];
+	struct attribute_group groups[OIB_PORT_GROUPS];
 };
 
 /* ---- Device attributes ---- */
@@ -91,17 +92,12 @@ const struct attribute_group *oib_device_groups[] = {
 
 /* ---- Port attributes ---- */
 
-static ssize_t oib_port_attr_show(struct kobject *kobj, struct attribute *attr, char *buf)
+static ssize_t oib_port_attr_show(struct kobject *kobj, struct kobj_attribute *ka, char *buf)
 {
-	struct oib_port_sysfs *ps = container_of(kobj, struct oib_port_sysfs, kobj);
-	struct oib_port_attribute *pa = container_of(attr, struct oib_port_attribute, attr);
+	struct oib_port_attribute *pa = container_of(ka, struct oib_port_attribute, kattr);
 
-	return pa->show(ps->port, pa, buf);
+	return pa->show(pa->port, pa, buf);
 }
-
-static const struct sysfs_ops oib_port_sysfs_ops = {
-	.show = oib_port_attr_show,
-};
 
 static int oib_port_query(struct oib_port *port, struct oib_port_attr *attr)
 {
@@ -162,28 +158,6 @@ static ssize_t max_mtu_show(struct oib_port *port, struct oib_port_attribute *pa
 	return ret ?: sysfs_emit(buf, "%d\n", oib_mtu_to_int(attr.max_mtu));
 }
 
-#define OIB_PORT_ATTR_RO(_name) \
-	static struct oib_port_attribute port_attr_##_name = { \
-		.attr = { .name = __stringify(_name), .mode = 0444 }, \
-		.show = _name##_show, \
-	}
-
-OIB_PORT_ATTR_RO(state);
-OIB_PORT_ATTR_RO(phys_state);
-OIB_PORT_ATTR_RO(link_layer);
-OIB_PORT_ATTR_RO(active_mtu);
-OIB_PORT_ATTR_RO(max_mtu);
-
-static struct attribute *oib_port_default_attrs[] = {
-	&port_attr_state.attr,
-	&port_attr_phys_state.attr,
-	&port_attr_link_layer.attr,
-	&port_attr_active_mtu.attr,
-	&port_attr_max_mtu.attr,
-	NULL,
-};
-ATTRIBUTE_GROUPS(oib_port_default);
-
 static ssize_t gid_show(struct oib_port *port, struct oib_port_attribute *pa, char *buf)
 {
 	union oib_gid gid = {};
@@ -202,91 +176,121 @@ static ssize_t pkey_show(struct oib_port *port, struct oib_port_attribute *pa, c
 	return ret ?: sysfs_emit(buf, "0x%04x\n", pkey);
 }
 
-static void oib_port_sysfs_release(struct kobject *kobj)
-{
-	struct oib_port_sysfs *ps = container_of(kobj, struct oib_port_sysfs, kobj);
+typedef ssize_t (*oib_port_show_t)(struct oib_port *, struct oib_port_attribute *, char *);
 
-	kfree(ps->gid_attrs);
-	kfree(ps->pkey_attrs);
-	kfree(ps->gid_list);
-	kfree(ps->pkey_list);
-	kfree(ps);
-}
-
-static OIB_KOBJ_TYPE_CONST struct kobj_type oib_port_ktype = {
-	.release = oib_port_sysfs_release,
-	.sysfs_ops = &oib_port_sysfs_ops,
-	.default_groups = oib_port_default_groups,
+static const struct {
+	const char *name;
+	oib_port_show_t show;
+} oib_port_main_files[] = {
+	{ "state", state_show },
+	{ "phys_state", phys_state_show },
+	{ "link_layer", link_layer_show },
+	{ "active_mtu", active_mtu_show },
+	{ "max_mtu", max_mtu_show },
 };
 
-/* Build the group "@name/" with one read-only file per table index. */
-static int oib_table_group(struct attribute_group *group, struct oib_port_attribute **attrs,
-			   struct attribute ***list, const char *name, u32 len,
-			   ssize_t (*show)(struct oib_port *, struct oib_port_attribute *, char *))
+/*
+ * Fill group @g of @ps with @len read-only files: with @show, files 0..len-1 all shown by it (a
+ * table); without, the files of oib_port_main_files.
+ */
+static int oib_port_group(struct oib_port_sysfs *ps, struct oib_port *port, int g,
+			  const char *dir, u32 len, oib_port_show_t show)
 {
 	u32 i;
 
-	*attrs = kcalloc(len, sizeof(**attrs), GFP_KERNEL);
-	*list = kcalloc(len + 1, sizeof(**list), GFP_KERNEL);
-	if (!*attrs || !*list)
+	ps->attrs[g] = kcalloc(len, sizeof(*ps->attrs[g]), GFP_KERNEL);
+	ps->lists[g] = kcalloc(len + 1, sizeof(*ps->lists[g]), GFP_KERNEL);
+	if (!ps->attrs[g] || !ps->lists[g])
 		return -ENOMEM;
 	for (i = 0; i < len; i++) {
-		struct oib_port_attribute *pa = &(*attrs)[i];
+		struct oib_port_attribute *pa = &ps->attrs[g][i];
 
-		snprintf(pa->name, sizeof(pa->name), "%u", i);
-		sysfs_attr_init(&pa->attr);
-		pa->attr.name = pa->name;
-		pa->attr.mode = 0444;
-		pa->show = show;
+		if (show) {
+			snprintf(pa->name, sizeof(pa->name), "%u", i);
+			pa->show = show;
+		} else {
+			strscpy(pa->name, oib_port_main_files[i].name, sizeof(pa->name));
+			pa->show = oib_port_main_files[i].show;
+		}
+		sysfs_attr_init(&pa->kattr.attr);
+		pa->kattr.attr.name = pa->name;
+		pa->kattr.attr.mode = 0444;
+		pa->kattr.show = oib_port_attr_show;
+		pa->port = port;
 		pa->index = i;
-		(*list)[i] = &pa->attr;
+		ps->lists[g][i] = &pa->kattr.attr;
 	}
-	group->name = name;
-	group->attrs = *list;
+	ps->groups[g].name = dir;
+	ps->groups[g].attrs = ps->lists[g];
 	return 0;
 }
 
-static int oib_port_sysfs_add(struct oib_device *device, struct oib_port *port)
+static void oib_port_sysfs_free(struct oib_port_sysfs *ps)
 {
-	struct oib_port_sysfs *ps;
-	int ret;
+	int g;
 
-	ps = kzalloc(sizeof(*ps), GFP_KERNEL);
-	if (!ps)
-		return -ENOMEM;
-	ps->port = port;
-	kobject_init(&ps->kobj, &oib_port_ktype);
-
-	ret = oib_table_group(&ps->gid_group, &ps->gid_attrs, &ps->gid_list, "gids",
-			      port->immutable.gid_tbl_len, gid_show);
-	if (!ret)
-		ret = oib_table_group(&ps->pkey_group, &ps->pkey_attrs, &ps->pkey_list, "pkeys",
-				      port->immutable.pkey_tbl_len, pkey_show);
-	if (!ret)
-		ret = kobject_add(&ps->kobj, device->ports_kobj, "%u", port->port_num);
-	if (!ret)
-		ret = sysfs_create_group(&ps->kobj, &ps->gid_group);
-	if (!ret)
-		ret = sysfs_create_group(&ps->kobj, &ps->pkey_group);
-	if (ret) {
-		kobject_put(&ps->kobj);	/* removes whatever was added, then frees */
-		return ret;
+	for (g = 0; g < OIB_PORT_GROUPS; g++) {
+		kfree(ps->attrs[g]);
+		kfree(ps->lists[g]);
 	}
-	port->sysfs = ps;
-	return 0;
+	kfree(ps);
 }
 
 static void oib_port_sysfs_remove(struct oib_port *port)
 {
 	struct oib_port_sysfs *ps = port->sysfs;
+	int g;
 
 	if (!ps)
 		return;
-	sysfs_remove_group(&ps->kobj, &ps->pkey_group);
-	sysfs_remove_group(&ps->kobj, &ps->gid_group);
-	kobject_del(&ps->kobj);
-	kobject_put(&ps->kobj);
+	for (g = 0; g < OIB_PORT_GROUPS; g++)
+		if (ps->groups[g].attrs)
+			sysfs_remove_group(ps->kobj, &ps->groups[g]);
+	kobject_put(ps->kobj);		/* the last reference: removes the directory */
+	oib_port_sysfs_free(ps);
 	port->sysfs = NULL;
+}
+
+static int oib_port_sysfs_add(struct oib_device *device, struct oib_port *port)
+{
+	struct oib_port_sysfs *ps;
+	char name[12];
+	int g, ret;
+
+	ps = kzalloc(sizeof(*ps), GFP_KERNEL);
+	if (!ps)
+		return -ENOMEM;
+	ret = oib_port_group(ps, port, OIB_PORT_GROUP_MAIN, NULL,
+			     ARRAY_SIZE(oib_port_main_files), NULL);
+	if (!ret)
+		ret = oib_port_group(ps, port, OIB_PORT_GROUP_GIDS, "gids",
+				     port->immutable.gid_tbl_len, gid_show);
+	if (!ret)
+		ret = oib_port_group(ps, port, OIB_PORT_GROUP_PKEYS, "pkeys",
+				     port->immutable.pkey_tbl_len, pkey_show);
+	if (ret) {
+		oib_port_sysfs_free(ps);
+		return ret;
+	}
+
+	snprintf(name, sizeof(name), "%u", port->port_num);
+	ps->kobj = kobject_create_and_add(name, device->ports_kobj);
+	if (!ps->kobj) {
+		oib_port_sysfs_free(ps);
+		return -ENOMEM;
+	}
+	port->sysfs = ps;
+	for (g = 0; g < OIB_PORT_GROUPS; g++) {
+		ret = sysfs_create_group(ps->kobj, &ps->groups[g]);
+		if (ret) {
+			/* only the groups created so far are removed */
+			for (; g < OIB_PORT_GROUPS; g++)
+				ps->groups[g].attrs = NULL;
+			oib_port_sysfs_remove(port);
+			return ret;
+		}
+	}
+	return 0;
 }
 
 int oib_sysfs_add_device(struct oib_device *device)

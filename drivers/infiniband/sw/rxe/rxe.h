@@ -39,7 +39,7 @@ struct rxe_dev {
 	struct oib_device_attr attr;
 
 	struct xarray qpns;		/* QPN -> struct rxe_qp, for QPN >= RXE_QPN_FIRST */
-	struct rxe_qp *special_qp[OIB_RXE_MAX_PORTS][2];	/* [port - 1][QPN 0/1], under lock */
+	struct rxe_qp *special_qp[OIB_RXE_MAX_PORTS][2];	/* [port - 1][QPN], under lock */
 	struct xarray mr_keys;		/* key index (key >> 8) -> struct rxe_mr */
 	u32 next_mr_index;		/* cyclic allocation hint for mr_keys */
 	u32 next_qpn;			/* cyclic allocation hint for qpns */
@@ -70,9 +70,9 @@ struct rxe_mr {
  */
 struct rxe_cq {
 	struct oib_cq ib;
-	spinlock_t lock;
+	spinlock_t lock;		/* see above */
 	struct rxe_queue queue;
-	u32 notify;			/* OIB_CQ_NEXT_COMP / OIB_CQ_SOLICITED while armed, else 0 */
+	u32 notify;			/* OIB_CQ_NEXT_COMP or _SOLICITED while armed */
 	bool overflow;			/* a completion was lost; the CQ is in error */
 	int cpu;			/* of the completion vector */
 	struct work_struct comp_work;

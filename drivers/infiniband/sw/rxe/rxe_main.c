@@ -17,7 +17,7 @@ static DEFINE_MUTEX(rxe_devices_lock);
 static LIST_HEAD(rxe_devices);
 static atomic_t rxe_serial = ATOMIC_INIT(0);
 
-#define RXE_DEF(v, def) ((v) ? (v) : (def))
+#define RXE_DEF(v, def) ((v) ?: (def))
 
 static void rxe_set_attrs(struct rxe_dev *rdev, const struct oib_rxe_params *p)
 {

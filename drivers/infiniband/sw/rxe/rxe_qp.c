@@ -134,6 +134,7 @@ static enum oib_wc_opcode rxe_wc_opcode(enum oib_wr_opcode op)
 static void rxe_qp_flush(struct rxe_qp *qp)
 {
 	struct oib_wc wc = { .status = OIB_WC_WR_FLUSH_ERR, .qp = &qp->ib };
+	struct rxe_send_wqe *swqe;
 	unsigned long flags;
 
 	for (;;) {
@@ -142,8 +143,9 @@ static void rxe_qp_flush(struct rxe_qp *qp)
 			spin_unlock_irqrestore(&qp->sq_lock, flags);
 			break;
 		}
-		wc.wr_id = ((struct rxe_send_wqe *)rxe_queue_head(&qp->sq))->wr.wr_id;
-		wc.opcode = rxe_wc_opcode(((struct rxe_send_wqe *)rxe_queue_head(&qp->sq))->wr.opcode);
+		swqe = rxe_queue_head(&qp->sq);
+		wc.wr_id = swqe->wr.wr_id;
+		wc.opcode = rxe_wc_opcode(swqe->wr.opcode);
 		rxe_queue_pop(&qp->sq);
 		spin_unlock_irqrestore(&qp->sq_lock, flags);
 		rxe_cq_post(to_rcq(qp->ib.send_cq), &wc, false);
