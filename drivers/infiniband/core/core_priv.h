@@ -49,6 +49,10 @@ void oib_sysfs_remove_device(struct oib_device *device);
 int oib_events_start(struct oib_device *device);
 void oib_events_stop(struct oib_device *device);
 
+void oib_debugfs_add_device(struct oib_device *device);
+void oib_debugfs_remove_device(struct oib_device *device);
+const char *oib_obj_name(enum oib_obj_type type);
+
 static inline struct oib_port *oib_port(struct oib_device *device, u32 port)
 {
 	return &device->ports[port - 1];

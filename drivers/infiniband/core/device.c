@@ -9,7 +9,6 @@
  */
 #include <linux/module.h>
 #include <linux/slab.h>
-#include <linux/debugfs.h>
 #include <linux/workqueue.h>
 #include "core_priv.h"
 
@@ -168,7 +167,7 @@ int oib_register_device(struct oib_device *device, const char *name_fmt)
 	if (ret)
 		goto out_del;
 
-	device->debugfs = debugfs_create_dir(oib_dev_name(device), oib_debugfs_root);
+	oib_debugfs_add_device(device);
 	refcount_set(&device->users, 1);
 	reinit_completion(&device->users_done);
 	device->reg_state = OIB_DEV_REGISTERED;
@@ -180,8 +179,7 @@ int oib_register_device(struct oib_device *device, const char *name_fmt)
 	return 0;
 
 out_unreg:
-	debugfs_remove_recursive(device->debugfs);
-	device->debugfs = NULL;
+	oib_debugfs_remove_device(device);
 	oib_sysfs_remove_device(device);
 out_del:
 	/* A struct device is added once: after device_del() it can only be freed. */
@@ -201,17 +199,13 @@ EXPORT_SYMBOL(oib_register_device);
 
 static void oib_report_leftovers(struct oib_device *device)
 {
-	static const char * const names[OIB_OBJ_MAX] = {
-		[OIB_OBJ_PD] = "PD", [OIB_OBJ_CQ] = "CQ", [OIB_OBJ_QP] = "QP",
-		[OIB_OBJ_SRQ] = "SRQ", [OIB_OBJ_MR] = "MR", [OIB_OBJ_AH] = "AH",
-	};
 	int i, n;
 
 	for (i = 0; i < OIB_OBJ_MAX; i++) {
 		n = atomic_read(&device->objects[i]);
 		if (n)
 			dev_err(&device->dev, "unregistered with %d %s(s) still allocated\n",
-				n, names[i]);
+				n, oib_obj_name(i));
 	}
 }
 
@@ -236,8 +230,7 @@ void oib_unregister_device(struct oib_device *device)
 	oib_events_stop(device);
 	oib_report_leftovers(device);
 
-	debugfs_remove_recursive(device->debugfs);
-	device->debugfs = NULL;
+	oib_debugfs_remove_device(device);
 	oib_sysfs_remove_device(device);
 	device_del(&device->dev);
 	oib_ports_cleanup(device);
