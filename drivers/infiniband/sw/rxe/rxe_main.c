@@ -12,7 +12,11 @@
 #include <linux/workqueue.h>
 #include "rxe.h"
 
-/* rxe_devices and every device's registration are serialised by rxe_devices_lock. */
+/*
+ * rxe_devices_lock protects rxe_devices.  A device is on the list from registration until removal
+ * takes it off; removal then unregisters it without the lock, since unregistration waits for the
+ * device's users and they may need the lock themselves (to add another device, say).
+ */
 static DEFINE_MUTEX(rxe_devices_lock);
 static LIST_HEAD(rxe_devices);
 static atomic_t rxe_serial = ATOMIC_INIT(0);
@@ -113,13 +117,12 @@ struct oib_device *oib_rxe_add(const struct oib_rxe_params *p)
 	if (!rdev)
 		return ERR_PTR(-ENOMEM);
 
-	mutex_lock(&rxe_devices_lock);
 	ret = oib_register_device(&rdev->ib, "oib_rxe%d");
 	if (ret) {
-		mutex_unlock(&rxe_devices_lock);
 		oib_dealloc_device(&rdev->ib);
 		return ERR_PTR(ret);
 	}
+	mutex_lock(&rxe_devices_lock);
 	list_add_tail(&rdev->list, &rxe_devices);
 	mutex_unlock(&rxe_devices_lock);
 
@@ -133,23 +136,40 @@ struct oib_device *oib_rxe_add(const struct oib_rxe_params *p)
 }
 EXPORT_SYMBOL(oib_rxe_add);
 
-static void rxe_dev_remove_locked(struct rxe_dev *rdev)
-{
-	lockdep_assert_held(&rxe_devices_lock);
-	list_del(&rdev->list);
-	oib_unregister_device(&rdev->ib);
-	oib_dealloc_device(&rdev->ib);
-}
-
+/* The device that is @ibdev or is named @name; with neither, the first one. */
 static struct rxe_dev *rxe_find_locked(struct oib_device *ibdev, const char *name)
 {
 	struct rxe_dev *rdev;
 
+	lockdep_assert_held(&rxe_devices_lock);
+	if (!ibdev && !name)
+		return list_first_entry_or_null(&rxe_devices, struct rxe_dev, list);
 	list_for_each_entry(rdev, &rxe_devices, list)
 		if (&rdev->ib == ibdev || (name && !strcmp(oib_dev_name(&rdev->ib), name)))
 			return rdev;
 	return NULL;
 }
+
+/* Called with @rdev already off the list. */
+static void rxe_dev_remove(struct rxe_dev *rdev)
+{
+	oib_unregister_device(&rdev->ib);
+	oib_dealloc_device(&rdev->ib);
+}
+
+/* Take a device (found as by rxe_find_locked()) off the list. */
+static struct rxe_dev *rxe_dev_unlist(struct oib_device *ibdev, const char *name)
+{
+	struct rxe_dev *rdev;
+
+	mutex_lock(&rxe_devices_lock);
+	rdev = rxe_find_locked(ibdev, name);
+	if (rdev)
+		list_del(&rdev->list);
+	mutex_unlock(&rxe_devices_lock);
+	return rdev;
+}
+
 
 int oib_rxe_remove(struct oib_device *ibdev)
 {
@@ -157,12 +177,11 @@ int oib_rxe_remove(struct oib_device *ibdev)
 
 	if (!ibdev)
 		return -EINVAL;
-	mutex_lock(&rxe_devices_lock);
-	rdev = rxe_find_locked(ibdev, NULL);
-	if (rdev)
-		rxe_dev_remove_locked(rdev);
-	mutex_unlock(&rxe_devices_lock);
-	return rdev ? 0 : -ENODEV;
+	rdev = rxe_dev_unlist(ibdev, NULL);
+	if (!rdev)
+		return -ENODEV;
+	rxe_dev_remove(rdev);
+	return 0;
 }
 EXPORT_SYMBOL(oib_rxe_remove);
 
@@ -213,12 +232,11 @@ static int rxe_param_remove(const char *val, const struct kernel_param *kp)
 
 	strscpy(name, val, sizeof(name));
 	strim(name);
-	mutex_lock(&rxe_devices_lock);
-	rdev = rxe_find_locked(NULL, name);
-	if (rdev)
-		rxe_dev_remove_locked(rdev);
-	mutex_unlock(&rxe_devices_lock);
-	return rdev ? 0 : -ENODEV;
+	rdev = rxe_dev_unlist(NULL, name);
+	if (!rdev)
+		return -ENODEV;
+	rxe_dev_remove(rdev);
+	return 0;
 }
 
 static const struct kernel_param_ops rxe_add_ops = { .set = rxe_param_add };
@@ -231,12 +249,10 @@ MODULE_PARM_DESC(remove, "Remove the named device");
 /* No init: devices come from the add parameter or from oib_rxe_add(). */
 static void __exit rxe_exit(void)
 {
-	struct rxe_dev *rdev, *tmp;
+	struct rxe_dev *rdev;
 
-	mutex_lock(&rxe_devices_lock);
-	list_for_each_entry_safe(rdev, tmp, &rxe_devices, list)
-		rxe_dev_remove_locked(rdev);
-	mutex_unlock(&rxe_devices_lock);
+	while ((rdev = rxe_dev_unlist(NULL, NULL)))
+		rxe_dev_remove(rdev);
 }
 
 module_exit(rxe_exit);
