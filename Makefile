@@ -1,0 +1,46 @@
+# oib: builds the modules out of tree and runs the test platform (see README.md).
+#   make [modules]  build against KDIR (default: the cached test kernel from tools/kernel.sh)
+#   make check      W=1 builds, KUnit and integration tests under QEMU, stock-kernel smoke
+#   make run        the demo under QEMU
+#   make w1         W=1 build from scratch in build/w1, fails on any warning
+#   make checkpatch | sparse | clean
+# Variables: KDIR=<kernel build dir>, SUITE=<KUnit glob>, TIMEOUT=<s>, SMOKE=0, V=1, OIB_KVM=1.
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+
+# Evaluated at most once, and only by the targets that need a kernel.
+KDIR ?= $(eval KDIR := $$(shell $(CURDIR)/tools/kernel.sh))$(KDIR)
+kdir = $(or $(KDIR),$(error KDIR is empty: tools/kernel.sh failed))
+KSRC ?= $(or $(OIB_CACHE),$(HOME)/.cache/oib)/src/linux-source-6.12
+export SUITE TIMEOUT SMOKE V OIB_KVM
+
+.PHONY: all modules clean check run w1 checkpatch sparse
+all: modules
+
+modules:
+	$(MAKE) -C $(kdir) M=$(CURDIR) modules
+
+check:
+	tools/check.sh
+
+run:
+	tools/run.sh
+
+w1:
+	tools/build.sh $(kdir) build/w1
+
+checkpatch:
+	test -x $(KSRC)/scripts/checkpatch.pl || tools/kernel.sh >/dev/null
+	$(KSRC)/scripts/checkpatch.pl --strict --no-tree --ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES --quiet \
+		--show-types -f $$(find drivers include kunit -name '*.[ch]' ! -name '*.mod.c' | sort)
+
+sparse:
+	@if ! command -v sparse >/dev/null; then echo "sparse: not installed, skipped (apt-get install sparse)"; exit 0; fi; \
+	mkdir -p build; \
+	$(MAKE) -C $(kdir) M=$(CURDIR) C=2 modules 2>&1 | tee build/sparse.log; \
+	! grep -q 'warning:\|error:' build/sparse.log
+
+clean:
+	git clean -fdXq 2>/dev/null || find . \( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
+		-o -name '.*.cmd' -o -name Module.symvers \) -delete
+	rm -rf build
