@@ -110,6 +110,8 @@ int oib_test_qp_to(struct oib_qp *qp, enum oib_qp_state target)
 	int i, mask, ret;
 
 	for (i = 0; i < ARRAY_SIZE(path) && path[i] <= target; i++) {
+		if (path[i] <= qp->state)	/* already past this step */
+			continue;
 		memset(&attr, 0, sizeof(attr));
 		attr.qp_state = path[i];
 		mask = OIB_QP_STATE;

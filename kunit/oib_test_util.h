@@ -28,7 +28,10 @@ struct oib_pd *oib_test_pd(struct kunit *test, struct oib_device *device);
 struct oib_cq *oib_test_cq(struct kunit *test, struct oib_device *device, u32 cqe);
 struct oib_qp *oib_test_qp(struct kunit *test, struct oib_pd *pd, struct oib_cq *cq,
 			   enum oib_qp_type type, u32 wr);
-/* Drive a QP from RESET to @state with valid attributes for its type (RoCE path on port 1). */
+/*
+ * Drive a QP from its state (RESET, INIT or RTR) on to @state with valid attributes for its type
+ * (RoCE path on port 1).
+ */
 int oib_test_qp_to(struct oib_qp *qp, enum oib_qp_state state);
 
 /*

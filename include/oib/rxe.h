@@ -11,16 +11,39 @@
 /* Zero in any limit means the default. */
 struct oib_rxe_params {
 	u32 num_ports;		/* 1..OIB_RXE_MAX_PORTS */
+	const char *fabric;	/* the in-kernel fabric its ports attach to; NULL: "default" */
 	u32 max_pd, max_cq, max_qp, max_srq, max_mr, max_ah;
 	u32 max_cqe, max_qp_wr, max_srq_wr;
 };
 
 #define OIB_RXE_MAX_PORTS 8
 
-/* Create and register a device named oib_rxe<N>, its ports ACTIVE. */
+/* What a port counts about the frames it receives and sends; also in debugfs. */
+enum oib_rxe_port_stat {
+	OIB_RXE_RX_FRAMES,
+	OIB_RXE_RX_DROP_PORT_DOWN,	/* link down, or the device is going away */
+	OIB_RXE_RX_DROP_MALFORMED,	/* the parser refused it */
+	OIB_RXE_RX_DROP_DGID,		/* not addressed to one of this port's GIDs */
+	OIB_RXE_RX_DROP_NO_QP,		/* no such QP, or one of the wrong type */
+	OIB_RXE_RX_DROP_QP_STATE,	/* the QP does not receive in its state */
+	OIB_RXE_RX_DROP_PKEY,
+	OIB_RXE_RX_DROP_QKEY,
+	OIB_RXE_RX_DROP_NO_RECV,	/* UD: no receive posted */
+	OIB_RXE_RX_DROP_UNSUPPORTED,	/* a transport this device does not run yet */
+	OIB_RXE_TX_FRAMES,
+	OIB_RXE_TX_NO_ROUTE,		/* UD: link down, or nobody owns the destination GID */
+	OIB_RXE_PORT_NSTATS,
+};
+
+/*
+ * Create and register a device named oib_rxe<N>, its ports ACTIVE, attached to the named fabric
+ * and reachable there at their link-local GIDs.
+ */
 struct oib_device *oib_rxe_add(const struct oib_rxe_params *params);
 /* Unregister (waiting for its users) and free a device made by oib_rxe_add(). */
 int oib_rxe_remove(struct oib_device *device);
+/* A port counter, or 0 for a device or port that is not oib_rxe's. */
+u64 oib_rxe_port_stat(struct oib_device *device, u32 port, enum oib_rxe_port_stat stat);
 /* Take a port's link down or up, raising PORT_ERR or PORT_ACTIVE. */
 int oib_rxe_set_port_state(struct oib_device *device, u32 port, bool up);
 

@@ -18,7 +18,7 @@ struct oib_gid_entry {
 /*
  * Per-port core state.  The immutable part is read at registration; the GID and P_Key tables are
  * owned by the core (providers update them through oib_add_gid() and friends) and read from any
- * context, so @lock is a spinlock.
+ * context, so @lock is an irq-safe spinlock.
  */
 struct oib_port {
 	struct oib_device *device;

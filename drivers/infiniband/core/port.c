@@ -110,6 +110,7 @@ EXPORT_SYMBOL(oib_port_link_layer);
 int oib_query_gid(struct oib_device *device, u32 port, u32 index, union oib_gid *gid,
 		  enum oib_gid_type *type)
 {
+	unsigned long flags;
 	struct oib_port *p;
 	int ret = 0;
 
@@ -119,7 +120,7 @@ int oib_query_gid(struct oib_device *device, u32 port, u32 index, union oib_gid 
 	if (index >= p->immutable.gid_tbl_len)
 		return -EINVAL;
 
-	spin_lock_bh(&p->lock);
+	spin_lock_irqsave(&p->lock, flags);
 	if (p->gids[index].valid) {
 		*gid = p->gids[index].gid;
 		if (type)
@@ -127,7 +128,7 @@ int oib_query_gid(struct oib_device *device, u32 port, u32 index, union oib_gid 
 	} else {
 		ret = -ENOENT;
 	}
-	spin_unlock_bh(&p->lock);
+	spin_unlock_irqrestore(&p->lock, flags);
 	return ret;
 }
 EXPORT_SYMBOL(oib_query_gid);
@@ -145,6 +146,7 @@ static int oib_port_find_gid(struct oib_port *p, const union oib_gid *gid)
 
 int oib_find_gid(struct oib_device *device, const union oib_gid *gid, u32 *port, u32 *index)
 {
+	unsigned long flags;
 	struct oib_port *p;
 	u32 n;
 	int i;
@@ -153,9 +155,9 @@ int oib_find_gid(struct oib_device *device, const union oib_gid *gid, u32 *port,
 		return -EINVAL;
 	for (n = 1; n <= device->phys_port_cnt; n++) {
 		p = oib_port(device, n);
-		spin_lock_bh(&p->lock);
+		spin_lock_irqsave(&p->lock, flags);
 		i = oib_port_find_gid(p, gid);
-		spin_unlock_bh(&p->lock);
+		spin_unlock_irqrestore(&p->lock, flags);
 		if (i >= 0) {
 			if (port)
 				*port = n;
@@ -171,6 +173,7 @@ EXPORT_SYMBOL(oib_find_gid);
 int oib_add_gid(struct oib_device *device, u32 port, const union oib_gid *gid,
 		enum oib_gid_type type)
 {
+	unsigned long flags;
 	static const union oib_gid zero;
 	struct oib_port *p;
 	int ret = -ENOSPC;
@@ -181,7 +184,7 @@ int oib_add_gid(struct oib_device *device, u32 port, const union oib_gid *gid,
 		return -EINVAL;
 	p = oib_port(device, port);
 
-	spin_lock_bh(&p->lock);
+	spin_lock_irqsave(&p->lock, flags);
 	if (oib_port_find_gid(p, gid) >= 0) {
 		ret = -EEXIST;
 	} else {
@@ -195,7 +198,7 @@ int oib_add_gid(struct oib_device *device, u32 port, const union oib_gid *gid,
 			break;
 		}
 	}
-	spin_unlock_bh(&p->lock);
+	spin_unlock_irqrestore(&p->lock, flags);
 
 	if (ret >= 0)
 		oib_dispatch_port_event(device, port, OIB_EVENT_GID_CHANGE);
@@ -205,6 +208,7 @@ EXPORT_SYMBOL(oib_add_gid);
 
 int oib_del_gid(struct oib_device *device, u32 port, const union oib_gid *gid)
 {
+	unsigned long flags;
 	struct oib_port *p;
 	int i;
 
@@ -212,11 +216,11 @@ int oib_del_gid(struct oib_device *device, u32 port, const union oib_gid *gid)
 		return -EINVAL;
 	p = oib_port(device, port);
 
-	spin_lock_bh(&p->lock);
+	spin_lock_irqsave(&p->lock, flags);
 	i = oib_port_find_gid(p, gid);
 	if (i >= 0)
 		memset(&p->gids[i], 0, sizeof(p->gids[i]));
-	spin_unlock_bh(&p->lock);
+	spin_unlock_irqrestore(&p->lock, flags);
 
 	if (i < 0)
 		return i;
@@ -227,6 +231,7 @@ EXPORT_SYMBOL(oib_del_gid);
 
 int oib_query_pkey(struct oib_device *device, u32 port, u16 index, u16 *pkey)
 {
+	unsigned long flags;
 	struct oib_port *p;
 
 	if (!oib_device_live(device) || !oib_port_valid(device, port) || !pkey)
@@ -234,9 +239,9 @@ int oib_query_pkey(struct oib_device *device, u32 port, u16 index, u16 *pkey)
 	p = oib_port(device, port);
 	if (index >= p->immutable.pkey_tbl_len)
 		return -EINVAL;
-	spin_lock_bh(&p->lock);
+	spin_lock_irqsave(&p->lock, flags);
 	*pkey = p->pkeys[index];
-	spin_unlock_bh(&p->lock);
+	spin_unlock_irqrestore(&p->lock, flags);
 	return 0;
 }
 EXPORT_SYMBOL(oib_query_pkey);
@@ -247,6 +252,7 @@ EXPORT_SYMBOL(oib_query_pkey);
  */
 int oib_find_pkey(struct oib_device *device, u32 port, u16 pkey, u16 *index)
 {
+	unsigned long flags;
 	struct oib_port *p;
 	int found = -ENOENT;
 	u16 i, entry;
@@ -254,7 +260,7 @@ int oib_find_pkey(struct oib_device *device, u32 port, u16 pkey, u16 *index)
 	if (!oib_device_live(device) || !oib_port_valid(device, port) || !index)
 		return -EINVAL;
 	p = oib_port(device, port);
-	spin_lock_bh(&p->lock);
+	spin_lock_irqsave(&p->lock, flags);
 	for (i = 0; i < p->immutable.pkey_tbl_len; i++) {
 		entry = p->pkeys[i];
 		if (!(entry & 0x7fff) || (entry & 0x7fff) != (pkey & 0x7fff))
@@ -266,7 +272,7 @@ int oib_find_pkey(struct oib_device *device, u32 port, u16 pkey, u16 *index)
 		if (found < 0)
 			found = i;
 	}
-	spin_unlock_bh(&p->lock);
+	spin_unlock_irqrestore(&p->lock, flags);
 	if (found < 0)
 		return found;
 	*index = found;
@@ -276,6 +282,7 @@ EXPORT_SYMBOL(oib_find_pkey);
 
 int oib_set_pkey(struct oib_device *device, u32 port, u16 index, u16 pkey)
 {
+	unsigned long flags;
 	struct oib_port *p;
 
 	if (!oib_device_live(device) || !oib_port_valid(device, port))
@@ -283,9 +290,9 @@ int oib_set_pkey(struct oib_device *device, u32 port, u16 index, u16 pkey)
 	p = oib_port(device, port);
 	if (index >= p->immutable.pkey_tbl_len)
 		return -EINVAL;
-	spin_lock_bh(&p->lock);
+	spin_lock_irqsave(&p->lock, flags);
 	p->pkeys[index] = pkey;
-	spin_unlock_bh(&p->lock);
+	spin_unlock_irqrestore(&p->lock, flags);
 	oib_dispatch_port_event(device, port, OIB_EVENT_PKEY_CHANGE);
 	return 0;
 }

@@ -13,6 +13,8 @@
 #include <oib/provider.h>
 #include <oib/rxe.h>
 #include "rxe_queue.h"
+#include "rxe_fabric.h"
+#include "rxe_hdr.h"
 
 #define RXE_VENDOR_ID		0xffffff	/* no IEEE OUI: a software device */
 #define RXE_MAX_SGE		32
@@ -23,11 +25,18 @@
 #define RXE_QPN_FIRST		16	/* 0 and 1 are the special QPs of every port */
 #define RXE_QPN_LAST		0xffffff
 
+/*
+ * A port is one attachment to the device's fabric.  fport is attached from registration to removal;
+ * its rx() runs in process context on the fabric's workqueue.
+ */
 struct rxe_port {
+	struct rxe_dev *rdev;
 	u32 port_num;
 	u8 mac[6];
 	enum oib_port_state state;	/* read locklessly; written under rxe_dev.lock */
 	enum oib_mtu max_mtu, active_mtu;
+	struct rxe_fabric_port fport;
+	atomic64_t stats[OIB_RXE_PORT_NSTATS];
 };
 
 struct rxe_dev {
@@ -37,6 +46,7 @@ struct rxe_dev {
 	spinlock_t lock;		/* protects port state changes */
 	struct rxe_port ports[OIB_RXE_MAX_PORTS];
 	struct oib_device_attr attr;
+	struct rxe_fabric *fabric;	/* every port's, held from allocation to release */
 
 	struct xarray qpns;		/* QPN -> struct rxe_qp, for QPN >= RXE_QPN_FIRST */
 	struct rxe_qp *special_qp[OIB_RXE_MAX_PORTS][2];	/* [port - 1][QPN], under lock */
@@ -112,9 +122,16 @@ struct rxe_srq {
  */
 struct rxe_qp {
 	struct oib_qp ib;
+	/*
+	 * The receive path finds a QP by number and holds ref while it delivers; destroy takes the
+	 * number away, drops the first reference and waits for ref_done.
+	 */
+	refcount_t ref;
+	struct completion ref_done;
 	spinlock_t sq_lock;		/* protects sq and, with rq_lock, state */
 	spinlock_t rq_lock;		/* protects rq and, with sq_lock, state */
 	enum oib_qp_state state;
+	bool sending, send_again;	/* under sq_lock: a sender is draining the SQ */
 	struct rxe_queue sq;		/* of struct rxe_send_wqe */
 	struct rxe_queue rq;		/* of struct rxe_recv_wqe; unused with an SRQ */
 	struct oib_qp_cap cap;
@@ -165,7 +182,28 @@ int rxe_post_srq_recv(struct oib_srq *ibsrq, const struct oib_recv_wr *wr,
 		      const struct oib_recv_wr **bad_wr);
 int rxe_recv_wqe_copy(struct rxe_recv_wqe *wqe, const struct oib_recv_wr *wr, u32 max_sge);
 
+/* rxe_port.c */
+int rxe_ports_attach(struct rxe_dev *rdev);
+void rxe_ports_detach(struct rxe_dev *rdev);
+struct rxe_qp *rxe_qp_get(struct rxe_dev *rdev, u32 port_num, u32 qpn);
+void rxe_qp_put(struct rxe_qp *qp);
+
+static inline void rxe_port_count(struct rxe_port *port, enum oib_rxe_port_stat stat)
+{
+	atomic64_inc(&port->stats[stat]);
+}
+
+/* rxe_debugfs.c */
+void rxe_debugfs_add(struct rxe_dev *rdev);
+
+/* rxe_ud.c */
+void rxe_ud_send(struct rxe_qp *qp);
+void rxe_ud_recv(struct rxe_port *port, struct rxe_qp *qp, const struct rxe_pkt *pkt,
+		 const u8 *frame);
+u16 rxe_udp_sport(u32 src_qpn, u32 dst_qpn);
+
 /* rxe_mr.c */
+void *rxe_sge_kva(struct rxe_dev *rdev, struct oib_pd *pd, const struct oib_sge *sge, int access);
 int rxe_get_dma_mr(struct oib_mr *ibmr, int access);
 int rxe_reg_kernel_mr(struct oib_mr *ibmr, void *addr, size_t len, int access);
 void rxe_dereg_mr(struct oib_mr *ibmr);

@@ -60,6 +60,8 @@ void rxe_dealloc_driver(struct oib_device *ibdev)
 
 	if (rdev->comp_wq)
 		destroy_workqueue(rdev->comp_wq);
+	if (rdev->fabric)
+		rxe_fabric_put(rdev->fabric);
 	xa_destroy(&rdev->qpns);
 	xa_destroy(&rdev->mr_keys);
 }
@@ -77,7 +79,10 @@ static struct rxe_dev *rxe_dev_alloc(const struct oib_rxe_params *p)
 	xa_init_flags(&rdev->qpns, XA_FLAGS_ALLOC);
 	xa_init_flags(&rdev->mr_keys, XA_FLAGS_ALLOC1);
 	rdev->comp_wq = alloc_workqueue("oib_rxe_comp", WQ_HIGHPRI, 0);
-	if (!rdev->comp_wq) {
+	rdev->fabric = rxe_fabric_get(p->fabric ?: "default");
+	if (!rdev->comp_wq || IS_ERR(rdev->fabric)) {
+		if (IS_ERR(rdev->fabric))
+			rdev->fabric = NULL;
 		oib_dealloc_device(&rdev->ib);
 		return NULL;
 	}
@@ -90,6 +95,7 @@ static struct rxe_dev *rxe_dev_alloc(const struct oib_rxe_params *p)
 		u8 mac[6] = { 0x02, 0x0b, rdev->serial >> 16, rdev->serial >> 8, rdev->serial,
 			      i + 1 };
 
+		port->rdev = rdev;
 		port->port_num = i + 1;
 		memcpy(port->mac, mac, sizeof(mac));
 		port->state = OIB_PORT_ACTIVE;
@@ -106,7 +112,6 @@ static struct rxe_dev *rxe_dev_alloc(const struct oib_rxe_params *p)
 struct oib_device *oib_rxe_add(const struct oib_rxe_params *p)
 {
 	struct rxe_dev *rdev;
-	union oib_gid gid;
 	u32 i;
 	int ret;
 
@@ -122,16 +127,19 @@ struct oib_device *oib_rxe_add(const struct oib_rxe_params *p)
 		oib_dealloc_device(&rdev->ib);
 		return ERR_PTR(ret);
 	}
+	ret = rxe_ports_attach(rdev);
+	if (ret) {
+		oib_unregister_device(&rdev->ib);
+		oib_dealloc_device(&rdev->ib);
+		return ERR_PTR(ret);
+	}
+	rxe_debugfs_add(rdev);
 	mutex_lock(&rxe_devices_lock);
 	list_add_tail(&rdev->list, &rxe_devices);
 	mutex_unlock(&rxe_devices_lock);
 
-	/* GID 0 of every port is its link-local address; the ports are up. */
-	for (i = 1; i <= p->num_ports; i++) {
-		oib_gid_from_mac(&gid, rdev->ports[i - 1].mac);
-		oib_add_gid(&rdev->ib, i, &gid, OIB_GID_TYPE_ROCE_V2);
+	for (i = 1; i <= p->num_ports; i++)
 		oib_dispatch_port_event(&rdev->ib, i, OIB_EVENT_PORT_ACTIVE);
-	}
 	return &rdev->ib;
 }
 EXPORT_SYMBOL(oib_rxe_add);
@@ -150,10 +158,15 @@ static struct rxe_dev *rxe_find_locked(struct oib_device *ibdev, const char *nam
 	return NULL;
 }
 
-/* Called with @rdev already off the list. */
+/*
+ * Called with @rdev already off the list.  Unregistration removes the clients, and with them every
+ * QP, so nothing sends once it returns; the receive path holds a device user while it works, so
+ * it is done with the core's port tables before they go.  Then the ports leave the fabric.
+ */
 static void rxe_dev_remove(struct rxe_dev *rdev)
 {
 	oib_unregister_device(&rdev->ib);
+	rxe_ports_detach(rdev);
 	oib_dealloc_device(&rdev->ib);
 }
 
@@ -169,7 +182,6 @@ static struct rxe_dev *rxe_dev_unlist(struct oib_device *ibdev, const char *name
 	mutex_unlock(&rxe_devices_lock);
 	return rdev;
 }
-
 
 int oib_rxe_remove(struct oib_device *ibdev)
 {
@@ -253,6 +265,7 @@ static void __exit rxe_exit(void)
 
 	while ((rdev = rxe_dev_unlist(NULL, NULL)))
 		rxe_dev_remove(rdev);
+	rxe_fabric_exit();
 }
 
 module_exit(rxe_exit);

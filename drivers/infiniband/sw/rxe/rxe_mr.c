@@ -69,3 +69,33 @@ void rxe_dereg_mr(struct oib_mr *ibmr)
 	xa_erase(&to_rdev(ibmr->device)->mr_keys, mr->index);
 	kvfree(mr->pages);
 }
+
+/*
+ * The kernel address of the bytes an SGE names, after checking its key against @pd, its bounds and
+ * @access; NULL if any check fails.  The local DMA lkey (0) names kernel memory directly.  The
+ * checks run under the key table's lock, so a concurrent deregistration either precedes them (and
+ * the key fails) or follows: the memory itself is the consumer's to keep until its requests are
+ * done.
+ */
+void *rxe_sge_kva(struct rxe_dev *rdev, struct oib_pd *pd, const struct oib_sge *sge, int access)
+{
+	struct rxe_mr *mr;
+	unsigned long flags;
+	void *kva = NULL;
+
+	if (!sge->length)
+		return ZERO_SIZE_PTR;
+	if (sge->addr + sge->length < sge->addr)
+		return NULL;
+	if (sge->lkey == pd->local_dma_lkey)
+		return (void *)(uintptr_t)sge->addr;
+
+	xa_lock_irqsave(&rdev->mr_keys, flags);
+	mr = xa_load(&rdev->mr_keys, sge->lkey >> 8);
+	if (mr && mr->ib.lkey == sge->lkey && mr->ib.pd == pd &&
+	    (mr->ib.access & access) == access && sge->addr >= mr->ib.iova &&
+	    sge->addr + sge->length <= mr->ib.iova + mr->ib.length)
+		kva = (void *)(uintptr_t)sge->addr;	/* kernel MRs: iova is the address */
+	xa_unlock_irqrestore(&rdev->mr_keys, flags);
+	return kva;
+}

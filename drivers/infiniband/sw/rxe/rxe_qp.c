@@ -2,9 +2,10 @@
 /*
  * Queue pairs: numbers, queues, attribute bookkeeping, posting, and flushing on error.
  *
- * Posted requests wait in the rings for the transport.  A QP that enters ERR completes every
- * queued request with OIB_WC_WR_FLUSH_ERR, signalled or not, and so does every request posted to
- * it while it stays there.  RESET discards the rings without completions.
+ * Posted requests wait in the rings for the transport (rxe_ud.c for UD and GSI QPs, which send once
+ * the QP is in RTS; RC and UC requests wait for the reliable transport).  A QP that enters ERR
+ * completes every queued request with OIB_WC_WR_FLUSH_ERR, signalled or not, and so does every
+ * request posted to it while it stays there.  RESET discards the rings without completions.
  */
 #include <linux/module.h>
 #include "rxe.h"
@@ -68,6 +69,8 @@ int rxe_create_qp(struct oib_qp *ibqp, struct oib_qp_init_attr *init)
 
 	spin_lock_init(&qp->sq_lock);
 	spin_lock_init(&qp->rq_lock);
+	refcount_set(&qp->ref, 1);
+	init_completion(&qp->ref_done);
 	qp->state = OIB_QPS_RESET;
 	qp->sq_sig_type = init->sq_sig_type;
 
@@ -106,7 +109,10 @@ void rxe_destroy_qp(struct oib_qp *ibqp)
 {
 	struct rxe_qp *qp = to_rqp(ibqp);
 
+	/* Unfindable first, then wait out the receive path's references. */
 	rxe_qp_drop_number(to_rdev(ibqp->device), qp);
+	rxe_qp_put(qp);
+	wait_for_completion(&qp->ref_done);
 	rxe_queue_free(&qp->rq);
 	rxe_queue_free(&qp->sq);
 }
@@ -165,6 +171,13 @@ static void rxe_qp_flush(struct rxe_qp *qp)
 		spin_unlock_irqrestore(&qp->rq_lock, flags);
 		rxe_cq_post(to_rcq(qp->ib.recv_cq), &wc, false);
 	}
+}
+
+/* Start sending what is queued.  Only datagram QPs have a transport yet. */
+static void rxe_qp_kick(struct rxe_qp *qp)
+{
+	if (qp->ib.qp_type == OIB_QPT_UD || qp->ib.qp_type == OIB_QPT_GSI)
+		rxe_ud_send(qp);
 }
 
 static void rxe_qp_set_state(struct rxe_qp *qp, enum oib_qp_state state)
@@ -241,6 +254,8 @@ int rxe_modify_qp(struct oib_qp *ibqp, struct oib_qp_attr *attr, int mask)
 		rxe_qp_set_state(qp, attr->qp_state);
 		if (attr->qp_state == OIB_QPS_ERR)
 			rxe_qp_flush(qp);
+		else if (attr->qp_state == OIB_QPS_RTS)
+			rxe_qp_kick(qp);	/* sends posted in RTR leave now */
 	}
 	return 0;
 }
@@ -361,6 +376,8 @@ out:
 		*bad_wr = wr;
 	if (flush)
 		rxe_qp_flush(qp);
+	else
+		rxe_qp_kick(qp);
 	return ret;
 }
 

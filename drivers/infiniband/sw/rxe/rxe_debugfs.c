@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Port counters: /sys/kernel/debug/oib/<device>/port<N>, and oib_rxe_port_stat() for tests. */
+#include <linux/module.h>
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include "rxe.h"
+
+static const char * const rxe_port_stat_names[OIB_RXE_PORT_NSTATS] = {
+	[OIB_RXE_RX_FRAMES] = "rx_frames",
+	[OIB_RXE_RX_DROP_PORT_DOWN] = "rx_drop_port_down",
+	[OIB_RXE_RX_DROP_MALFORMED] = "rx_drop_malformed",
+	[OIB_RXE_RX_DROP_DGID] = "rx_drop_dgid",
+	[OIB_RXE_RX_DROP_NO_QP] = "rx_drop_no_qp",
+	[OIB_RXE_RX_DROP_QP_STATE] = "rx_drop_qp_state",
+	[OIB_RXE_RX_DROP_PKEY] = "rx_drop_pkey",
+	[OIB_RXE_RX_DROP_QKEY] = "rx_drop_qkey",
+	[OIB_RXE_RX_DROP_NO_RECV] = "rx_drop_no_recv",
+	[OIB_RXE_RX_DROP_UNSUPPORTED] = "rx_drop_unsupported",
+	[OIB_RXE_TX_FRAMES] = "tx_frames",
+	[OIB_RXE_TX_NO_ROUTE] = "tx_no_route",
+};
+
+static int port_stats_show(struct seq_file *m, void *v)
+{
+	struct rxe_port *port = m->private;
+	int i;
+
+	for (i = 0; i < OIB_RXE_PORT_NSTATS; i++)
+		seq_printf(m, "%-22s %llu\n", rxe_port_stat_names[i],
+			   (u64)atomic64_read(&port->stats[i]));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(port_stats);
+
+/* Files in the core's directory for the device, which goes with the device's unregistration. */
+void rxe_debugfs_add(struct rxe_dev *rdev)
+{
+	char name[16];
+	u32 i;
+
+	for (i = 0; i < rdev->ib.phys_port_cnt; i++) {
+		snprintf(name, sizeof(name), "port%u", i + 1);
+		debugfs_create_file(name, 0444, rdev->ib.debugfs, &rdev->ports[i],
+				    &port_stats_fops);
+	}
+}
+
+u64 oib_rxe_port_stat(struct oib_device *device, u32 port, enum oib_rxe_port_stat stat)
+{
+	if (!device || device->ops != &rxe_dev_ops || !oib_port_valid(device, port) ||
+	    stat >= OIB_RXE_PORT_NSTATS)
+		return 0;
+	return atomic64_read(&to_rdev(device)->ports[port - 1].stats[stat]);
+}
+EXPORT_SYMBOL(oib_rxe_port_stat);

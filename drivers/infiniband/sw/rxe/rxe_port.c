@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Ports on the fabric: attaching them, and the receive path from a frame to the QP it is for.
+ *
+ * Every frame a port receives is parsed defensively (rxe_hdr.c) and then checked against this
+ * port: it must be addressed to one of the port's GIDs and to a QP that exists, is of the frame's
+ * transport and receives in its state.  Anything else is dropped and counted, never trusted.
+ */
+#include <linux/module.h>
+#include <linux/skbuff.h>
+#include "rxe.h"
+
+/* Find QP @qpn as seen from @port_num and hold it for the receive path. */
+struct rxe_qp *rxe_qp_get(struct rxe_dev *rdev, u32 port_num, u32 qpn)
+{
+	struct rxe_qp *qp = NULL;
+	unsigned long flags;
+
+	if (qpn < RXE_QPN_FIRST) {
+		if (qpn > 1)
+			return NULL;
+		spin_lock_irqsave(&rdev->lock, flags);
+		qp = rdev->special_qp[port_num - 1][qpn];
+		if (qp && !refcount_inc_not_zero(&qp->ref))
+			qp = NULL;
+		spin_unlock_irqrestore(&rdev->lock, flags);
+		return qp;
+	}
+
+	xa_lock_irqsave(&rdev->qpns, flags);
+	qp = xa_load(&rdev->qpns, qpn);
+	if (qp && !refcount_inc_not_zero(&qp->ref))
+		qp = NULL;
+	xa_unlock_irqrestore(&rdev->qpns, flags);
+	return qp;
+}
+
+void rxe_qp_put(struct rxe_qp *qp)
+{
+	if (refcount_dec_and_test(&qp->ref))
+		complete(&qp->ref_done);
+}
+
+static bool rxe_port_owns_gid(struct rxe_port *port, const union oib_gid *gid)
+{
+	u32 p, index;
+
+	return !oib_find_gid(&port->rdev->ib, gid, &p, &index) && p == port->port_num;
+}
+
+static void rxe_port_rx(struct rxe_fabric_port *fp, struct sk_buff *skb)
+{
+	struct rxe_port *port = container_of(fp, struct rxe_port, fport);
+	enum oib_rxe_port_stat drop;
+	struct rxe_pkt pkt;
+	struct rxe_qp *qp;
+
+	rxe_port_count(port, OIB_RXE_RX_FRAMES);
+	if (READ_ONCE(port->state) != OIB_PORT_ACTIVE || !oib_device_try_get(&port->rdev->ib)) {
+		rxe_port_count(port, OIB_RXE_RX_DROP_PORT_DOWN);
+		kfree_skb(skb);
+		return;
+	}
+	if (skb_linearize(skb) || oib_rxe_pkt_parse(skb->data, skb->len, &pkt)) {
+		drop = OIB_RXE_RX_DROP_MALFORMED;
+		goto drop;
+	}
+	if (!rxe_port_owns_gid(port, &pkt.dgid)) {
+		drop = OIB_RXE_RX_DROP_DGID;
+		goto drop;
+	}
+	if (rxe_opcode_transport(pkt.opcode) != RXE_TRANSPORT_UD) {
+		drop = OIB_RXE_RX_DROP_UNSUPPORTED;	/* RC and UC arrive with the transport */
+		goto drop;
+	}
+	qp = rxe_qp_get(port->rdev, port->port_num, pkt.dest_qpn);
+	if (!qp) {
+		drop = OIB_RXE_RX_DROP_NO_QP;
+		goto drop;
+	}
+	rxe_ud_recv(port, qp, &pkt, skb->data);
+	rxe_qp_put(qp);
+	oib_device_put(&port->rdev->ib);
+	consume_skb(skb);
+	return;
+
+drop:
+	oib_device_put(&port->rdev->ib);
+	rxe_port_count(port, drop);
+	kfree_skb(skb);
+}
+
+/* Attach every port to the device's fabric, reachable at its link-local GID. */
+int rxe_ports_attach(struct rxe_dev *rdev)
+{
+	union oib_gid gid;
+	u32 i;
+	int ret;
+
+	for (i = 0; i < rdev->ib.phys_port_cnt; i++) {
+		struct rxe_port *port = &rdev->ports[i];
+
+		memcpy(port->fport.mac, port->mac, ETH_ALEN);
+		port->fport.rx = rxe_port_rx;
+		ret = rxe_fabric_attach(rdev->fabric, &port->fport);
+		if (ret)
+			goto err;
+		oib_gid_from_mac(&gid, port->mac);
+		ret = oib_add_gid(&rdev->ib, port->port_num, &gid, OIB_GID_TYPE_ROCE_V2);
+		if (ret >= 0)
+			ret = rxe_fabric_add_addr(&port->fport, &gid);
+		if (ret < 0) {
+			rxe_fabric_detach(&port->fport);
+			goto err;
+		}
+	}
+	return 0;
+
+err:
+	while (i--)
+		rxe_fabric_detach(&rdev->ports[i].fport);
+	return ret;
+}
+
+/* After this no frame reaches the device's ports. */
+void rxe_ports_detach(struct rxe_dev *rdev)
+{
+	u32 i;
+
+	for (i = 0; i < rdev->ib.phys_port_cnt; i++)
+		rxe_fabric_detach(&rdev->ports[i].fport);
+}

@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unreliable datagrams: UD and GSI QPs, one frame per message.
+ *
+ * Send: once the QP is in RTS, each queued request becomes one UD SEND_ONLY frame (DETH with the
+ * Q_Key and source QPN), goes to the fabric and completes at once: a datagram's send completion
+ * says it left, not that it arrived.  Receive: the frame's Q_Key and P_Key must match the QP's; the
+ * first 40 bytes of the receive buffer get the GRH (for IPv4, the IPv4 header in the last 20), then
+ * the payload.  A datagram that finds no receive posted is dropped, as on the wire.
+ */
+#include <linux/module.h>
+#include <linux/skbuff.h>
+#include <linux/ipv6.h>
+#include <linux/ip.h>
+#include <linux/jhash.h>
+#include "rxe.h"
+
+#define RXE_GRH_SIZE		40
+#define RXE_QKEY_USE_QP		0x80000000	/* a WR Q_Key with this bit takes the QP's own */
+
+/* RoCEv2 spreads flows over UDP source ports 0xc000-0xffff by a hash of the QP pair. */
+u16 rxe_udp_sport(u32 src_qpn, u32 dst_qpn)
+{
+	return 0xc000 | (jhash_2words(src_qpn, dst_qpn, 0) & 0x3fff);
+}
+
+static void rxe_send_complete(struct rxe_qp *qp, u64 wr_id, int send_flags, u32 len,
+			      enum oib_wc_status status)
+{
+	struct oib_wc wc = {
+		.wr_id = wr_id,
+		.status = status,
+		.opcode = OIB_WC_SEND,
+		.byte_len = len,
+		.qp = &qp->ib,
+	};
+
+	if (status == OIB_WC_SUCCESS && qp->sq_sig_type == OIB_SIGNAL_REQ_WR &&
+	    !(send_flags & OIB_SEND_SIGNALED))
+		return;
+	rxe_cq_post(to_rcq(qp->ib.send_cq), &wc, false);
+}
+
+/* Fill @hdr for one datagram of @len bytes; 0 or the completion status to fail it with. */
+static enum oib_wc_status rxe_ud_fill_hdr(struct rxe_qp *qp, struct rxe_port *port,
+					  const struct rxe_send_wqe *wqe, u32 len,
+					  struct rxe_tx_hdr *hdr)
+{
+	const struct oib_ah_attr *ah = &wqe->wr.wr.ud.ah->attr;
+	struct oib_device *ibdev = qp->ib.device;
+	u16 pkey_index = qp->ib.qp_type == OIB_QPT_GSI ? wqe->wr.wr.ud.pkey_index :
+							 qp->attr.pkey_index;
+	u32 qkey = wqe->wr.wr.ud.remote_qkey;
+
+	if (len > oib_mtu_to_int(port->active_mtu))
+		return OIB_WC_LOC_LEN_ERR;
+	if (ah->port_num != port->port_num ||
+	    oib_query_gid(ibdev, ah->port_num, ah->grh.sgid_index, &hdr->sgid, NULL) ||
+	    oib_query_pkey(ibdev, port->port_num, pkey_index, &hdr->pkey))
+		return OIB_WC_LOC_QP_OP_ERR;
+
+	hdr->dgid = ah->grh.dgid;
+	memcpy(hdr->smac, port->mac, ETH_ALEN);
+	hdr->tos = ah->grh.traffic_class;
+	hdr->hop_limit = ah->grh.hop_limit ?: 64;
+	hdr->flow_label = ah->grh.flow_label;
+	hdr->udp_sport = rxe_udp_sport(qp->ib.qp_num, wqe->wr.wr.ud.remote_qpn);
+	hdr->opcode = wqe->wr.opcode == OIB_WR_SEND_WITH_IMM ?
+		      RXE_UD_SEND_ONLY_WITH_IMMEDIATE : RXE_UD_SEND_ONLY;
+	hdr->solicited = wqe->wr.send_flags & OIB_SEND_SOLICITED;
+	hdr->dest_qpn = wqe->wr.wr.ud.remote_qpn;
+	hdr->psn = qp->attr.sq_psn;
+	qp->attr.sq_psn = (qp->attr.sq_psn + 1) & RXE_PSN_MASK;
+	hdr->deth.qkey = qkey & RXE_QKEY_USE_QP ? qp->attr.qkey : qkey;
+	hdr->deth.src_qpn = qp->ib.qp_num;
+	hdr->imm = wqe->wr.ex.imm_data;
+	hdr->paylen = len;
+	return OIB_WC_SUCCESS;
+}
+
+/* Gather the request's data into @dst; 0 or the completion status to fail it with. */
+static enum oib_wc_status rxe_gather(struct rxe_qp *qp, const struct rxe_send_wqe *wqe, u8 *dst)
+{
+	struct rxe_dev *rdev = to_rdev(qp->ib.device);
+	void *src;
+	int i;
+
+	if (wqe->wr.send_flags & OIB_SEND_INLINE) {
+		memcpy(dst, wqe->sge, wqe->inline_len);
+		return OIB_WC_SUCCESS;
+	}
+	for (i = 0; i < wqe->wr.num_sge; i++) {
+		src = rxe_sge_kva(rdev, qp->ib.pd, &wqe->sge[i], 0);
+		if (!src)
+			return OIB_WC_LOC_PROT_ERR;
+		memcpy(dst, src, wqe->sge[i].length);
+		dst += wqe->sge[i].length;
+	}
+	return OIB_WC_SUCCESS;
+}
+
+static u32 rxe_wqe_len(const struct rxe_send_wqe *wqe)
+{
+	u32 len = 0;
+	int i;
+
+	if (wqe->wr.send_flags & OIB_SEND_INLINE)
+		return wqe->inline_len;
+	for (i = 0; i < wqe->wr.num_sge; i++)
+		len += wqe->sge[i].length;
+	return len;
+}
+
+/* Turn one request into a frame on the fabric; the completion status. */
+static enum oib_wc_status rxe_ud_xmit(struct rxe_qp *qp, const struct rxe_send_wqe *wqe, u32 len)
+{
+	struct rxe_port *port = &to_rdev(qp->ib.device)->ports[qp->ib.port_num - 1];
+	struct rxe_tx_hdr hdr = {};
+	enum oib_wc_status status;
+	struct sk_buff *skb;
+	int flen;
+
+	status = rxe_ud_fill_hdr(qp, port, wqe, len, &hdr);
+	if (status)
+		return status;
+	if (READ_ONCE(port->state) != OIB_PORT_ACTIVE ||
+	    rxe_fabric_resolve(port->rdev->fabric, &hdr.dgid, hdr.dmac)) {
+		rxe_port_count(port, OIB_RXE_TX_NO_ROUTE);	/* lost, as a datagram may be */
+		return OIB_WC_SUCCESS;
+	}
+	flen = rxe_frame_len(&hdr);
+	if (flen < 0)
+		return OIB_WC_LOC_QP_OP_ERR;
+	skb = alloc_skb(flen, GFP_ATOMIC);
+	if (!skb)
+		return OIB_WC_LOC_QP_OP_ERR;
+	if (oib_rxe_frame_build(&hdr, NULL, skb_put(skb, flen), flen) < 0) {
+		kfree_skb(skb);
+		return OIB_WC_LOC_QP_OP_ERR;
+	}
+	status = rxe_gather(qp, wqe, skb->data + rxe_frame_payload_offset(&hdr));
+	if (status) {
+		kfree_skb(skb);
+		return status;
+	}
+	oib_rxe_frame_seal(skb->data, flen);
+	rxe_port_count(port, OIB_RXE_TX_FRAMES);
+	rxe_fabric_xmit(&port->fport, skb);
+	return OIB_WC_SUCCESS;
+}
+
+/*
+ * Send everything queued, while the QP is in RTS.  Frames are built under sq_lock (it also orders
+ * the PSNs); the lock is dropped to complete each request, and a second sender finding 'sending'
+ * set leaves the ring to the first, which goes round again.
+ */
+void rxe_ud_send(struct rxe_qp *qp)
+{
+	struct rxe_send_wqe *wqe;
+	enum oib_wc_status status;
+	unsigned long flags;
+	int send_flags;
+	u64 wr_id;
+	u32 len;
+
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	if (qp->sending) {
+		qp->send_again = true;
+		spin_unlock_irqrestore(&qp->sq_lock, flags);
+		return;
+	}
+	qp->sending = true;
+	do {
+		qp->send_again = false;
+		while (qp->state == OIB_QPS_RTS && !rxe_queue_empty(&qp->sq)) {
+			wqe = rxe_queue_head(&qp->sq);
+			len = rxe_wqe_len(wqe);
+			status = rxe_ud_xmit(qp, wqe, len);
+			wr_id = wqe->wr.wr_id;
+			send_flags = wqe->wr.send_flags;
+			rxe_queue_pop(&qp->sq);
+			spin_unlock_irqrestore(&qp->sq_lock, flags);
+			rxe_send_complete(qp, wr_id, send_flags, len, status);
+			spin_lock_irqsave(&qp->sq_lock, flags);
+		}
+	} while (qp->send_again);
+	qp->sending = false;
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+}
+
+/* The next receive for @qp, from its SRQ or RQ, copied out; false if none is posted. */
+static bool rxe_take_recv(struct rxe_qp *qp, struct rxe_recv_wqe *out, u32 max_sge)
+{
+	struct oib_event ev = { .device = qp->ib.device, .event = OIB_EVENT_SRQ_LIMIT_REACHED };
+	struct rxe_recv_wqe *wqe;
+	struct rxe_queue *q;
+	spinlock_t *lock;		/* of whichever queue */
+	unsigned long flags;
+	bool limit = false;
+
+	if (qp->ib.srq) {
+		q = &to_rsrq(qp->ib.srq)->queue;
+		lock = &to_rsrq(qp->ib.srq)->lock;
+	} else {
+		q = &qp->rq;
+		lock = &qp->rq_lock;
+	}
+	spin_lock_irqsave(lock, flags);
+	if (rxe_queue_empty(q)) {
+		spin_unlock_irqrestore(lock, flags);
+		return false;
+	}
+	wqe = rxe_queue_head(q);
+	out->wr_id = wqe->wr_id;
+	out->num_sge = min(wqe->num_sge, max_sge);
+	memcpy(out->sge, wqe->sge, out->num_sge * sizeof(out->sge[0]));
+	rxe_queue_pop(q);
+	if (qp->ib.srq) {
+		struct rxe_srq *srq = to_rsrq(qp->ib.srq);
+
+		if (srq->limit && rxe_queue_count(q) < srq->limit) {
+			srq->limit = 0;		/* the event disarms the limit */
+			limit = true;
+		}
+	}
+	spin_unlock_irqrestore(lock, flags);
+
+	if (limit) {
+		ev.element.srq = qp->ib.srq;
+		oib_dispatch_event(&ev);
+	}
+	return true;
+}
+
+/* Scatter @len bytes of @src over the receive's SGEs from byte @off on; false if they don't fit. */
+static bool rxe_scatter(struct rxe_qp *qp, const struct rxe_recv_wqe *wqe, u32 off,
+			const u8 *src, u32 len)
+{
+	struct rxe_dev *rdev = to_rdev(qp->ib.device);
+	u32 i, n;
+	u8 *dst;
+
+	for (i = 0; i < wqe->num_sge && len; i++) {
+		const struct oib_sge *sge = &wqe->sge[i];
+
+		if (off >= sge->length) {
+			off -= sge->length;
+			continue;
+		}
+		dst = rxe_sge_kva(rdev, qp->ib.pd, sge, OIB_ACCESS_LOCAL_WRITE);
+		if (!dst)
+			return false;
+		n = min(len, sge->length - off);
+		memcpy(dst + off, src, n);
+		src += n;
+		len -= n;
+		off = 0;
+	}
+	return !len;
+}
+
+static u32 rxe_recv_capacity(const struct rxe_recv_wqe *wqe)
+{
+	u32 i, total = 0;
+
+	for (i = 0; i < wqe->num_sge; i++)
+		total += wqe->sge[i].length;
+	return total;
+}
+
+/* The 40-byte GRH a UD receive starts with, rebuilt from the frame's IP header. */
+static void rxe_fill_grh(u8 *grh, const struct rxe_pkt *pkt, const u8 *frame)
+{
+	memset(grh, 0, RXE_GRH_SIZE);
+	if (pkt->ipv6)
+		memcpy(grh, frame + ETH_HLEN, sizeof(struct ipv6hdr));
+	else
+		memcpy(grh + RXE_GRH_SIZE - sizeof(struct iphdr), frame + ETH_HLEN,
+		       sizeof(struct iphdr));
+}
+
+static bool rxe_ud_keys_ok(struct rxe_port *port, struct rxe_qp *qp, const struct rxe_pkt *pkt,
+			   u16 *pkey_index)
+{
+	u32 qkey = be32_to_cpu(pkt->deth->qkey);
+	u16 qp_pkey;
+
+	if (oib_find_pkey(&port->rdev->ib, port->port_num, pkt->pkey, pkey_index)) {
+		rxe_port_count(port, OIB_RXE_RX_DROP_PKEY);
+		return false;
+	}
+	if (qp->ib.qp_type == OIB_QPT_UD &&
+	    (oib_query_pkey(qp->ib.device, port->port_num, qp->attr.pkey_index, &qp_pkey) ||
+	     (qp_pkey & 0x7fff) != (pkt->pkey & 0x7fff))) {
+		rxe_port_count(port, OIB_RXE_RX_DROP_PKEY);
+		return false;
+	}
+	if (qkey != (qp->ib.qp_type == OIB_QPT_GSI ? RXE_GSI_QKEY : qp->attr.qkey)) {
+		rxe_port_count(port, OIB_RXE_RX_DROP_QKEY);
+		return false;
+	}
+	return true;
+}
+
+void rxe_ud_recv(struct rxe_port *port, struct rxe_qp *qp, const struct rxe_pkt *pkt,
+		 const u8 *frame)
+{
+	struct {
+		struct rxe_recv_wqe wqe;
+		struct oib_sge sge[RXE_MAX_SGE];
+	} r;
+	struct oib_wc wc = { .qp = &qp->ib, .opcode = OIB_WC_RECV, .wc_flags = OIB_WC_GRH };
+	u8 grh[RXE_GRH_SIZE];
+	u16 pkey_index;
+
+	if ((qp->ib.qp_type != OIB_QPT_UD && qp->ib.qp_type != OIB_QPT_GSI) ||
+	    qp->ib.port_num != port->port_num) {
+		rxe_port_count(port, OIB_RXE_RX_DROP_NO_QP);
+		return;
+	}
+	if (READ_ONCE(qp->state) < OIB_QPS_RTR || READ_ONCE(qp->state) == OIB_QPS_ERR) {
+		rxe_port_count(port, OIB_RXE_RX_DROP_QP_STATE);
+		return;
+	}
+	if (!rxe_ud_keys_ok(port, qp, pkt, &pkey_index))
+		return;
+	if (!rxe_take_recv(qp, &r.wqe, RXE_MAX_SGE)) {
+		rxe_port_count(port, OIB_RXE_RX_DROP_NO_RECV);
+		return;
+	}
+
+	wc.wr_id = r.wqe.wr_id;
+	wc.byte_len = RXE_GRH_SIZE + pkt->paylen;
+	wc.src_qp = rxe_deth_src_qpn(pkt->deth);
+	wc.pkey_index = pkey_index;
+	wc.port_num = port->port_num;
+	if (pkt->immdt) {
+		wc.ex.imm_data = pkt->immdt->imm;
+		wc.wc_flags |= OIB_WC_WITH_IMM;
+	}
+	rxe_fill_grh(grh, pkt, frame);
+	if (wc.byte_len > rxe_recv_capacity(&r.wqe))
+		wc.status = OIB_WC_LOC_LEN_ERR;
+	else if (!rxe_scatter(qp, &r.wqe, 0, grh, RXE_GRH_SIZE) ||
+		 !rxe_scatter(qp, &r.wqe, RXE_GRH_SIZE, pkt->payload, pkt->paylen))
+		wc.status = OIB_WC_LOC_PROT_ERR;
+	rxe_cq_post(to_rcq(qp->ib.recv_cq), &wc, pkt->solicited);
+}
