@@ -76,6 +76,17 @@ static struct oib_ah *ud_ah(struct kunit *test, struct ud_end *from, struct ud_e
 	return ah;
 }
 
+/* Two ends of @type on one fabric, @a in state @a_state and @b in RTS, and an AH from a to b. */
+static struct oib_ah *ud_pair(struct kunit *test, struct ud_end *a, struct ud_end *b,
+			      enum oib_qp_type type, enum oib_qp_state a_state)
+{
+	ud_end(test, a, type);
+	ud_end(test, b, type);
+	KUNIT_ASSERT_EQ(test, 0, oib_test_qp_to(a->qp, a_state));
+	KUNIT_ASSERT_EQ(test, 0, oib_test_qp_to(b->qp, OIB_QPS_RTS));
+	return ud_ah(test, a, b);
+}
+
 static int ud_send(struct ud_end *from, struct oib_ah *ah, u32 qpn, u32 qkey, void *data,
 		   u32 len, u32 lkey, enum oib_wr_opcode op)
 {
@@ -98,11 +109,7 @@ static void ud_round_trip(struct kunit *test)
 	struct oib_mr *mr;
 	int i;
 
-	ud_end(test, &a, OIB_QPT_UD);
-	ud_end(test, &b, OIB_QPT_UD);
-	KUNIT_ASSERT_EQ(test, 0, oib_test_qp_to(a.qp, OIB_QPS_RTS));
-	KUNIT_ASSERT_EQ(test, 0, oib_test_qp_to(b.qp, OIB_QPS_RTS));
-	ah = ud_ah(test, &a, &b);
+	ah = ud_pair(test, &a, &b, OIB_QPT_UD, OIB_QPS_RTS);
 	for (i = 0; i < 1000; i++)
 		a.buf[i] = i * 7;
 
@@ -151,11 +158,7 @@ static void ud_keys_checked(struct kunit *test)
 	struct oib_wc wc;
 	struct oib_ah *ah;
 
-	ud_end(test, &a, OIB_QPT_UD);
-	ud_end(test, &b, OIB_QPT_UD);
-	KUNIT_ASSERT_EQ(test, 0, oib_test_qp_to(a.qp, OIB_QPS_RTS));
-	KUNIT_ASSERT_EQ(test, 0, oib_test_qp_to(b.qp, OIB_QPS_RTS));
-	ah = ud_ah(test, &a, &b);
+	ah = ud_pair(test, &a, &b, OIB_QPT_UD, OIB_QPS_RTS);
 	ud_post_recv(test, &b, 1, 256);
 
 	/* Wrong Q_Key, then a QPN nobody has: both dropped at the receiver. */
@@ -186,11 +189,7 @@ static void ud_lengths_and_immediate(struct kunit *test)
 	struct oib_wc wc;
 	struct oib_ah *ah;
 
-	ud_end(test, &a, OIB_QPT_UD);
-	ud_end(test, &b, OIB_QPT_UD);
-	KUNIT_ASSERT_EQ(test, 0, oib_test_qp_to(a.qp, OIB_QPS_RTS));
-	KUNIT_ASSERT_EQ(test, 0, oib_test_qp_to(b.qp, OIB_QPS_RTS));
-	ah = ud_ah(test, &a, &b);
+	ah = ud_pair(test, &a, &b, OIB_QPT_UD, OIB_QPS_RTS);
 
 	/* Zero bytes with immediate data. */
 	ud_post_recv(test, &b, 1, 64);
@@ -226,11 +225,7 @@ static void ud_sends_wait_for_rts(struct kunit *test)
 	struct oib_wc wc;
 	struct oib_ah *ah;
 
-	ud_end(test, &a, OIB_QPT_UD);
-	ud_end(test, &b, OIB_QPT_UD);
-	KUNIT_ASSERT_EQ(test, 0, oib_test_qp_to(a.qp, OIB_QPS_RTR));
-	KUNIT_ASSERT_EQ(test, 0, oib_test_qp_to(b.qp, OIB_QPS_RTS));
-	ah = ud_ah(test, &a, &b);
+	ah = ud_pair(test, &a, &b, OIB_QPT_UD, OIB_QPS_RTR);
 	ud_post_recv(test, &b, 1, 256);
 
 	KUNIT_ASSERT_EQ(test, 0, ud_send(&a, ah, b.qp->qp_num, QKEY, a.buf, 16,
@@ -251,11 +246,7 @@ static void gsi_round_trip(struct kunit *test)
 	struct oib_wc wc;
 	struct oib_ah *ah;
 
-	ud_end(test, &a, OIB_QPT_GSI);
-	ud_end(test, &b, OIB_QPT_GSI);
-	KUNIT_ASSERT_EQ(test, 0, oib_test_qp_to(a.qp, OIB_QPS_RTS));
-	KUNIT_ASSERT_EQ(test, 0, oib_test_qp_to(b.qp, OIB_QPS_RTS));
-	ah = ud_ah(test, &a, &b);
+	ah = ud_pair(test, &a, &b, OIB_QPT_GSI, OIB_QPS_RTS);
 	memset(a.buf, 0x5a, 256);
 
 	ud_post_recv(test, &b, 3, 512);
