@@ -108,10 +108,10 @@ struct rxe_fabric;
  *
  * Lifetime: from rxe_fabric_attach() until rxe_fabric_detach() the port is in its fabric's tables
  * and holds a reference on the fabric.  The owner must have stopped calling rxe_fabric_xmit() on
- * the port (other than from its own rx()) before detaching.  Detach waits: when it returns rx() is
- * not running and never runs again, every frame queued to the port or held/delayed from it is
- * freed, and the memory may go.  The counters stay readable until then, and after detach until the
- * next attach.
+ * the port (other than from its own rx()) before detaching, and must not detach from rx().  Detach
+ * waits: when it returns rx() is not running and never runs again, every frame queued to the port
+ * or held/delayed from it is freed, and the memory may go.  The counters stay readable, also after
+ * detach until the next attach.
  */
 struct rxe_fabric_port {
 	u8 mac[6];
