@@ -157,7 +157,7 @@ static struct sk_buff *ft_frame(struct ft_ctx *ctx, int from, int to, u8 opcode,
 static void ft_xmit(struct ft_ctx *ctx, int from, struct sk_buff *skb)
 {
 	KUNIT_ASSERT_NOT_NULL(ctx->test, skb);
-	rxe_fabric_xmit(&ctx->p[from].fp, skb);
+	oib_rxe_fabric_xmit(&ctx->p[from].fp, skb);
 }
 
 static void ft_send(struct ft_ctx *ctx, int from, int to, u32 id)
@@ -184,7 +184,7 @@ static void ft_rx(struct rxe_fabric_port *fp, struct sk_buff *skb)
 						id | 0x800000);
 
 		if (echo)
-			rxe_fabric_xmit(fp, echo);
+			oib_rxe_fabric_xmit(fp, echo);
 	}
 
 	if (p->bounce) {
@@ -193,7 +193,7 @@ static void ft_rx(struct rxe_fabric_port *fp, struct sk_buff *skb)
 		ether_addr_copy(mac, skb->data);
 		ether_addr_copy(skb->data, skb->data + ETH_ALEN);
 		ether_addr_copy(skb->data + ETH_ALEN, mac);
-		rxe_fabric_xmit(fp, skb);
+		oib_rxe_fabric_xmit(fp, skb);
 		skb = NULL;
 	}
 
@@ -225,9 +225,9 @@ static bool ft_wait(struct ft_ctx *ctx, int i, u32 n)
 	return wait_event_timeout(p->wq, READ_ONCE(p->n) >= n, FT_TIMEOUT) > 0;
 }
 
-static u64 ft_stat(struct ft_ctx *ctx, int i, enum rxe_fabric_stat s)
+static u64 ft_stat(struct ft_ctx *ctx, int i, enum oib_rxe_fabric_stat s)
 {
-	return rxe_fabric_stat(&ctx->p[i].fp, s);
+	return oib_rxe_fabric_stat(&ctx->p[i].fp, s);
 }
 
 static void ft_detach(struct ft_ctx *ctx, int i)
@@ -237,7 +237,7 @@ static void ft_detach(struct ft_ctx *ctx, int i)
 	if (!p->attached)
 		return;
 	complete_all(&p->go);		/* never leave rx() waiting */
-	rxe_fabric_detach(&p->fp);
+	oib_rxe_fabric_detach(&p->fp);
 	p->attached = false;
 }
 
@@ -254,7 +254,7 @@ static void ft_attach(struct ft_ctx *ctx, int i)
 	p->block = false;
 	reinit_completion(&p->entered);
 	reinit_completion(&p->go);
-	KUNIT_ASSERT_EQ(ctx->test, 0, rxe_fabric_attach(ctx->f, &p->fp));
+	KUNIT_ASSERT_EQ(ctx->test, 0, oib_rxe_fabric_attach(ctx->f, &p->fp));
 	p->attached = true;
 }
 
@@ -265,7 +265,7 @@ static int ft_init(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
 	ctx->test = test;
-	ctx->f = rxe_fabric_get(FT_NAME);
+	ctx->f = oib_rxe_fabric_get(FT_NAME);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx->f);
 	test->priv = ctx;
 	for (i = 0; i < FT_PORTS; i++) {
@@ -301,7 +301,7 @@ static void ft_exit(struct kunit *test)
 		ft_detach(ctx, i);
 		skb_queue_purge(&ctx->p[i].keep);
 	}
-	rxe_fabric_put(ctx->f);
+	oib_rxe_fabric_put(ctx->f);
 }
 
 /* ---- Registry, ports and addresses ---- */
@@ -316,34 +316,34 @@ static void fabric_registry_and_attach(struct kunit *test)
 	};
 	int i;
 
-	f2 = rxe_fabric_get(FT_NAME);
+	f2 = oib_rxe_fabric_get(FT_NAME);
 	KUNIT_EXPECT_PTR_EQ(test, ctx->f, f2);
-	KUNIT_EXPECT_STREQ(test, FT_NAME, rxe_fabric_name(f2));
-	other = rxe_fabric_get("kunit-other");
+	KUNIT_EXPECT_STREQ(test, FT_NAME, oib_rxe_fabric_name(f2));
+	other = oib_rxe_fabric_get("kunit-other");
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, other);
 	KUNIT_EXPECT_PTR_NE(test, ctx->f, other);
-	rxe_fabric_put(other);
-	rxe_fabric_put(f2);
+	oib_rxe_fabric_put(other);
+	oib_rxe_fabric_put(f2);
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		KUNIT_EXPECT_EQ(test, -EINVAL, PTR_ERR(rxe_fabric_get(bad[i])));
-	KUNIT_EXPECT_EQ(test, -EINVAL, PTR_ERR(rxe_fabric_get(NULL)));
+		KUNIT_EXPECT_EQ(test, -EINVAL, PTR_ERR(oib_rxe_fabric_get(bad[i])));
+	KUNIT_EXPECT_EQ(test, -EINVAL, PTR_ERR(oib_rxe_fabric_get(NULL)));
 
 	KUNIT_ASSERT_NOT_NULL(test, fp);
 	fp->rx = ft_rx;
 	/* A MAC already on the fabric; multicast and zero MACs; no rx(). */
 	ether_addr_copy(fp->mac, ctx->p[B].fp.mac);
-	KUNIT_EXPECT_EQ(test, -EEXIST, rxe_fabric_attach(ctx->f, fp));
+	KUNIT_EXPECT_EQ(test, -EEXIST, oib_rxe_fabric_attach(ctx->f, fp));
 	fp->mac[0] = 0x03;
-	KUNIT_EXPECT_EQ(test, -EINVAL, rxe_fabric_attach(ctx->f, fp));
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_rxe_fabric_attach(ctx->f, fp));
 	eth_zero_addr(fp->mac);
-	KUNIT_EXPECT_EQ(test, -EINVAL, rxe_fabric_attach(ctx->f, fp));
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_rxe_fabric_attach(ctx->f, fp));
 	fp->mac[0] = 0x02;
 	fp->mac[5] = 0x42;
 	fp->rx = NULL;
-	KUNIT_EXPECT_EQ(test, -EINVAL, rxe_fabric_attach(ctx->f, fp));
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_rxe_fabric_attach(ctx->f, fp));
 	fp->rx = ft_rx;
-	KUNIT_EXPECT_EQ(test, 0, rxe_fabric_attach(ctx->f, fp));
-	rxe_fabric_detach(fp);
+	KUNIT_EXPECT_EQ(test, 0, oib_rxe_fabric_attach(ctx->f, fp));
+	oib_rxe_fabric_detach(fp);
 	KUNIT_EXPECT_NULL(test, fp->fabric);
 }
 
@@ -367,28 +367,28 @@ static void resolve_by_gid(struct kunit *test)
 
 	gid_v4(&g4, 10, 0, 0, 1);
 	gid_v4(&unknown, 10, 0, 0, 2);
-	KUNIT_EXPECT_EQ(test, 0, rxe_fabric_add_addr(a, &g4));
-	KUNIT_EXPECT_EQ(test, 0, rxe_fabric_add_addr(b, &g6));
-	KUNIT_EXPECT_EQ(test, 0, rxe_fabric_resolve(ctx->f, &g4, mac));
+	KUNIT_EXPECT_EQ(test, 0, oib_rxe_fabric_add_addr(a, &g4));
+	KUNIT_EXPECT_EQ(test, 0, oib_rxe_fabric_add_addr(b, &g6));
+	KUNIT_EXPECT_EQ(test, 0, oib_rxe_fabric_resolve(ctx->f, &g4, mac));
 	KUNIT_EXPECT_TRUE(test, ether_addr_equal(mac, a->mac));
-	KUNIT_EXPECT_EQ(test, 0, rxe_fabric_resolve(ctx->f, &g6, mac));
+	KUNIT_EXPECT_EQ(test, 0, oib_rxe_fabric_resolve(ctx->f, &g6, mac));
 	KUNIT_EXPECT_TRUE(test, ether_addr_equal(mac, b->mac));
-	KUNIT_EXPECT_EQ(test, -ENOENT, rxe_fabric_resolve(ctx->f, &unknown, mac));
+	KUNIT_EXPECT_EQ(test, -ENOENT, oib_rxe_fabric_resolve(ctx->f, &unknown, mac));
 
-	KUNIT_EXPECT_EQ(test, -EEXIST, rxe_fabric_add_addr(b, &g4));
-	KUNIT_EXPECT_EQ(test, 0, rxe_fabric_add_addr(a, &g4));	/* already a's */
-	KUNIT_EXPECT_EQ(test, -ENOENT, rxe_fabric_del_addr(b, &g4));
-	KUNIT_EXPECT_EQ(test, 0, rxe_fabric_del_addr(a, &g4));
-	KUNIT_EXPECT_EQ(test, -ENOENT, rxe_fabric_resolve(ctx->f, &g4, mac));
-	KUNIT_EXPECT_EQ(test, 0, rxe_fabric_add_addr(b, &g4));	/* free again */
-	KUNIT_EXPECT_EQ(test, 0, rxe_fabric_resolve(ctx->f, &g4, mac));
+	KUNIT_EXPECT_EQ(test, -EEXIST, oib_rxe_fabric_add_addr(b, &g4));
+	KUNIT_EXPECT_EQ(test, 0, oib_rxe_fabric_add_addr(a, &g4));	/* already a's */
+	KUNIT_EXPECT_EQ(test, -ENOENT, oib_rxe_fabric_del_addr(b, &g4));
+	KUNIT_EXPECT_EQ(test, 0, oib_rxe_fabric_del_addr(a, &g4));
+	KUNIT_EXPECT_EQ(test, -ENOENT, oib_rxe_fabric_resolve(ctx->f, &g4, mac));
+	KUNIT_EXPECT_EQ(test, 0, oib_rxe_fabric_add_addr(b, &g4));	/* free again */
+	KUNIT_EXPECT_EQ(test, 0, oib_rxe_fabric_resolve(ctx->f, &g4, mac));
 	KUNIT_EXPECT_TRUE(test, ether_addr_equal(mac, b->mac));
 
 	/* Detach takes the port's addresses away; a detached port cannot own any. */
 	ft_detach(ctx, B);
-	KUNIT_EXPECT_EQ(test, -ENOENT, rxe_fabric_resolve(ctx->f, &g4, mac));
-	KUNIT_EXPECT_EQ(test, -ENOENT, rxe_fabric_resolve(ctx->f, &g6, mac));
-	KUNIT_EXPECT_EQ(test, -EINVAL, rxe_fabric_add_addr(b, &g4));
+	KUNIT_EXPECT_EQ(test, -ENOENT, oib_rxe_fabric_resolve(ctx->f, &g4, mac));
+	KUNIT_EXPECT_EQ(test, -ENOENT, oib_rxe_fabric_resolve(ctx->f, &g6, mac));
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_rxe_fabric_add_addr(b, &g4));
 }
 
 /* ---- Delivery ---- */
@@ -449,11 +449,11 @@ static void send_from_rx_and_atomic(struct kunit *test)
 	}
 	local_irq_save(flags);
 	for (i = 0; i < 2; i++)
-		rxe_fabric_xmit(&ctx->p[A].fp, skb[i]);
+		oib_rxe_fabric_xmit(&ctx->p[A].fp, skb[i]);
 	local_irq_restore(flags);
 	local_bh_disable();
 	for (i = 2; i < 4; i++)
-		rxe_fabric_xmit(&ctx->p[A].fp, skb[i]);
+		oib_rxe_fabric_xmit(&ctx->p[A].fp, skb[i]);
 	local_bh_enable();
 
 	KUNIT_ASSERT_TRUE(test, ft_wait(ctx, B, 4));
@@ -565,7 +565,7 @@ static void ft_detach_fn(struct work_struct *work)
 {
 	struct ft_detach_work *dw = container_of(work, struct ft_detach_work, work);
 
-	rxe_fabric_detach(&dw->ctx->p[dw->port].fp);
+	oib_rxe_fabric_detach(&dw->ctx->p[dw->port].fp);
 }
 
 /*
@@ -582,7 +582,7 @@ static void detach_is_synchronous(struct kunit *test)
 	int i;
 
 	gid_v4(&gid, 10, 0, 0, 2);
-	KUNIT_ASSERT_EQ(test, 0, rxe_fabric_add_addr(&pb->fp, &gid));
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_add_addr(&pb->fp, &gid));
 	pb->block = true;
 	ft_send(ctx, A, B, 0);
 	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&pb->entered, FT_TIMEOUT), 0);
@@ -592,9 +592,9 @@ static void detach_is_synchronous(struct kunit *test)
 	INIT_WORK_ONSTACK(&dw.work, ft_detach_fn);
 	schedule_work(&dw.work);
 	/* Detach has begun once the port's address is gone; rx() is still inside frame 0. */
-	for (i = 0; i < 3000 && !rxe_fabric_resolve(ctx->f, &gid, mac); i++)
+	for (i = 0; i < 3000 && !oib_rxe_fabric_resolve(ctx->f, &gid, mac); i++)
 		msleep(20);
-	KUNIT_EXPECT_EQ(test, -ENOENT, rxe_fabric_resolve(ctx->f, &gid, mac));
+	KUNIT_EXPECT_EQ(test, -ENOENT, oib_rxe_fabric_resolve(ctx->f, &gid, mac));
 	KUNIT_EXPECT_NOT_NULL(test, READ_ONCE(pb->fp.fabric));	/* detach has not returned */
 	complete(&pb->go);
 	flush_work(&dw.work);
@@ -617,10 +617,10 @@ static void detach_frees_held_and_delayed(struct kunit *test)
 	struct rxe_fault_cfg reorder = { .reorder_ppm = RXE_PPM, .reorder_hold_us = FT_HOUR_US };
 	int i;
 
-	KUNIT_ASSERT_EQ(test, 0, rxe_fabric_set_faults(ctx->f, &ctx->p[A].fp, &delay));
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_set_faults(ctx->f, &ctx->p[A].fp, &delay));
 	for (i = 0; i < 5; i++)
 		ft_send(ctx, A, B, i);
-	KUNIT_ASSERT_EQ(test, 0, rxe_fabric_set_faults(ctx->f, &ctx->p[A].fp, &reorder));
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_set_faults(ctx->f, &ctx->p[A].fp, &reorder));
 	ft_send(ctx, A, C, 5);	/* held, waiting for a successor */
 	KUNIT_EXPECT_EQ(test, 5, ft_stat(ctx, A, RXE_FSTAT_DELAYED));
 	ft_detach(ctx, A);
@@ -642,11 +642,11 @@ static void fault_drop_all(struct kunit *test)
 	struct rxe_fault_cfg cfg = { .drop_ppm = RXE_PPM };
 	int i;
 
-	KUNIT_ASSERT_EQ(test, 0, rxe_fabric_set_faults(ctx->f, NULL, &cfg));
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_set_faults(ctx->f, NULL, &cfg));
 	for (i = 0; i < 100; i++)
 		ft_send(ctx, A, B, i);
 	KUNIT_EXPECT_EQ(test, 100, ft_stat(ctx, A, RXE_FSTAT_DROP_FAULT));
-	KUNIT_ASSERT_EQ(test, 0, rxe_fabric_set_faults(ctx->f, NULL, NULL));
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_set_faults(ctx->f, NULL, NULL));
 	ft_send(ctx, A, B, 1000);
 	KUNIT_ASSERT_TRUE(test, ft_wait(ctx, B, 1));
 	KUNIT_EXPECT_EQ(test, 1000, ctx->p[B].ids[0]);
@@ -660,7 +660,7 @@ static void fault_dup_all(struct kunit *test)
 	int i;
 
 	/* A's own setting; C still follows the fabric's (none). */
-	KUNIT_ASSERT_EQ(test, 0, rxe_fabric_set_faults(ctx->f, &ctx->p[A].fp, &cfg));
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_set_faults(ctx->f, &ctx->p[A].fp, &cfg));
 	for (i = 0; i < 100; i++) {
 		ft_send(ctx, A, B, i);
 		ft_send(ctx, C, B, 1000 + i);
@@ -693,7 +693,7 @@ static void fault_reorder_all(struct kunit *test)
 	struct rxe_fault_cfg cfg = { .reorder_ppm = RXE_PPM, .reorder_hold_us = FT_HOUR_US };
 	u32 i;
 
-	KUNIT_ASSERT_EQ(test, 0, rxe_fabric_set_faults(ctx->f, NULL, &cfg));
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_set_faults(ctx->f, NULL, &cfg));
 	for (i = 0; i < 1000; i++)
 		ft_send(ctx, A, B, i);
 	KUNIT_ASSERT_TRUE(test, ft_wait(ctx, B, 1000));
@@ -703,7 +703,7 @@ static void fault_reorder_all(struct kunit *test)
 
 	/* A held frame with no successor goes after reorder_hold_us. */
 	cfg.reorder_hold_us = 1000;
-	KUNIT_ASSERT_EQ(test, 0, rxe_fabric_set_faults(ctx->f, NULL, &cfg));
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_set_faults(ctx->f, NULL, &cfg));
 	ft_send(ctx, A, B, 1000);
 	KUNIT_ASSERT_TRUE(test, ft_wait(ctx, B, 1001));
 	KUNIT_EXPECT_EQ(test, 1000, ctx->p[B].ids[1000]);
@@ -711,9 +711,9 @@ static void fault_reorder_all(struct kunit *test)
 
 	/* Changing the settings sends what is held. */
 	cfg.reorder_hold_us = FT_HOUR_US;
-	KUNIT_ASSERT_EQ(test, 0, rxe_fabric_set_faults(ctx->f, NULL, &cfg));
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_set_faults(ctx->f, NULL, &cfg));
 	ft_send(ctx, A, B, 1001);
-	KUNIT_ASSERT_EQ(test, 0, rxe_fabric_set_faults(ctx->f, NULL, NULL));
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_set_faults(ctx->f, NULL, NULL));
 	KUNIT_ASSERT_TRUE(test, ft_wait(ctx, B, 1002));
 	KUNIT_EXPECT_EQ(test, 1001, ctx->p[B].ids[1001]);
 }
@@ -726,7 +726,7 @@ static void fault_delay_all(struct kunit *test)
 	s64 us;
 	u32 i;
 
-	KUNIT_ASSERT_EQ(test, 0, rxe_fabric_set_faults(ctx->f, NULL, &cfg));
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_set_faults(ctx->f, NULL, &cfg));
 	t0 = ktime_get();
 	ft_send(ctx, A, B, 0);
 	KUNIT_ASSERT_TRUE(test, ft_wait(ctx, B, 1));
@@ -736,7 +736,7 @@ static void fault_delay_all(struct kunit *test)
 
 	/* Delayed frames keep their order. */
 	cfg.delay_us = 2000;
-	KUNIT_ASSERT_EQ(test, 0, rxe_fabric_set_faults(ctx->f, NULL, &cfg));
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_set_faults(ctx->f, NULL, &cfg));
 	for (i = 1; i <= 100; i++)
 		ft_send(ctx, A, B, i);
 	KUNIT_ASSERT_TRUE(test, ft_wait(ctx, B, 101));
@@ -768,7 +768,7 @@ static void fault_corrupt_all(struct kunit *test)
 	u32 i, first;
 
 	pb->keep_frames = true;
-	KUNIT_ASSERT_EQ(test, 0, rxe_fabric_set_faults(ctx->f, NULL, &cfg));
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_set_faults(ctx->f, NULL, &cfg));
 	for (i = 0; i < 50; i++)
 		ft_send(ctx, A, B, i);
 	KUNIT_ASSERT_TRUE(test, ft_wait(ctx, B, 50));
@@ -804,7 +804,7 @@ struct ft_outcome {
  * B got and A's counter stat.  Delayed frames are delayed for an hour, so never arrive.
  */
 static void ft_run(struct kunit *test, const struct rxe_fault_cfg *cfg, u64 seed,
-		   enum rxe_fabric_stat stat, struct ft_outcome *out)
+		   enum oib_rxe_fabric_stat stat, struct ft_outcome *out)
 {
 	struct ft_ctx *ctx = test->priv;
 	struct ft_port *pb = &ctx->p[B];
@@ -812,12 +812,12 @@ static void ft_run(struct kunit *test, const struct rxe_fault_cfg *cfg, u64 seed
 
 	ft_attach(ctx, A);
 	ft_attach(ctx, B);
-	rxe_fabric_set_seed(ctx->f, seed);
-	KUNIT_ASSERT_EQ(test, 0, rxe_fabric_set_faults(ctx->f, NULL, cfg));
+	oib_rxe_fabric_set_seed(ctx->f, seed);
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_set_faults(ctx->f, NULL, cfg));
 	for (i = 0; i < 1000; i++)
 		ft_send(ctx, A, B, i);
 	/* Sends whatever is still held for reordering. */
-	KUNIT_ASSERT_EQ(test, 0, rxe_fabric_set_faults(ctx->f, NULL, NULL));
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_set_faults(ctx->f, NULL, NULL));
 
 	expect += ft_stat(ctx, A, RXE_FSTAT_DUPLICATED);
 	expect -= ft_stat(ctx, A, RXE_FSTAT_DROP_FAULT) + ft_stat(ctx, A, RXE_FSTAT_DELAYED);
@@ -844,7 +844,7 @@ static bool ft_same(const struct ft_outcome *x, const struct ft_outcome *y)
 struct ft_seeded_case {
 	const char *name;
 	struct rxe_fault_cfg cfg;
-	enum rxe_fabric_stat stat;
+	enum oib_rxe_fabric_stat stat;
 };
 
 static const struct ft_seeded_case ft_seeded_cases[] = {
@@ -906,7 +906,7 @@ static void fault_rules(struct kunit *test)
 	char clear[] = "clear";
 	u32 i, j;
 
-	KUNIT_ASSERT_EQ(test, 0, rxe_fabric_parse_rule(ctx->f, drop));
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_parse_rule(ctx->f, drop));
 	ft_send_mix(ctx, 0);
 	KUNIT_EXPECT_EQ(test, 3, ft_stat(ctx, A, RXE_FSTAT_DROP_RULE));
 	KUNIT_ASSERT_TRUE(test, ft_wait(ctx, B, 27));
@@ -917,7 +917,7 @@ static void fault_rules(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, i, pb->ids[j++]);
 	}
 
-	KUNIT_ASSERT_EQ(test, 0, rxe_fabric_parse_rule(ctx->f, dup));
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_parse_rule(ctx->f, dup));
 	ft_send_mix(ctx, 100);
 	KUNIT_ASSERT_TRUE(test, ft_wait(ctx, B, 27 + 32));
 	KUNIT_EXPECT_EQ(test, 2, ft_stat(ctx, A, RXE_FSTAT_DUPLICATED));
@@ -927,8 +927,8 @@ static void fault_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 104, pb->ids[27 + 6]);
 	KUNIT_EXPECT_EQ(test, 3, ft_stat(ctx, A, RXE_FSTAT_DROP_RULE));	/* used up */
 
-	KUNIT_ASSERT_EQ(test, 0, rxe_fabric_parse_rule(ctx->f, corrupt));
-	KUNIT_ASSERT_EQ(test, 0, rxe_fabric_parse_rule(ctx->f, delay));
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_parse_rule(ctx->f, corrupt));
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_parse_rule(ctx->f, delay));
 	ft_send_mix(ctx, 200);
 	KUNIT_ASSERT_TRUE(test, ft_wait(ctx, B, 27 + 32 + 30));
 	KUNIT_EXPECT_EQ(test, 1, ft_stat(ctx, A, RXE_FSTAT_CORRUPTED));
@@ -946,10 +946,10 @@ static void fault_rules(struct kunit *test)
 			.qpn = 0x777, .id = 300,
 		};
 
-		KUNIT_ASSERT_EQ(test, 0, rxe_fabric_add_rule(ctx->f, &r));
+		KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_add_rule(ctx->f, &r));
 		ft_xmit(ctx, A, ft_build(&s));
 		KUNIT_EXPECT_EQ(test, 4, ft_stat(ctx, A, RXE_FSTAT_DROP_RULE));
-		KUNIT_ASSERT_EQ(test, 0, rxe_fabric_parse_rule(ctx->f, clear));
+		KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_parse_rule(ctx->f, clear));
 		s.id = 301;
 		ft_xmit(ctx, A, ft_build(&s));
 		KUNIT_ASSERT_TRUE(test, ft_wait(ctx, B, 27 + 32 + 30 + 1));
@@ -978,48 +978,48 @@ static void rule_and_fault_syntax(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(bad_rules); i++) {
 		strscpy(buf, bad_rules[i], sizeof(buf));
-		KUNIT_EXPECT_EQ_MSG(test, -EINVAL, rxe_fabric_parse_rule(ctx->f, buf), "%s",
+		KUNIT_EXPECT_EQ_MSG(test, -EINVAL, oib_rxe_fabric_parse_rule(ctx->f, buf), "%s",
 				    bad_rules[i]);
 	}
 	for (i = 0; i < ARRAY_SIZE(bad_faults); i++) {
 		strscpy(buf, bad_faults[i], sizeof(buf));
-		KUNIT_EXPECT_EQ_MSG(test, -EINVAL, rxe_fabric_parse_faults(ctx->f, buf), "%s",
+		KUNIT_EXPECT_EQ_MSG(test, -EINVAL, oib_rxe_fabric_parse_faults(ctx->f, buf), "%s",
 				    bad_faults[i]);
 	}
 	strscpy(buf, "port=02:00:00:00:00:77 drop=1", sizeof(buf));
-	KUNIT_EXPECT_EQ(test, -ENOENT, rxe_fabric_parse_faults(ctx->f, buf));
+	KUNIT_EXPECT_EQ(test, -ENOENT, oib_rxe_fabric_parse_faults(ctx->f, buf));
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(ctx->f->faulty));
 
 	strscpy(buf, "drop=1000 dup=2000 reorder=3 delay=4 delay_us=5 corrupt=6 hold_us=7\n",
 		sizeof(buf));
-	KUNIT_ASSERT_EQ(test, 0, rxe_fabric_parse_faults(ctx->f, buf));
-	rxe_fabric_get_faults(ctx->f, NULL, &cfg);
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_parse_faults(ctx->f, buf));
+	oib_rxe_fabric_get_faults(ctx->f, NULL, &cfg);
 	KUNIT_EXPECT_EQ(test, 0, memcmp(&cfg, &want, sizeof(cfg)));
 	strscpy(buf, "port=02:00:00:00:00:01 drop=1000000", sizeof(buf));
-	KUNIT_ASSERT_EQ(test, 0, rxe_fabric_parse_faults(ctx->f, buf));
-	rxe_fabric_get_faults(ctx->f, &ctx->p[A].fp, &cfg);
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_parse_faults(ctx->f, buf));
+	oib_rxe_fabric_get_faults(ctx->f, &ctx->p[A].fp, &cfg);
 	KUNIT_EXPECT_EQ(test, RXE_PPM, cfg.drop_ppm);
 	KUNIT_EXPECT_EQ(test, 0, cfg.dup_ppm);
-	rxe_fabric_get_faults(ctx->f, &ctx->p[B].fp, &cfg);
+	oib_rxe_fabric_get_faults(ctx->f, &ctx->p[B].fp, &cfg);
 	KUNIT_EXPECT_EQ(test, 0, memcmp(&cfg, &want, sizeof(cfg)));
 	strscpy(buf, "port=02:00:00:00:00:01 inherit", sizeof(buf));
-	KUNIT_ASSERT_EQ(test, 0, rxe_fabric_parse_faults(ctx->f, buf));
-	rxe_fabric_get_faults(ctx->f, &ctx->p[A].fp, &cfg);
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_parse_faults(ctx->f, buf));
+	oib_rxe_fabric_get_faults(ctx->f, &ctx->p[A].fp, &cfg);
 	KUNIT_EXPECT_EQ(test, 0, memcmp(&cfg, &want, sizeof(cfg)));
 	strscpy(buf, "off", sizeof(buf));
-	KUNIT_ASSERT_EQ(test, 0, rxe_fabric_parse_faults(ctx->f, buf));
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_parse_faults(ctx->f, buf));
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(ctx->f->faulty));
 
 	cfg.drop_ppm = RXE_PPM + 1;
-	KUNIT_EXPECT_EQ(test, -EINVAL, rxe_fabric_set_faults(ctx->f, NULL, &cfg));
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_rxe_fabric_set_faults(ctx->f, NULL, &cfg));
 	for (i = 0; i < RXE_FABRIC_MAX_RULES; i++)
-		KUNIT_ASSERT_EQ(test, 0, rxe_fabric_add_rule(ctx->f, &r));
-	KUNIT_EXPECT_EQ(test, -ENOSPC, rxe_fabric_add_rule(ctx->f, &r));
-	rxe_fabric_clear_rules(ctx->f);
+		KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_add_rule(ctx->f, &r));
+	KUNIT_EXPECT_EQ(test, -ENOSPC, oib_rxe_fabric_add_rule(ctx->f, &r));
+	oib_rxe_fabric_clear_rules(ctx->f);
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(ctx->f->faulty));
 
-	rxe_fabric_set_seed(ctx->f, 0x123456789ULL);
-	KUNIT_EXPECT_EQ(test, 0x123456789ULL, rxe_fabric_get_seed(ctx->f));
+	oib_rxe_fabric_set_seed(ctx->f, 0x123456789ULL);
+	KUNIT_EXPECT_EQ(test, 0x123456789ULL, oib_rxe_fabric_get_seed(ctx->f));
 }
 
 /* ---- Capture ---- */
@@ -1038,7 +1038,8 @@ static u8 *ft_read_capture(struct kunit *test, struct rxe_fabric *f, size_t step
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	do {
-		n = rxe_fabric_capture_read(f, buf + pos, min_t(size_t, step, size - pos), &pos);
+		n = oib_rxe_fabric_capture_read(f, buf + pos, min_t(size_t, step, size - pos),
+						&pos);
 		KUNIT_ASSERT_GE(test, n, 0);
 	} while (n > 0 && pos < size);
 	*len = pos;
@@ -1062,17 +1063,17 @@ static void capture_pcap(struct kunit *test)
 	u32 hdr[6];
 	int i;
 
-	KUNIT_ASSERT_EQ(test, 0, rxe_fabric_capture_start(ctx->f, 0));
-	KUNIT_ASSERT_EQ(test, 0, rxe_fabric_add_rule(ctx->f, &dup));
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_capture_start(ctx->f, 0));
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_add_rule(ctx->f, &dup));
 	for (i = 0; i < 3; i++)
 		ft_send(ctx, A, B, i);
 	ft_xmit(ctx, A, ft_frame(ctx, A, B, FT_OPCODE, 0x33, 3));
 	ft_xmit(ctx, A, ft_build(&nowhere));	/* an unknown destination: never on the wire */
-	rxe_fabric_capture_stop(ctx->f);
+	oib_rxe_fabric_capture_stop(ctx->f);
 	ft_send(ctx, A, B, 5);
 	KUNIT_ASSERT_TRUE(test, ft_wait(ctx, B, 6));
 
-	rxe_fabric_capture_stats(ctx->f, &st);
+	oib_rxe_fabric_capture_stats(ctx->f, &st);
 	KUNIT_EXPECT_FALSE(test, st.on);
 	KUNIT_EXPECT_EQ(test, 5, st.records);
 	KUNIT_EXPECT_EQ(test, 0, st.dropped);
@@ -1103,25 +1104,25 @@ static void capture_pcap(struct kunit *test)
 	}
 
 	/* A small buffer: what does not fit is counted, not recorded. */
-	KUNIT_ASSERT_EQ(test, 0, rxe_fabric_capture_start(ctx->f, 100));
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_capture_start(ctx->f, 100));
 	for (i = 0; i < 3; i++)
 		ft_send(ctx, A, B, 10 + i);
-	rxe_fabric_capture_stats(ctx->f, &st);
+	oib_rxe_fabric_capture_stats(ctx->f, &st);
 	KUNIT_EXPECT_TRUE(test, st.on);
 	KUNIT_EXPECT_EQ(test, 1, st.records);
 	KUNIT_EXPECT_EQ(test, 2, st.dropped);
 	file = ft_read_capture(test, ctx->f, 1 << 16, &len);
 	KUNIT_EXPECT_EQ(test, 24 + 16 + FT_LEN4, len);
-	rxe_fabric_capture_stop(ctx->f);
+	oib_rxe_fabric_capture_stop(ctx->f);
 	KUNIT_EXPECT_EQ(test, -EINVAL,
-			rxe_fabric_capture_start(ctx->f, RXE_FABRIC_CAPTURE_MAX + 1));
+			oib_rxe_fabric_capture_start(ctx->f, RXE_FABRIC_CAPTURE_MAX + 1));
 	KUNIT_ASSERT_TRUE(test, ft_wait(ctx, B, 9));
 }
 
 /* ---- Frame rate (information only) ---- */
 
 /*
- * Frames per second from rxe_fabric_xmit() to the end of rx(), one sender and one receiver, and
+ * Frames per second from oib_rxe_fabric_xmit() to the end of rx(), one sender and one receiver, and
  * round trips per second with one frame in flight (B sends each frame back).  The frames are built
  * before and freed after the timed parts: on a debug kernel under emulation one alloc_skb() or
  * kfree_skb() costs far more than carrying the frame.  Batches stay below RXE_FABRIC_QLEN, so
@@ -1148,7 +1149,7 @@ static void fabric_throughput(struct kunit *test)
 		ns_build = ktime_to_ns(ktime_sub(ktime_get(), t0));
 		t0 = ktime_get();
 		for (i = 0; i < batch; i++)
-			rxe_fabric_xmit(&ctx->p[A].fp, skbs[i]);
+			oib_rxe_fabric_xmit(&ctx->p[A].fp, skbs[i]);
 		t1 = ktime_get();
 		KUNIT_ASSERT_TRUE(test, ft_wait(ctx, B, (r + 1) * batch));
 		ns += ktime_to_ns(ktime_sub(ktime_get(), t0));
@@ -1172,7 +1173,7 @@ static void fabric_throughput(struct kunit *test)
 	ctx->p[A].keep_frames = true;
 	t0 = ktime_get();
 	for (i = 0; i < batch; i++) {
-		rxe_fabric_xmit(&ctx->p[A].fp, skbs[i]);
+		oib_rxe_fabric_xmit(&ctx->p[A].fp, skbs[i]);
 		KUNIT_ASSERT_TRUE(test, ft_wait(ctx, A, i + 1));
 	}
 	ns = ktime_to_ns(ktime_sub(ktime_get(), t0));
@@ -1198,7 +1199,7 @@ static void fabric_throughput(struct kunit *test)
 		got = READ_ONCE(pb->n);
 		pb->keep_frames = true;
 		for (r = 0; r < i; r++)
-			rxe_fabric_xmit(&ctx->p[A].fp, many[r]);
+			oib_rxe_fabric_xmit(&ctx->p[A].fp, many[r]);
 		drops = ft_stat(ctx, B, RXE_FSTAT_DROP_QUEUE_FULL) - drops;
 		ft_wait(ctx, B, got + i - drops);
 		pb->keep_frames = false;

@@ -2,10 +2,10 @@
 /*
  * The fabric: registry, ports, addresses and the data path (see rxe_fabric.h).
  *
- * Data path.  rxe_fabric_xmit() parses the frame's headers (bounds-checked, no allocation), finds
- * the destination port by MAC in an RCU hash table and, when no fault or rule is active, appends
- * the skb to the destination's rxq under that queue's own lock.  The 0 -> 1 transition of the
- * queue's length queues the port's rx_work; the work splices the queue out in batches and calls
+ * Data path.  oib_rxe_fabric_xmit() parses the frame's headers (bounds-checked, no allocation),
+ * finds the destination port by MAC in an RCU hash table and, when no fault or rule is active,
+ * appends the skb to the destination's rxq under that queue's own lock.  The 0 -> 1 transition of
+ * the queue's length queues the port's rx_work; the work splices the queue out in batches and calls
  * rx() for each frame. No global lock is taken on that path, and nothing is allocated but the skb
  * the sender made.
  *
@@ -91,9 +91,9 @@ static struct rxe_fabric *rxe_fabric_create(const char *name)
 
 /*
  * Finds the fabric called name, or creates it; either way the caller holds a reference, to drop
- * with rxe_fabric_put().  Returns ERR_PTR(-EINVAL) for a bad name, ERR_PTR(-ENOMEM).
+ * with oib_rxe_fabric_put().  Returns ERR_PTR(-EINVAL) for a bad name, ERR_PTR(-ENOMEM).
  */
-struct rxe_fabric *rxe_fabric_get(const char *name)
+struct rxe_fabric *oib_rxe_fabric_get(const char *name)
 {
 	struct rxe_fabric *f;
 
@@ -118,7 +118,7 @@ out:
 	mutex_unlock(&rxe_fabrics_lock);
 	return f;
 }
-EXPORT_SYMBOL(rxe_fabric_get);
+EXPORT_SYMBOL(oib_rxe_fabric_get);
 
 /* Called by kref_put_mutex() with rxe_fabrics_lock held; drops it. */
 static void rxe_fabric_release(struct kref *ref)
@@ -138,18 +138,18 @@ static void rxe_fabric_release(struct kref *ref)
 	kfree(f);
 }
 
-void rxe_fabric_put(struct rxe_fabric *f)
+void oib_rxe_fabric_put(struct rxe_fabric *f)
 {
 	if (f)
 		kref_put_mutex(&f->ref, rxe_fabric_release, &rxe_fabrics_lock);
 }
-EXPORT_SYMBOL(rxe_fabric_put);
+EXPORT_SYMBOL(oib_rxe_fabric_put);
 
-const char *rxe_fabric_name(const struct rxe_fabric *f)
+const char *oib_rxe_fabric_name(const struct rxe_fabric *f)
 {
 	return f->name;
 }
-EXPORT_SYMBOL(rxe_fabric_name);
+EXPORT_SYMBOL(oib_rxe_fabric_name);
 
 /* For the module's exit: every owner must have put its fabrics by now. */
 void rxe_fabric_exit(void)
@@ -258,7 +258,7 @@ void rxe_fabric_enqueue(struct rxe_fabric_port *dst, struct sk_buff *skb,
  * Attaches fp (mac and rx set by the owner) to f and takes a reference on f for it.  -EINVAL for a
  * missing rx or a MAC that is zero or multicast, -EEXIST if another port on f has the MAC.
  */
-int rxe_fabric_attach(struct rxe_fabric *f, struct rxe_fabric_port *fp)
+int oib_rxe_fabric_attach(struct rxe_fabric *f, struct rxe_fabric_port *fp)
 {
 	int i;
 
@@ -286,7 +286,7 @@ int rxe_fabric_attach(struct rxe_fabric *f, struct rxe_fabric_port *fp)
 	mutex_unlock(&f->lock);
 	return 0;
 }
-EXPORT_SYMBOL(rxe_fabric_attach);
+EXPORT_SYMBOL(oib_rxe_fabric_attach);
 
 static void rxe_fabric_addr_unlink(struct rxe_fabric_addr *a)
 {
@@ -296,7 +296,7 @@ static void rxe_fabric_addr_unlink(struct rxe_fabric_addr *a)
 }
 
 /* See struct rxe_fabric_port for what the caller must have done and what this guarantees. */
-void rxe_fabric_detach(struct rxe_fabric_port *fp)
+void oib_rxe_fabric_detach(struct rxe_fabric_port *fp)
 {
 	struct rxe_fabric *f = fp->fabric;
 	struct rxe_fabric_addr *a, *tmp;
@@ -325,9 +325,9 @@ void rxe_fabric_detach(struct rxe_fabric_port *fp)
 	rxe_fault_port_detach(f, fp);
 
 	fp->fabric = NULL;
-	rxe_fabric_put(f);
+	oib_rxe_fabric_put(f);
 }
-EXPORT_SYMBOL(rxe_fabric_detach);
+EXPORT_SYMBOL(oib_rxe_fabric_detach);
 
 /* ---- Addresses ---- */
 
@@ -350,7 +350,7 @@ static struct rxe_fabric_addr *rxe_fabric_find_gid(struct rxe_fabric *f, const u
  * Makes fp the owner of gid on its fabric (what ARP/ND would answer for).  0 if fp owns it already,
  * -EEXIST if another port does, -EINVAL if fp is not attached.
  */
-int rxe_fabric_add_addr(struct rxe_fabric_port *fp, const union oib_gid *gid)
+int oib_rxe_fabric_add_addr(struct rxe_fabric_port *fp, const union oib_gid *gid)
 {
 	struct rxe_fabric *f = fp->fabric;
 	struct rxe_fabric_addr *a, *old;
@@ -376,10 +376,10 @@ int rxe_fabric_add_addr(struct rxe_fabric_port *fp, const union oib_gid *gid)
 	mutex_unlock(&f->lock);
 	return ret;
 }
-EXPORT_SYMBOL(rxe_fabric_add_addr);
+EXPORT_SYMBOL(oib_rxe_fabric_add_addr);
 
 /* -ENOENT if fp does not own gid. */
-int rxe_fabric_del_addr(struct rxe_fabric_port *fp, const union oib_gid *gid)
+int oib_rxe_fabric_del_addr(struct rxe_fabric_port *fp, const union oib_gid *gid)
 {
 	struct rxe_fabric *f = fp->fabric;
 	struct rxe_fabric_addr *a;
@@ -396,10 +396,10 @@ int rxe_fabric_del_addr(struct rxe_fabric_port *fp, const union oib_gid *gid)
 	mutex_unlock(&f->lock);
 	return ret;
 }
-EXPORT_SYMBOL(rxe_fabric_del_addr);
+EXPORT_SYMBOL(oib_rxe_fabric_del_addr);
 
 /* The MAC of the port owning gid on f, into mac; -ENOENT if nobody owns it. */
-int rxe_fabric_resolve(struct rxe_fabric *f, const union oib_gid *gid, u8 mac[6])
+int oib_rxe_fabric_resolve(struct rxe_fabric *f, const union oib_gid *gid, u8 mac[6])
 {
 	struct rxe_fabric_addr *a;
 	int ret = -ENOENT;
@@ -413,7 +413,7 @@ int rxe_fabric_resolve(struct rxe_fabric *f, const union oib_gid *gid, u8 mac[6]
 	rcu_read_unlock();
 	return ret;
 }
-EXPORT_SYMBOL(rxe_fabric_resolve);
+EXPORT_SYMBOL(oib_rxe_fabric_resolve);
 
 /* ---- Sending ---- */
 
@@ -462,7 +462,7 @@ bool rxe_fabric_peek(const struct sk_buff *skb, struct rxe_frame_info *fi)
  * skb; delivery happens later, from the destination's rx_work.  The fabric uses skb->cb while it
  * has the frame: rx() gets it with cb undefined.
  */
-void rxe_fabric_xmit(struct rxe_fabric_port *src, struct sk_buff *skb)
+void oib_rxe_fabric_xmit(struct rxe_fabric_port *src, struct sk_buff *skb)
 {
 	struct rxe_fabric *f = src->fabric;
 	struct rxe_fabric_port *dst;
@@ -494,21 +494,21 @@ void rxe_fabric_xmit(struct rxe_fabric_port *src, struct sk_buff *skb)
 	}
 	rcu_read_unlock();
 }
-EXPORT_SYMBOL(rxe_fabric_xmit);
+EXPORT_SYMBOL(oib_rxe_fabric_xmit);
 
 /* ---- Counters ---- */
 
-u64 rxe_fabric_stat(const struct rxe_fabric_port *fp, enum rxe_fabric_stat stat)
+u64 oib_rxe_fabric_stat(const struct rxe_fabric_port *fp, enum oib_rxe_fabric_stat stat)
 {
 	return stat < RXE_FSTAT_NUM ? atomic64_read(&fp->stats[stat]) : 0;
 }
-EXPORT_SYMBOL(rxe_fabric_stat);
+EXPORT_SYMBOL(oib_rxe_fabric_stat);
 
-void rxe_fabric_port_stats(const struct rxe_fabric_port *fp, struct rxe_fabric_stats *out)
+void oib_rxe_fabric_port_stats(const struct rxe_fabric_port *fp, struct rxe_fabric_stats *out)
 {
 	int i;
 
 	for (i = 0; i < RXE_FSTAT_NUM; i++)
 		out->v[i] = atomic64_read(&fp->stats[i]);
 }
-EXPORT_SYMBOL(rxe_fabric_port_stats);
+EXPORT_SYMBOL(oib_rxe_fabric_port_stats);

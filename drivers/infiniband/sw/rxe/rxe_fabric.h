@@ -3,7 +3,7 @@
  * The in-kernel fabric that oib_rxe ports send RoCEv2 Ethernet frames over: a named switch with one
  * receive queue per attached port, GID-to-MAC resolution, seeded fault injection and pcap capture.
  *
- * Sending: rxe_fabric_xmit() takes a whole Ethernet frame (Ethernet, IPv4 or IPv6, UDP to port
+ * Sending: oib_rxe_fabric_xmit() takes a whole Ethernet frame (Ethernet, IPv4 or IPv6, UDP to port
  * 4791, BTH, ...) and hands it to the attached port whose MAC is the frame's destination MAC.
  * Delivery is asynchronous: the destination's rx() runs later, in process context, from a work item
  * on the fabric's workqueue, never in the sender's call stack and never concurrently with itself
@@ -78,8 +78,8 @@ struct rxe_fault_rule {
 };
 
 /* Per-port counters: tx-side events count on the sender, queue and delivery ones on the receiver */
-enum rxe_fabric_stat {
-	RXE_FSTAT_TX_FRAMES,		/* handed to rxe_fabric_xmit() by this port */
+enum oib_rxe_fabric_stat {
+	RXE_FSTAT_TX_FRAMES,		/* handed to oib_rxe_fabric_xmit() by this port */
 	RXE_FSTAT_TX_BYTES,
 	RXE_FSTAT_RX_FRAMES,		/* delivered to this port's rx() */
 	RXE_FSTAT_RX_BYTES,
@@ -97,7 +97,7 @@ enum rxe_fabric_stat {
 };
 
 struct rxe_fabric_stats {
-	u64 v[RXE_FSTAT_NUM];	/* indexed by enum rxe_fabric_stat */
+	u64 v[RXE_FSTAT_NUM];	/* indexed by enum oib_rxe_fabric_stat */
 };
 
 struct rxe_fabric;
@@ -106,12 +106,12 @@ struct rxe_fabric;
  * A port on a fabric, embedded in its owner's structure.  The owner sets mac and rx, then attaches;
  * the fabric initialises every other field.  mac must not change while attached.
  *
- * Lifetime: from rxe_fabric_attach() until rxe_fabric_detach() the port is in its fabric's tables
- * and holds a reference on the fabric.  The owner must have stopped calling rxe_fabric_xmit() on
- * the port (other than from its own rx()) before detaching, and must not detach from rx().  Detach
- * waits: when it returns rx() is not running and never runs again, every frame queued to the port
- * or held/delayed from it is freed, and the memory may go.  The counters stay readable, also after
- * detach until the next attach.
+ * Lifetime: from oib_rxe_fabric_attach() until oib_rxe_fabric_detach() the port is in its fabric's
+ * tables and holds a reference on the fabric.  The owner must have stopped calling
+ * oib_rxe_fabric_xmit() on the port (other than from its own rx()) before detaching, and must not
+ * detach from rx().  Detach waits: when it returns rx() is not running and never runs again, every
+ * frame queued to the port or held/delayed from it is freed, and the memory may go.  The counters
+ * stay readable, also after detach until the next attach.
  */
 struct rxe_fabric_port {
 	u8 mac[6];
@@ -160,11 +160,11 @@ struct rxe_capture_stats {
 };
 
 /*
- * A fabric.  Lifetime: a kref counts rxe_fabric_get() callers and attached ports; the fabric is in
- * the global list (and so findable by name) until the count reaches zero, which happens under the
- * list mutex; then it is unlinked, its debugfs directory removed and its memory freed.  Since every
- * attached port holds a reference, a fabric being freed has no ports, no queued, held or delayed
- * frames and no pending work.
+ * A fabric.  Lifetime: a kref counts oib_rxe_fabric_get() callers and attached ports; the fabric is
+ * in the global list (and so findable by name) until the count reaches zero, which happens under
+ * the list mutex; then it is unlinked, its debugfs directory removed and its memory freed.  Since
+ * every attached port holds a reference, a fabric being freed has no ports, no queued, held or
+ * delayed frames and no pending work.
  */
 struct rxe_fabric {
 	struct kref ref;
@@ -198,46 +198,46 @@ struct rxe_fabric {
 };
 
 /* Registry. */
-struct rxe_fabric *rxe_fabric_get(const char *name);	/* ERR_PTR(-EINVAL, -ENOMEM) */
-void rxe_fabric_put(struct rxe_fabric *f);
-const char *rxe_fabric_name(const struct rxe_fabric *f);
+struct rxe_fabric *oib_rxe_fabric_get(const char *name);	/* ERR_PTR(-EINVAL, -ENOMEM) */
+void oib_rxe_fabric_put(struct rxe_fabric *f);
+const char *oib_rxe_fabric_name(const struct rxe_fabric *f);
 void rxe_fabric_exit(void);	/* module exit: warns about fabrics left */
 
 /* Ports and addresses; these may sleep. */
-int rxe_fabric_attach(struct rxe_fabric *f, struct rxe_fabric_port *fp);
-void rxe_fabric_detach(struct rxe_fabric_port *fp);
-int rxe_fabric_add_addr(struct rxe_fabric_port *fp, const union oib_gid *gid);
-int rxe_fabric_del_addr(struct rxe_fabric_port *fp, const union oib_gid *gid);
+int oib_rxe_fabric_attach(struct rxe_fabric *f, struct rxe_fabric_port *fp);
+void oib_rxe_fabric_detach(struct rxe_fabric_port *fp);
+int oib_rxe_fabric_add_addr(struct rxe_fabric_port *fp, const union oib_gid *gid);
+int oib_rxe_fabric_del_addr(struct rxe_fabric_port *fp, const union oib_gid *gid);
 /* From any context. */
-int rxe_fabric_resolve(struct rxe_fabric *f, const union oib_gid *gid, u8 mac[6]);
+int oib_rxe_fabric_resolve(struct rxe_fabric *f, const union oib_gid *gid, u8 mac[6]);
 
 /* Sending, from any context; consumes skb. */
-void rxe_fabric_xmit(struct rxe_fabric_port *src, struct sk_buff *skb);
+void oib_rxe_fabric_xmit(struct rxe_fabric_port *src, struct sk_buff *skb);
 
 /* Counters, from any context. */
-u64 rxe_fabric_stat(const struct rxe_fabric_port *fp, enum rxe_fabric_stat stat);
-void rxe_fabric_port_stats(const struct rxe_fabric_port *fp, struct rxe_fabric_stats *out);
+u64 oib_rxe_fabric_stat(const struct rxe_fabric_port *fp, enum oib_rxe_fabric_stat stat);
+void oib_rxe_fabric_port_stats(const struct rxe_fabric_port *fp, struct rxe_fabric_stats *out);
 extern const char * const rxe_fabric_stat_names[RXE_FSTAT_NUM];
 
 /* Faults (rxe_fault.c); these may sleep.  cfg NULL: the port follows the fabric / all zero. */
-int rxe_fabric_set_faults(struct rxe_fabric *f, struct rxe_fabric_port *fp,
-			  const struct rxe_fault_cfg *cfg);
-void rxe_fabric_get_faults(struct rxe_fabric *f, struct rxe_fabric_port *fp,
-			   struct rxe_fault_cfg *cfg);
-int rxe_fabric_add_rule(struct rxe_fabric *f, const struct rxe_fault_rule *rule);
-void rxe_fabric_clear_rules(struct rxe_fabric *f);
-void rxe_fabric_set_seed(struct rxe_fabric *f, u64 seed);
-u64 rxe_fabric_get_seed(struct rxe_fabric *f);
+int oib_rxe_fabric_set_faults(struct rxe_fabric *f, struct rxe_fabric_port *fp,
+			      const struct rxe_fault_cfg *cfg);
+void oib_rxe_fabric_get_faults(struct rxe_fabric *f, struct rxe_fabric_port *fp,
+			       struct rxe_fault_cfg *cfg);
+int oib_rxe_fabric_add_rule(struct rxe_fabric *f, const struct rxe_fault_rule *rule);
+void oib_rxe_fabric_clear_rules(struct rxe_fabric *f);
+void oib_rxe_fabric_set_seed(struct rxe_fabric *f, u64 seed);
+u64 oib_rxe_fabric_get_seed(struct rxe_fabric *f);
 /* The debugfs write syntaxes of "faults" and "rules", for tools and tests. */
-int rxe_fabric_parse_faults(struct rxe_fabric *f, char *text);
-int rxe_fabric_parse_rule(struct rxe_fabric *f, char *text);
+int oib_rxe_fabric_parse_faults(struct rxe_fabric *f, char *text);
+int oib_rxe_fabric_parse_rule(struct rxe_fabric *f, char *text);
 
 /* Capture (rxe_pcap.c); these may sleep.  max_bytes 0: RXE_FABRIC_CAPTURE_DEFAULT. */
-int rxe_fabric_capture_start(struct rxe_fabric *f, size_t max_bytes);
-void rxe_fabric_capture_stop(struct rxe_fabric *f);
+int oib_rxe_fabric_capture_start(struct rxe_fabric *f, size_t max_bytes);
+void oib_rxe_fabric_capture_stop(struct rxe_fabric *f);
 /* Reads the pcap file (global header, then the records so far) from *pos into a kernel buffer. */
-ssize_t rxe_fabric_capture_read(struct rxe_fabric *f, void *buf, size_t len, loff_t *pos);
-void rxe_fabric_capture_stats(struct rxe_fabric *f, struct rxe_capture_stats *st);
+ssize_t oib_rxe_fabric_capture_read(struct rxe_fabric *f, void *buf, size_t len, loff_t *pos);
+void oib_rxe_fabric_capture_stats(struct rxe_fabric *f, struct rxe_capture_stats *st);
 
 /* ---- Between the fabric's files ---- */
 
@@ -259,7 +259,8 @@ static inline struct rxe_fabric_cb *rxe_fabric_cb(struct sk_buff *skb)
 	return (struct rxe_fabric_cb *)skb->cb;
 }
 
-static inline void rxe_fabric_count(struct rxe_fabric_port *fp, enum rxe_fabric_stat stat, u64 n)
+static inline void rxe_fabric_count(struct rxe_fabric_port *fp, enum oib_rxe_fabric_stat stat,
+				    u64 n)
 {
 	atomic64_add(n, &fp->stats[stat]);
 }

@@ -43,13 +43,13 @@ static struct dentry *rxe_debugfs_fabrics_dir(void)
 
 static int rxe_seed_get(void *data, u64 *val)
 {
-	*val = rxe_fabric_get_seed(data);
+	*val = oib_rxe_fabric_get_seed(data);
 	return 0;
 }
 
 static int rxe_seed_set(void *data, u64 val)
 {
-	rxe_fabric_set_seed(data, val);
+	oib_rxe_fabric_set_seed(data, val);
 	return 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(rxe_seed_fops, rxe_seed_get, rxe_seed_set, "%llu\n");
@@ -83,7 +83,7 @@ static int rxe_faults_show(struct seq_file *m, void *v)
 	unsigned long flags;
 	bool own;
 
-	rxe_fabric_get_faults(f, NULL, &cfg);
+	oib_rxe_fabric_get_faults(f, NULL, &cfg);
 	rxe_fault_show_cfg(m, &cfg);
 	mutex_lock(&f->lock);
 	list_for_each_entry(fp, &f->ports, list) {
@@ -108,7 +108,7 @@ static int rxe_faults_open(struct inode *inode, struct file *file)
 static ssize_t rxe_faults_write(struct file *file, const char __user *ubuf, size_t count,
 				loff_t *ppos)
 {
-	return rxe_dbg_command(file, ubuf, count, rxe_fabric_parse_faults);
+	return rxe_dbg_command(file, ubuf, count, oib_rxe_fabric_parse_faults);
 }
 
 static const struct file_operations rxe_faults_fops = {
@@ -136,7 +136,7 @@ static int rxe_rules_open(struct inode *inode, struct file *file)
 static ssize_t rxe_rules_write(struct file *file, const char __user *ubuf, size_t count,
 			       loff_t *ppos)
 {
-	return rxe_dbg_command(file, ubuf, count, rxe_fabric_parse_rule);
+	return rxe_dbg_command(file, ubuf, count, oib_rxe_fabric_parse_rule);
 }
 
 static const struct file_operations rxe_rules_fops = {
@@ -159,7 +159,7 @@ static int rxe_ports_show(struct seq_file *m, void *v)
 	struct rxe_fabric_addr *a;
 	int i;
 
-	rxe_fabric_capture_stats(f, &cs);
+	oib_rxe_fabric_capture_stats(f, &cs);
 	seq_printf(m, "capture: %s, %llu records, %zu of %zu bytes, %llu dropped\n",
 		   cs.on ? "on" : "off", cs.records, cs.used, cs.size, cs.dropped);
 	mutex_lock(&f->lock);
@@ -167,7 +167,7 @@ static int rxe_ports_show(struct seq_file *m, void *v)
 		seq_printf(m, "port %pM\n", fp->mac);
 		list_for_each_entry(a, &fp->addrs, port_list)
 			seq_printf(m, "  gid %pI6c\n", a->gid.raw);
-		rxe_fabric_port_stats(fp, &st);
+		oib_rxe_fabric_port_stats(fp, &st);
 		for (i = 0; i < RXE_FSTAT_NUM; i++)
 			seq_printf(m, "  %s %llu\n", rxe_fabric_stat_names[i], st.v[i]);
 	}
@@ -197,10 +197,10 @@ static int rxe_capture_command(struct rxe_fabric *f, char *text)
 			if (!max)
 				return -EINVAL;
 		}
-		return rxe_fabric_capture_start(f, max);
+		return oib_rxe_fabric_capture_start(f, max);
 	}
 	if (!strcmp(cmd, "stop") && !arg) {
-		rxe_fabric_capture_stop(f);
+		oib_rxe_fabric_capture_stop(f);
 		return 0;
 	}
 	return -EINVAL;
@@ -225,7 +225,7 @@ static ssize_t rxe_capture_fread(struct file *file, char __user *ubuf, size_t co
 	buf = kvmalloc(chunk, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	n = rxe_fabric_capture_read(f, buf, chunk, ppos);
+	n = oib_rxe_fabric_capture_read(f, buf, chunk, ppos);
 	if (n > 0 && copy_to_user(ubuf, buf, n)) {
 		*ppos -= n;
 		n = -EFAULT;

@@ -177,7 +177,7 @@ static enum hrtimer_restart rxe_fault_timer(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
-/* ---- The slow path of rxe_fabric_xmit() ---- */
+/* ---- The slow path of oib_rxe_fabric_xmit() ---- */
 
 static struct rxe_fault_rule_entry *rxe_fault_match(struct rxe_fabric *f,
 						    const struct rxe_frame_info *fi)
@@ -309,7 +309,7 @@ void rxe_fault_init(struct rxe_fabric *f)
 
 void rxe_fault_destroy(struct rxe_fabric *f)
 {
-	rxe_fabric_clear_rules(f);
+	oib_rxe_fabric_clear_rules(f);
 }
 
 /* Before the port is published. */
@@ -389,8 +389,8 @@ static void __rxe_fabric_set_faults(struct rxe_fabric *f, struct rxe_fabric_port
  * reordering by the ports concerned are sent at once.  -EINVAL for a probability above 10^6 or a
  * port not on f.
  */
-int rxe_fabric_set_faults(struct rxe_fabric *f, struct rxe_fabric_port *fp,
-			  const struct rxe_fault_cfg *cfg)
+int oib_rxe_fabric_set_faults(struct rxe_fabric *f, struct rxe_fabric_port *fp,
+			      const struct rxe_fault_cfg *cfg)
 {
 	if (cfg && !rxe_cfg_valid(cfg))
 		return -EINVAL;
@@ -403,11 +403,11 @@ int rxe_fabric_set_faults(struct rxe_fabric *f, struct rxe_fabric_port *fp,
 	mutex_unlock(&f->lock);
 	return 0;
 }
-EXPORT_SYMBOL(rxe_fabric_set_faults);
+EXPORT_SYMBOL(oib_rxe_fabric_set_faults);
 
 /* The settings that apply to frames fp sends (fp NULL: the fabric's). */
-void rxe_fabric_get_faults(struct rxe_fabric *f, struct rxe_fabric_port *fp,
-			   struct rxe_fault_cfg *cfg)
+void oib_rxe_fabric_get_faults(struct rxe_fabric *f, struct rxe_fabric_port *fp,
+			       struct rxe_fault_cfg *cfg)
 {
 	unsigned long flags;
 
@@ -415,10 +415,10 @@ void rxe_fabric_get_faults(struct rxe_fabric *f, struct rxe_fabric_port *fp,
 	*cfg = fp && fp->has_cfg ? fp->cfg : f->cfg;
 	spin_unlock_irqrestore(&f->fault_lock, flags);
 }
-EXPORT_SYMBOL(rxe_fabric_get_faults);
+EXPORT_SYMBOL(oib_rxe_fabric_get_faults);
 
 /* Appends a rule.  -EINVAL: bad action, opcode, QPN or zero count; -ENOSPC: too many rules. */
-int rxe_fabric_add_rule(struct rxe_fabric *f, const struct rxe_fault_rule *rule)
+int oib_rxe_fabric_add_rule(struct rxe_fabric *f, const struct rxe_fault_rule *rule)
 {
 	struct rxe_fault_rule_entry *r;
 	unsigned long flags;
@@ -448,9 +448,9 @@ int rxe_fabric_add_rule(struct rxe_fabric *f, const struct rxe_fault_rule *rule)
 		kfree(r);
 	return ret;
 }
-EXPORT_SYMBOL(rxe_fabric_add_rule);
+EXPORT_SYMBOL(oib_rxe_fabric_add_rule);
 
-void rxe_fabric_clear_rules(struct rxe_fabric *f)
+void oib_rxe_fabric_clear_rules(struct rxe_fabric *f)
 {
 	struct rxe_fault_rule_entry *r, *tmp;
 	unsigned long flags;
@@ -465,10 +465,10 @@ void rxe_fabric_clear_rules(struct rxe_fabric *f)
 	list_for_each_entry_safe(r, tmp, &old, list)
 		kfree(r);
 }
-EXPORT_SYMBOL(rxe_fabric_clear_rules);
+EXPORT_SYMBOL(oib_rxe_fabric_clear_rules);
 
 /* Restarts the fabric's PRNG from seed. */
-void rxe_fabric_set_seed(struct rxe_fabric *f, u64 seed)
+void oib_rxe_fabric_set_seed(struct rxe_fabric *f, u64 seed)
 {
 	unsigned long flags;
 
@@ -477,9 +477,9 @@ void rxe_fabric_set_seed(struct rxe_fabric *f, u64 seed)
 	prandom_seed_state(&f->rnd, seed);
 	spin_unlock_irqrestore(&f->fault_lock, flags);
 }
-EXPORT_SYMBOL(rxe_fabric_set_seed);
+EXPORT_SYMBOL(oib_rxe_fabric_set_seed);
 
-u64 rxe_fabric_get_seed(struct rxe_fabric *f)
+u64 oib_rxe_fabric_get_seed(struct rxe_fabric *f)
 {
 	unsigned long flags;
 	u64 seed;
@@ -489,7 +489,7 @@ u64 rxe_fabric_get_seed(struct rxe_fabric *f)
 	spin_unlock_irqrestore(&f->fault_lock, flags);
 	return seed;
 }
-EXPORT_SYMBOL(rxe_fabric_get_seed);
+EXPORT_SYMBOL(oib_rxe_fabric_get_seed);
 
 /* ---- Text forms (debugfs) ---- */
 
@@ -547,7 +547,7 @@ static char *rxe_next_token(char **text, char **value)
  * [corrupt=PPM] [hold_us=N]": sets the fabric's (or the port's) settings to the values given, the
  * others 0; "port=MAC inherit" makes the port follow the fabric's again.
  */
-int rxe_fabric_parse_faults(struct rxe_fabric *f, char *text)
+int oib_rxe_fabric_parse_faults(struct rxe_fabric *f, char *text)
 {
 	static const struct {
 		const char *key;
@@ -607,7 +607,7 @@ int rxe_fabric_parse_faults(struct rxe_fabric *f, char *text)
 	mutex_unlock(&f->lock);
 	return 0;
 }
-EXPORT_SYMBOL(rxe_fabric_parse_faults);
+EXPORT_SYMBOL(oib_rxe_fabric_parse_faults);
 
 static int rxe_parse_match(const char *val, int max, int *out)
 {
@@ -631,7 +631,7 @@ static int rxe_parse_match(const char *val, int max, int *out)
  * "ACTION [opcode=N|any] [qpn=N|any] [count=N] [us=N]" with ACTION drop, duplicate (dup), delay or
  * corrupt; opcode and qpn default to any, count to 1.  "clear" removes every rule.
  */
-int rxe_fabric_parse_rule(struct rxe_fabric *f, char *text)
+int oib_rxe_fabric_parse_rule(struct rxe_fabric *f, char *text)
 {
 	struct rxe_fault_rule rule = {
 		.opcode = RXE_FAULT_ANY, .qpn = RXE_FAULT_ANY, .count = 1,
@@ -645,7 +645,7 @@ int rxe_fabric_parse_rule(struct rxe_fabric *f, char *text)
 	if (!strcmp(tok, "clear")) {
 		if (rxe_next_token(&text, &val))
 			return -EINVAL;
-		rxe_fabric_clear_rules(f);
+		oib_rxe_fabric_clear_rules(f);
 		return 0;
 	}
 	if (!strcmp(tok, "dup"))
@@ -670,6 +670,6 @@ int rxe_fabric_parse_rule(struct rxe_fabric *f, char *text)
 		else
 			ret = -EINVAL;
 	}
-	return ret ?: rxe_fabric_add_rule(f, &rule);
+	return ret ?: oib_rxe_fabric_add_rule(f, &rule);
 }
-EXPORT_SYMBOL(rxe_fabric_parse_rule);
+EXPORT_SYMBOL(oib_rxe_fabric_parse_rule);

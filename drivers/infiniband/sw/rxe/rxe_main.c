@@ -61,7 +61,7 @@ void rxe_dealloc_driver(struct oib_device *ibdev)
 	if (rdev->comp_wq)
 		destroy_workqueue(rdev->comp_wq);
 	if (rdev->fabric)
-		rxe_fabric_put(rdev->fabric);
+		oib_rxe_fabric_put(rdev->fabric);
 	xa_destroy(&rdev->qpns);
 	xa_destroy(&rdev->mr_keys);
 }
@@ -79,7 +79,7 @@ static struct rxe_dev *rxe_dev_alloc(const struct oib_rxe_params *p)
 	xa_init_flags(&rdev->qpns, XA_FLAGS_ALLOC);
 	xa_init_flags(&rdev->mr_keys, XA_FLAGS_ALLOC1);
 	rdev->comp_wq = alloc_workqueue("oib_rxe_comp", WQ_HIGHPRI, 0);
-	rdev->fabric = rxe_fabric_get(p->fabric ?: "default");
+	rdev->fabric = oib_rxe_fabric_get(p->fabric ?: "default");
 	if (!rdev->comp_wq || IS_ERR(rdev->fabric)) {
 		if (IS_ERR(rdev->fabric))
 			rdev->fabric = NULL;

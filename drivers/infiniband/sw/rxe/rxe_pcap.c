@@ -85,7 +85,7 @@ out:
  * Starts a new capture into a buffer of max_bytes (0: RXE_FABRIC_CAPTURE_DEFAULT) for records, the
  * previous one's records gone.  -EINVAL above RXE_FABRIC_CAPTURE_MAX.
  */
-int rxe_fabric_capture_start(struct rxe_fabric *f, size_t max_bytes)
+int oib_rxe_fabric_capture_start(struct rxe_fabric *f, size_t max_bytes)
 {
 	struct rxe_capture *cap = &f->cap;
 	unsigned long flags;
@@ -113,9 +113,9 @@ int rxe_fabric_capture_start(struct rxe_fabric *f, size_t max_bytes)
 	vfree(old);	/* readers hold the mutex while they use the buffer */
 	return 0;
 }
-EXPORT_SYMBOL(rxe_fabric_capture_start);
+EXPORT_SYMBOL(oib_rxe_fabric_capture_start);
 
-void rxe_fabric_capture_stop(struct rxe_fabric *f)
+void oib_rxe_fabric_capture_stop(struct rxe_fabric *f)
 {
 	unsigned long flags;
 
@@ -123,13 +123,13 @@ void rxe_fabric_capture_stop(struct rxe_fabric *f)
 	WRITE_ONCE(f->cap.on, false);
 	spin_unlock_irqrestore(&f->cap.lock, flags);
 }
-EXPORT_SYMBOL(rxe_fabric_capture_stop);
+EXPORT_SYMBOL(oib_rxe_fabric_capture_stop);
 
 /*
  * Copies up to len bytes of the pcap file from *pos: the global header, then the records captured
  * so far (a capture still running only grows the file).  Returns the bytes copied, 0 at the end.
  */
-ssize_t rxe_fabric_capture_read(struct rxe_fabric *f, void *buf, size_t len, loff_t *pos)
+ssize_t oib_rxe_fabric_capture_read(struct rxe_fabric *f, void *buf, size_t len, loff_t *pos)
 {
 	struct rxe_capture *cap = &f->cap;
 	size_t hlen = sizeof(rxe_pcap_hdr), total, done = 0, n;
@@ -159,9 +159,9 @@ ssize_t rxe_fabric_capture_read(struct rxe_fabric *f, void *buf, size_t len, lof
 	*pos = p;
 	return done;
 }
-EXPORT_SYMBOL(rxe_fabric_capture_read);
+EXPORT_SYMBOL(oib_rxe_fabric_capture_read);
 
-void rxe_fabric_capture_stats(struct rxe_fabric *f, struct rxe_capture_stats *st)
+void oib_rxe_fabric_capture_stats(struct rxe_fabric *f, struct rxe_capture_stats *st)
 {
 	unsigned long flags;
 
@@ -173,4 +173,4 @@ void rxe_fabric_capture_stats(struct rxe_fabric *f, struct rxe_capture_stats *st
 	st->dropped = f->cap.dropped;
 	spin_unlock_irqrestore(&f->cap.lock, flags);
 }
-EXPORT_SYMBOL(rxe_fabric_capture_stats);
+EXPORT_SYMBOL(oib_rxe_fabric_capture_stats);

@@ -102,15 +102,15 @@ int rxe_ports_attach(struct rxe_dev *rdev)
 
 		memcpy(port->fport.mac, port->mac, ETH_ALEN);
 		port->fport.rx = rxe_port_rx;
-		ret = rxe_fabric_attach(rdev->fabric, &port->fport);
+		ret = oib_rxe_fabric_attach(rdev->fabric, &port->fport);
 		if (ret)
 			goto err;
 		oib_gid_from_mac(&gid, port->mac);
 		ret = oib_add_gid(&rdev->ib, port->port_num, &gid, OIB_GID_TYPE_ROCE_V2);
 		if (ret >= 0)
-			ret = rxe_fabric_add_addr(&port->fport, &gid);
+			ret = oib_rxe_fabric_add_addr(&port->fport, &gid);
 		if (ret < 0) {
-			rxe_fabric_detach(&port->fport);
+			oib_rxe_fabric_detach(&port->fport);
 			goto err;
 		}
 	}
@@ -118,7 +118,7 @@ int rxe_ports_attach(struct rxe_dev *rdev)
 
 err:
 	while (i--)
-		rxe_fabric_detach(&rdev->ports[i].fport);
+		oib_rxe_fabric_detach(&rdev->ports[i].fport);
 	return ret;
 }
 
@@ -128,5 +128,5 @@ void rxe_ports_detach(struct rxe_dev *rdev)
 	u32 i;
 
 	for (i = 0; i < rdev->ib.phys_port_cnt; i++)
-		rxe_fabric_detach(&rdev->ports[i].fport);
+		oib_rxe_fabric_detach(&rdev->ports[i].fport);
 }

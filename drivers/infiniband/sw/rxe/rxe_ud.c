@@ -124,7 +124,7 @@ static enum oib_wc_status rxe_ud_xmit(struct rxe_qp *qp, const struct rxe_send_w
 	if (status)
 		return status;
 	if (READ_ONCE(port->state) != OIB_PORT_ACTIVE ||
-	    rxe_fabric_resolve(port->rdev->fabric, &hdr.dgid, hdr.dmac)) {
+	    oib_rxe_fabric_resolve(port->rdev->fabric, &hdr.dgid, hdr.dmac)) {
 		rxe_port_count(port, OIB_RXE_TX_NO_ROUTE);	/* lost, as a datagram may be */
 		return OIB_WC_SUCCESS;
 	}
@@ -145,7 +145,7 @@ static enum oib_wc_status rxe_ud_xmit(struct rxe_qp *qp, const struct rxe_send_w
 	}
 	oib_rxe_frame_seal(skb->data, flen);
 	rxe_port_count(port, OIB_RXE_TX_FRAMES);
-	rxe_fabric_xmit(&port->fport, skb);
+	oib_rxe_fabric_xmit(&port->fport, skb);
 	return OIB_WC_SUCCESS;
 }
 
