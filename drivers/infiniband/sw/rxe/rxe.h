@@ -67,9 +67,6 @@ struct rxe_ah {
 struct rxe_mr {
 	struct oib_mr ib;
 	u32 index;			/* in rxe_dev.mr_keys */
-	struct page **pages;		/* kernel MRs: the pages under [iova, iova + length) */
-	u32 npages;
-	u32 page_offset;		/* of iova in pages[0] */
 };
 
 /*
@@ -95,13 +92,9 @@ struct rxe_recv_wqe {
 	struct oib_sge sge[];
 };
 
-/*
- * A send WQE: the request with its SGEs (or inline data) copied in, plus the transport's progress
- * through it.
- */
+/* A send WQE: the request with its SGEs (or inline data) copied in. */
 struct rxe_send_wqe {
 	struct oib_send_wr wr;		/* next and sg_list unused: see sge[] */
-	u32 first_psn, last_psn;	/* filled in by the transport */
 	u32 inline_len;
 	struct oib_sge sge[];		/* then the inline bytes, if OIB_SEND_INLINE */
 };

@@ -5,7 +5,6 @@
  * registration of the same index does not match.  Index 0 is the local DMA lkey of every PD.
  */
 #include <linux/module.h>
-#include <linux/vmalloc.h>
 #include <linux/random.h>
 #include "rxe.h"
 
@@ -33,33 +32,13 @@ int rxe_get_dma_mr(struct oib_mr *ibmr, int access)
 	return rxe_mr_add_key(to_rdev(ibmr->device), to_rmr(ibmr), access);
 }
 
-/* Pin down the pages under a kernel buffer so the transport can copy to and from them. */
+/*
+ * Kernel memory stays mapped at its address, so the key is all a kernel MR needs: the data path
+ * reaches the bytes through iova (see rxe_sge_kva()).
+ */
 int rxe_reg_kernel_mr(struct oib_mr *ibmr, void *addr, size_t len, int access)
 {
-	struct rxe_mr *mr = to_rmr(ibmr);
-	unsigned long start = (unsigned long)addr & PAGE_MASK;
-	unsigned long end = PAGE_ALIGN((unsigned long)addr + len);
-	u32 i, n = (end - start) >> PAGE_SHIFT;
-	bool vmap = is_vmalloc_addr(addr);
-	int ret;
-
-	mr->pages = kvcalloc(n, sizeof(*mr->pages), GFP_KERNEL);
-	if (!mr->pages)
-		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		void *p = (void *)(start + ((unsigned long)i << PAGE_SHIFT));
-
-		mr->pages[i] = vmap ? vmalloc_to_page(p) : virt_to_page(p);
-	}
-	mr->npages = n;
-	mr->page_offset = offset_in_page(addr);
-
-	ret = rxe_mr_add_key(to_rdev(ibmr->device), mr, access);
-	if (ret) {
-		kvfree(mr->pages);
-		mr->pages = NULL;
-	}
-	return ret;
+	return rxe_mr_add_key(to_rdev(ibmr->device), to_rmr(ibmr), access);
 }
 
 void rxe_dereg_mr(struct oib_mr *ibmr)
@@ -67,7 +46,6 @@ void rxe_dereg_mr(struct oib_mr *ibmr)
 	struct rxe_mr *mr = to_rmr(ibmr);
 
 	xa_erase(&to_rdev(ibmr->device)->mr_keys, mr->index);
-	kvfree(mr->pages);
 }
 
 /*

@@ -329,8 +329,6 @@ static void rxe_send_wqe_fill(struct rxe_send_wqe *wqe, const struct oib_send_wr
 	wqe->wr = *wr;
 	wqe->wr.next = NULL;
 	wqe->wr.sg_list = NULL;
-	wqe->first_psn = 0;
-	wqe->last_psn = 0;
 	wqe->inline_len = 0;
 	if (!(wr->send_flags & OIB_SEND_INLINE)) {
 		memcpy(wqe->sge, wr->sg_list, wr->num_sge * sizeof(*wr->sg_list));
