@@ -34,6 +34,10 @@ struct oib_device_ops {
 	int (*create_qp)(struct oib_qp *qp, struct oib_qp_init_attr *init_attr);
 	/* Called with qp->mutex held, after the core checked the transition and the values. */
 	int (*modify_qp)(struct oib_qp *qp, struct oib_qp_attr *attr, int attr_mask);
+	/*
+	 * Setting attr->qp_state to OIB_QPS_ERR reports a QP the transport moved to ERR on its own;
+	 * the core records it.  Other values of qp_state are ignored.
+	 */
 	int (*query_qp)(struct oib_qp *qp, struct oib_qp_attr *attr, int attr_mask,
 			struct oib_qp_init_attr *init_attr);
 	void (*destroy_qp)(struct oib_qp *qp);

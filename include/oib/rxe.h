@@ -28,10 +28,22 @@ enum oib_rxe_port_stat {
 	OIB_RXE_RX_DROP_QP_STATE,	/* the QP does not receive in its state */
 	OIB_RXE_RX_DROP_PKEY,
 	OIB_RXE_RX_DROP_QKEY,
-	OIB_RXE_RX_DROP_NO_RECV,	/* UD: no receive posted */
-	OIB_RXE_RX_DROP_UNSUPPORTED,	/* a transport this device does not run yet */
+	OIB_RXE_RX_DROP_NO_RECV,	/* UD and UC: no receive posted */
+	OIB_RXE_RX_DROP_SEQ,		/* out of sequence: NAKed (RC), message dropped (UC) */
+	OIB_RXE_RX_DROP_RESP,		/* an ACK or response that answers nothing outstanding */
+	OIB_RXE_RX_DROP_ACCESS,		/* UC: a write to memory its R_Key does not grant */
+	OIB_RXE_RX_DUPLICATES,		/* RC requests seen before: acknowledged or replayed */
+	OIB_RXE_RX_BYTES,		/* of the frames received */
+	OIB_RXE_RX_RNR_NAKS,		/* requester: RNR NAKs received */
+	OIB_RXE_RX_NAKS,		/* requester: sequence and error NAKs received */
 	OIB_RXE_TX_FRAMES,
-	OIB_RXE_TX_NO_ROUTE,		/* UD: link down, or nobody owns the destination GID */
+	OIB_RXE_TX_BYTES,
+	OIB_RXE_TX_NO_ROUTE,		/* link down, or nobody owns the destination GID */
+	OIB_RXE_TX_RETRANSMITS,		/* request packets sent again */
+	OIB_RXE_TX_TIMEOUTS,		/* requester: retransmission timer expiries */
+	OIB_RXE_TX_ACKS,		/* responder: ACKs sent */
+	OIB_RXE_TX_RNR_NAKS,		/* responder: RNR NAKs sent */
+	OIB_RXE_TX_NAKS,		/* responder: sequence and error NAKs sent */
 	OIB_RXE_PORT_NSTATS,
 };
 

@@ -235,6 +235,9 @@ int oib_query_qp(struct oib_qp *qp, struct oib_qp_attr *attr, int attr_mask,
 
 	mutex_lock(&qp->mutex);
 	ret = qp->device->ops->query_qp(qp, attr, attr_mask, init_attr);
+	/* A transport error may have put the QP in ERR on its own: that is its state now. */
+	if (!ret && attr->qp_state == OIB_QPS_ERR)
+		qp->state = OIB_QPS_ERR;
 	attr->qp_state = qp->state;
 	attr->cur_qp_state = qp->state;
 	attr->port_num = qp->port_num;

@@ -7,6 +7,7 @@
 #ifndef OIB_RXE_H_PRIV
 #define OIB_RXE_H_PRIV
 
+#include <linux/hrtimer.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -54,6 +55,7 @@ struct rxe_dev {
 	u32 next_mr_index;		/* cyclic allocation hint for mr_keys */
 	u32 next_qpn;			/* cyclic allocation hint for qpns */
 	struct workqueue_struct *comp_wq;	/* completion handler work, one per CQ */
+	spinlock_t atomic_lock;		/* makes the responder's atomics atomic to each other */
 };
 
 struct rxe_pd {
@@ -67,6 +69,7 @@ struct rxe_ah {
 struct rxe_mr {
 	struct oib_mr ib;
 	u32 index;			/* in rxe_dev.mr_keys */
+	bool invalid;			/* local or remote invalidation; under mr_keys' lock */
 };
 
 /*
@@ -81,6 +84,7 @@ struct rxe_cq {
 	struct rxe_queue queue;
 	u32 notify;			/* OIB_CQ_NEXT_COMP or _SOLICITED while armed */
 	bool overflow;			/* a completion was lost; the CQ is in error */
+	u8 pending;			/* RXE_CQ_WAKE, RXE_CQ_ERR_EVENT: comp_work's to do */
 	int cpu;			/* of the completion vector */
 	struct work_struct comp_work;
 };
@@ -92,10 +96,20 @@ struct rxe_recv_wqe {
 	struct oib_sge sge[];
 };
 
-/* A send WQE: the request with its SGEs (or inline data) copied in. */
+#define RXE_CQ_WAKE		BIT(0)
+#define RXE_CQ_ERR_EVENT	BIT(1)
+
+/*
+ * A send WQE: the request with its SGEs (or inline data) copied in, and what the RC/UC requester
+ * keeps about it (under the QP's sq_lock).
+ */
 struct rxe_send_wqe {
 	struct oib_send_wr wr;		/* next and sg_list unused: see sge[] */
+	u32 len;			/* of the message: the SGEs' or the inline bytes */
 	u32 inline_len;
+	u32 first_psn, last_psn;	/* the PSNs it took (a read: its responses') */
+	enum oib_wc_status status;	/* failed before it left: completes so, in order */
+	bool rd_atomic;			/* a read or atomic request that counts in req.rd_atomic */
 	struct oib_sge sge[];		/* then the inline bytes, if OIB_SEND_INLINE */
 };
 
@@ -108,10 +122,76 @@ struct rxe_srq {
 };
 
 /*
+ * The RC/UC requester, under the QP's sq_lock.  The SQ ring's consumer index is the oldest request
+ * not yet completed; requests from there up to 'next' have been wholly sent at least once; 'next'
+ * may be partly sent.  PSNs before 'una' are acknowledged, 'psn' is the next one to use, and a
+ * retransmission rewinds 'next', 'off' and 'psn' to 'una'.
+ */
+struct rxe_req {
+	u32 next;			/* SQ index: the first request not wholly sent */
+	u32 off;			/* bytes of it already sent */
+	u32 psn;			/* the next PSN to send */
+	u32 una;			/* the oldest PSN not yet acknowledged */
+	u32 resend_end;			/* PSNs before this one are being sent again */
+	u32 ack_req_psn;		/* the last PSN sent asking for an ACK */
+	u32 rd_atomic;			/* reads and atomics sent and not yet answered */
+	u8 retry_left, rnr_left;	/* tries left before RETRY_EXC_ERR, RNR_RETRY_EXC_ERR */
+	bool rnr_wait;			/* an RNR NAK's delay runs: nothing is sent until it ends */
+	bool nak_sent_again;		/* nak_psn was sent again for a sequence NAK ... */
+	u32 nak_psn;			/* ... and nothing acknowledged since: its copies are not */
+	bool stopped;			/* destroy: the timer is not armed again */
+	ktime_t deadline;		/* when the timer is due; a later one re-arms it */
+	struct hrtimer timer;		/* the ACK timeout, or the end of an RNR delay */
+	struct work_struct work;	/* the timer's expiry, in process context */
+};
+
+/* A read or atomic the responder executed, kept to answer the request again if it is repeated. */
+struct rxe_rsrc {
+	u8 opcode;			/* of the request; 0: the slot is free */
+	u32 first_psn, last_psn;	/* of its response packets */
+	u64 va;				/* reads: what was read, to check repeats against */
+	u32 rkey, len;
+	u64 orig;			/* atomics: the value found, the answer to repeat */
+};
+
+/*
+ * The RC/UC responder, under the QP's rq_lock.  'epsn' is the next request PSN expected.  A message
+ * spanning packets keeps its receive WQE (sends, writes with immediate) or its target (writes) here
+ * from the first packet to the last.
+ */
+struct rxe_resp {
+	u32 epsn;
+	u32 msn;			/* messages completed, 24 bits */
+	bool nak_sent;			/* a NAK for epsn is out: no other until it moves */
+	bool comm_est;			/* the first packet in RTR has raised COMM_EST */
+	bool uc_drop;			/* UC: a message was lost; wait for a first packet */
+	u16 op;				/* the message in progress: RXE_OPF_SEND, _WRITE or 0 */
+	u32 off;			/* bytes of it received */
+	u8 *dst;			/* writes: where the next byte goes ... */
+	u32 resid;			/* ... and how many are still to come */
+	bool have_recv;			/* recv holds a receive WQE taken for the message */
+	struct {
+		struct rxe_recv_wqe wqe;
+		struct oib_sge sge[RXE_MAX_SGE];
+	} recv;
+	struct rxe_rsrc *rsrc;		/* max_dest_rd_atomic of them, used round robin */
+	u32 nrsrc, rsrc_next;
+};
+
+/* The headers every frame of a connected QP starts from, resolved when its path is set. */
+struct rxe_path {
+	bool valid;			/* the path names a GID and P_Key that exist */
+	bool resolved;			/* hdr.dmac is the destination's: else resolve again */
+	struct rxe_tx_hdr hdr;
+};
+
+/*
  * A QP.  The core's qp->state is under qp->mutex (modify/query); the data path cannot sleep, so
  * the state it acts on is our own copy, 'state', written with both sq_lock and rq_lock held and
- * read with either.  attr is the connection's attributes (PSNs, path, timers) as last modified,
- * written under the core's qp->mutex and read by the transport under sq_lock.
+ * read with either.  attr (the attributes as last modified) and path are written the same way by
+ * modify, under the core's qp->mutex, and read by the transport under either lock.  The transport
+ * may move 'state' to ERR on its own (a transport error); the core learns it on the next query.
+ * Lock order: sq_lock, then rq_lock, then a CQ's lock.
  */
 struct rxe_qp {
 	struct oib_qp ib;
@@ -124,12 +204,14 @@ struct rxe_qp {
 	spinlock_t sq_lock;		/* protects sq and, with rq_lock, state */
 	spinlock_t rq_lock;		/* protects rq and, with sq_lock, state */
 	enum oib_qp_state state;
-	bool sending, send_again;	/* under sq_lock: a sender is draining the SQ */
 	struct rxe_queue sq;		/* of struct rxe_send_wqe */
 	struct rxe_queue rq;		/* of struct rxe_recv_wqe; unused with an SRQ */
 	struct oib_qp_cap cap;
 	enum oib_sig_type sq_sig_type;
 	struct oib_qp_attr attr;
+	struct rxe_path path;
+	struct rxe_req req;
+	struct rxe_resp resp;
 };
 
 static inline struct rxe_dev *to_rdev(struct oib_device *d)
@@ -165,6 +247,56 @@ int rxe_post_send(struct oib_qp *ibqp, const struct oib_send_wr *wr,
 		  const struct oib_send_wr **bad_wr);
 int rxe_post_recv(struct oib_qp *ibqp, const struct oib_recv_wr *wr,
 		  const struct oib_recv_wr **bad_wr);
+bool rxe_recv_take(struct rxe_qp *qp, struct rxe_recv_wqe *out, u32 max_sge, bool *limit);
+void rxe_srq_limit_event(struct rxe_qp *qp);
+void rxe_sq_complete(struct rxe_qp *qp, enum oib_wc_status status);
+bool rxe_qp_err_locked(struct rxe_qp *qp);
+bool rxe_qp_err(struct rxe_qp *qp);
+void rxe_qp_event(struct rxe_qp *qp, enum oib_event_type type);
+
+static inline bool rxe_qp_connected(const struct rxe_qp *qp)
+{
+	return qp->ib.qp_type == OIB_QPT_RC || qp->ib.qp_type == OIB_QPT_UC;
+}
+
+/* PSNs are 24-bit sequence numbers: a - b as a signed distance. */
+static inline s32 rxe_psn_cmp(u32 a, u32 b)
+{
+	return (s32)((a - b) << 8) >> 8;
+}
+
+/* rxe_net.c */
+int rxe_path_resolve(struct rxe_qp *qp, const struct oib_qp_attr *attr, struct rxe_path *path);
+struct sk_buff *rxe_frame_alloc(const struct rxe_tx_hdr *hdr, u8 **payload);
+void rxe_frame_xmit(struct rxe_port *port, struct sk_buff *skb);
+bool rxe_conn_hdr(struct rxe_qp *qp, struct rxe_tx_hdr *hdr);
+struct rxe_port *rxe_qp_port(struct rxe_qp *qp);
+
+/* rxe_req.c: the RC/UC requester */
+void rxe_req_init(struct rxe_qp *qp);
+void rxe_req_start(struct rxe_qp *qp);
+void rxe_req_stop(struct rxe_qp *qp);
+void rxe_req_kick(struct rxe_qp *qp);
+void rxe_req_run(struct rxe_qp *qp);
+void rxe_req_rewind(struct rxe_qp *qp, u32 psn);
+void rxe_req_arm(struct rxe_qp *qp, u64 ns);
+void rxe_req_progress(struct rxe_qp *qp);
+void rxe_req_rnr(struct rxe_qp *qp, u32 psn, u64 ns);
+u64 rxe_rnr_ns(u8 code);
+
+/* rxe_comp.c: what the requester receives */
+void rxe_comp_recv(struct rxe_port *port, struct rxe_qp *qp, const struct rxe_pkt *pkt);
+bool rxe_comp_ack_below(struct rxe_qp *qp, u32 psn);
+
+/* A connected QP takes packets of its own partition only. */
+static inline bool rxe_conn_pkey_ok(const struct rxe_qp *qp, const struct rxe_pkt *pkt)
+{
+	return (pkt->pkey & 0x7fff) == (qp->path.hdr.pkey & 0x7fff);
+}
+
+/* rxe_resp.c: the RC/UC responder */
+void rxe_resp_recv(struct rxe_port *port, struct rxe_qp *qp, const struct rxe_pkt *pkt);
+void rxe_resp_reset(struct rxe_qp *qp);
 
 /* rxe_srq.c */
 int rxe_create_srq(struct oib_srq *ibsrq, struct oib_srq_init_attr *init);
@@ -191,12 +323,17 @@ void rxe_debugfs_add(struct rxe_dev *rdev);
 
 /* rxe_ud.c */
 void rxe_ud_send(struct rxe_qp *qp);
+u32 rxe_recv_capacity(const struct rxe_recv_wqe *wqe);
 void rxe_ud_recv(struct rxe_port *port, struct rxe_qp *qp, const struct rxe_pkt *pkt,
 		 const u8 *frame);
 u16 rxe_udp_sport(u32 src_qpn, u32 dst_qpn);
 
 /* rxe_mr.c */
 void *rxe_sge_kva(struct rxe_dev *rdev, struct oib_pd *pd, const struct oib_sge *sge, int access);
+void *rxe_rkey_kva(struct rxe_dev *rdev, struct oib_pd *pd, u32 rkey, u64 va, u32 len, int access);
+bool rxe_sgl_copy(struct rxe_qp *qp, const struct oib_sge *sge, u32 num_sge, u32 off, void *buf,
+		  u32 len, bool to_sgl);
+int rxe_invalidate(struct rxe_dev *rdev, struct oib_pd *pd, u32 key, bool remote);
 int rxe_get_dma_mr(struct oib_mr *ibmr, int access);
 int rxe_reg_kernel_mr(struct oib_mr *ibmr, void *addr, size_t len, int access);
 void rxe_dereg_mr(struct oib_mr *ibmr);

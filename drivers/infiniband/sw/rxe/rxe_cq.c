@@ -4,11 +4,22 @@
 #include <linux/topology.h>
 #include "rxe.h"
 
+/* The CQ's events and handler calls, in process context, outside every lock of the data path. */
 static void rxe_cq_comp_work(struct work_struct *work)
 {
 	struct rxe_cq *cq = container_of(work, struct rxe_cq, comp_work);
+	struct oib_event ev = { .device = cq->ib.device, .element.cq = &cq->ib,
+				.event = OIB_EVENT_CQ_ERR };
+	u8 pending;
 
-	if (cq->ib.comp_handler)
+	spin_lock_irq(&cq->lock);
+	pending = cq->pending;
+	cq->pending = 0;
+	spin_unlock_irq(&cq->lock);
+
+	if (pending & RXE_CQ_ERR_EVENT)
+		oib_dispatch_event(&ev);
+	if ((pending & RXE_CQ_WAKE) && cq->ib.comp_handler)
 		cq->ib.comp_handler(&cq->ib, cq->ib.cq_context);
 }
 
@@ -72,34 +83,31 @@ int rxe_req_notify_cq(struct oib_cq *ibcq, enum oib_cq_notify_flags flags)
 
 /*
  * Add a completion.  A full CQ loses it, raises OIB_EVENT_CQ_ERR once, and stays in error: the
- * consumer's only recovery is to destroy it (IBTA: CQ overrun is an affiliated error).
+ * consumer's only recovery is to destroy it (IBTA: CQ overrun is an affiliated error).  Callable
+ * under the QP's locks: the event and the handler run later, from comp_work.
  */
 void rxe_cq_post(struct rxe_cq *cq, const struct oib_wc *wc, bool solicited)
 {
-	struct oib_event ev = { .device = cq->ib.device, .element.cq = &cq->ib,
-				.event = OIB_EVENT_CQ_ERR };
-	bool overflowed = false, wake = false;
 	unsigned long flags;
+	u8 was;
 
 	spin_lock_irqsave(&cq->lock, flags);
+	was = cq->pending;
 	if (cq->overflow) {
 		/* already in error: completions are lost silently */
 	} else if (rxe_queue_full(&cq->queue)) {
 		cq->overflow = true;
-		overflowed = true;
+		cq->pending |= RXE_CQ_ERR_EVENT;
 	} else {
 		*(struct oib_wc *)rxe_queue_tail(&cq->queue) = *wc;
 		rxe_queue_push(&cq->queue);
 		if (cq->notify == OIB_CQ_NEXT_COMP ||
 		    (cq->notify == OIB_CQ_SOLICITED && (solicited || wc->status))) {
 			cq->notify = 0;
-			wake = true;
+			cq->pending |= RXE_CQ_WAKE;
 		}
 	}
-	spin_unlock_irqrestore(&cq->lock, flags);
-
-	if (overflowed)
-		oib_dispatch_event(&ev);
-	if (wake)
+	if (cq->pending != was)
 		queue_work_on(cq->cpu, to_rdev(cq->ib.device)->comp_wq, &cq->comp_work);
+	spin_unlock_irqrestore(&cq->lock, flags);
 }

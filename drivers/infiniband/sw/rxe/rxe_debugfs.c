@@ -15,9 +15,21 @@ static const char * const rxe_port_stat_names[OIB_RXE_PORT_NSTATS] = {
 	[OIB_RXE_RX_DROP_PKEY] = "rx_drop_pkey",
 	[OIB_RXE_RX_DROP_QKEY] = "rx_drop_qkey",
 	[OIB_RXE_RX_DROP_NO_RECV] = "rx_drop_no_recv",
-	[OIB_RXE_RX_DROP_UNSUPPORTED] = "rx_drop_unsupported",
+	[OIB_RXE_RX_DROP_SEQ] = "rx_drop_seq",
+	[OIB_RXE_RX_DROP_RESP] = "rx_drop_resp",
+	[OIB_RXE_RX_DROP_ACCESS] = "rx_drop_access",
+	[OIB_RXE_RX_DUPLICATES] = "rx_duplicates",
+	[OIB_RXE_RX_BYTES] = "rx_bytes",
+	[OIB_RXE_RX_RNR_NAKS] = "rx_rnr_naks",
+	[OIB_RXE_RX_NAKS] = "rx_naks",
 	[OIB_RXE_TX_FRAMES] = "tx_frames",
+	[OIB_RXE_TX_BYTES] = "tx_bytes",
 	[OIB_RXE_TX_NO_ROUTE] = "tx_no_route",
+	[OIB_RXE_TX_RETRANSMITS] = "tx_retransmits",
+	[OIB_RXE_TX_TIMEOUTS] = "tx_timeouts",
+	[OIB_RXE_TX_ACKS] = "tx_acks",
+	[OIB_RXE_TX_RNR_NAKS] = "tx_rnr_naks",
+	[OIB_RXE_TX_NAKS] = "tx_naks",
 };
 
 static int port_stats_show(struct seq_file *m, void *v)

@@ -76,6 +76,7 @@ static struct rxe_dev *rxe_dev_alloc(const struct oib_rxe_params *p)
 	if (!rdev)
 		return NULL;
 	spin_lock_init(&rdev->lock);
+	spin_lock_init(&rdev->atomic_lock);
 	xa_init_flags(&rdev->qpns, XA_FLAGS_ALLOC);
 	xa_init_flags(&rdev->mr_keys, XA_FLAGS_ALLOC1);
 	rdev->comp_wq = alloc_workqueue("oib_rxe_comp", WQ_HIGHPRI, 0);

@@ -70,10 +70,92 @@ void *rxe_sge_kva(struct rxe_dev *rdev, struct oib_pd *pd, const struct oib_sge 
 
 	xa_lock_irqsave(&rdev->mr_keys, flags);
 	mr = xa_load(&rdev->mr_keys, sge->lkey >> 8);
-	if (mr && mr->ib.lkey == sge->lkey && mr->ib.pd == pd &&
+	if (mr && mr->ib.lkey == sge->lkey && mr->ib.pd == pd && !mr->invalid &&
 	    (mr->ib.access & access) == access && sge->addr >= mr->ib.iova &&
 	    sge->addr + sge->length <= mr->ib.iova + mr->ib.length)
 		kva = (void *)(uintptr_t)sge->addr;	/* kernel MRs: iova is the address */
 	xa_unlock_irqrestore(&rdev->mr_keys, flags);
 	return kva;
+}
+
+/*
+ * The kernel address of @len bytes at @va under @rkey, for a remote request on a QP of @pd needing
+ * @access; NULL if the key is not a valid remote key of @pd for that range and access.  A
+ * zero-length request names no memory and needs no key.
+ */
+void *rxe_rkey_kva(struct rxe_dev *rdev, struct oib_pd *pd, u32 rkey, u64 va, u32 len, int access)
+{
+	struct rxe_mr *mr;
+	unsigned long flags;
+	void *kva = NULL;
+
+	if (!len)
+		return ZERO_SIZE_PTR;
+	if (va + len < va)
+		return NULL;
+	xa_lock_irqsave(&rdev->mr_keys, flags);
+	mr = xa_load(&rdev->mr_keys, rkey >> 8);
+	if (mr && mr->ib.rkey && mr->ib.rkey == rkey && mr->ib.pd == pd && !mr->invalid &&
+	    (mr->ib.access & access) == access && va >= mr->ib.iova &&
+	    va + len <= mr->ib.iova + mr->ib.length)
+		kva = (void *)(uintptr_t)va;
+	xa_unlock_irqrestore(&rdev->mr_keys, flags);
+	return kva;
+}
+
+/*
+ * Copy @len bytes between @buf and the SGL @sge[@num_sge], starting @off bytes into the SGL: into
+ * it if @to_sgl (its keys must grant local write), else out of it.  False if a key fails or the SGL
+ * is too short.
+ */
+bool rxe_sgl_copy(struct rxe_qp *qp, const struct oib_sge *sge, u32 num_sge, u32 off, void *buf,
+		  u32 len, bool to_sgl)
+{
+	struct rxe_dev *rdev = to_rdev(qp->ib.device);
+	int access = to_sgl ? OIB_ACCESS_LOCAL_WRITE : 0;
+	u32 i, n;
+	u8 *kva;
+
+	for (i = 0; i < num_sge && len; i++, sge++) {
+		if (off >= sge->length) {
+			off -= sge->length;
+			continue;
+		}
+		kva = rxe_sge_kva(rdev, qp->ib.pd, sge, access);
+		if (!kva)
+			return false;
+		n = min(len, sge->length - off);
+		if (to_sgl)
+			memcpy(kva + off, buf, n);
+		else
+			memcpy(buf, kva + off, n);
+		buf += n;
+		len -= n;
+		off = 0;
+	}
+	return !len;
+}
+
+/*
+ * Invalidate the MR of @pd whose lkey (or, if @remote, rkey) is @key: its keys stop working.
+ * -EINVAL if @pd has no such MR; -EACCES for a remote invalidation of an MR without a remote key.
+ */
+int rxe_invalidate(struct rxe_dev *rdev, struct oib_pd *pd, u32 key, bool remote)
+{
+	struct rxe_mr *mr;
+	unsigned long flags;
+	int ret = -EINVAL;
+
+	xa_lock_irqsave(&rdev->mr_keys, flags);
+	mr = xa_load(&rdev->mr_keys, key >> 8);
+	if (mr && mr->ib.pd == pd && (mr->ib.lkey == key || (mr->ib.rkey && mr->ib.rkey == key))) {
+		if (remote && !mr->ib.rkey) {
+			ret = -EACCES;
+		} else {
+			mr->invalid = true;
+			ret = 0;
+		}
+	}
+	xa_unlock_irqrestore(&rdev->mr_keys, flags);
+	return ret;
 }

@@ -5,6 +5,8 @@
  * Every frame a port receives is parsed defensively (rxe_hdr.c) and then checked against this
  * port: it must be addressed to one of the port's GIDs and to a QP that exists, is of the frame's
  * transport and receives in its state.  Anything else is dropped and counted, never trusted.
+ * Requests go to the QP's responder (rxe_ud.c, rxe_resp.c), responses to its requester
+ * (rxe_comp.c).
  */
 #include <linux/module.h>
 #include <linux/skbuff.h>
@@ -56,6 +58,7 @@ static void rxe_port_rx(struct rxe_fabric_port *fp, struct sk_buff *skb)
 	struct rxe_qp *qp;
 
 	rxe_port_count(port, OIB_RXE_RX_FRAMES);
+	atomic64_add(skb->len, &port->stats[OIB_RXE_RX_BYTES]);
 	if (READ_ONCE(port->state) != OIB_PORT_ACTIVE || !oib_device_try_get(&port->rdev->ib)) {
 		rxe_port_count(port, OIB_RXE_RX_DROP_PORT_DOWN);
 		kfree_skb(skb);
@@ -69,16 +72,29 @@ static void rxe_port_rx(struct rxe_fabric_port *fp, struct sk_buff *skb)
 		drop = OIB_RXE_RX_DROP_DGID;
 		goto drop;
 	}
-	if (rxe_opcode_transport(pkt.opcode) != RXE_TRANSPORT_UD) {
-		drop = OIB_RXE_RX_DROP_UNSUPPORTED;	/* RC and UC arrive with the transport */
-		goto drop;
-	}
 	qp = rxe_qp_get(port->rdev, port->port_num, pkt.dest_qpn);
 	if (!qp) {
 		drop = OIB_RXE_RX_DROP_NO_QP;
 		goto drop;
 	}
-	rxe_ud_recv(port, qp, &pkt, skb->data);
+	switch (rxe_opcode_transport(pkt.opcode)) {
+	case RXE_TRANSPORT_UD:
+		rxe_ud_recv(port, qp, &pkt, skb->data);
+		break;
+	case RXE_TRANSPORT_RC:
+	case RXE_TRANSPORT_UC:
+		if (qp->ib.qp_type != (rxe_opcode_transport(pkt.opcode) == RXE_TRANSPORT_RC ?
+				       OIB_QPT_RC : OIB_QPT_UC) ||
+		    READ_ONCE(qp->attr.port_num) != port->port_num)
+			rxe_port_count(port, OIB_RXE_RX_DROP_NO_QP);
+		else if (pkt.info->flags & RXE_OPF_REQ)
+			rxe_resp_recv(port, qp, &pkt);
+		else
+			rxe_comp_recv(port, qp, &pkt);
+		break;
+	default:	/* RD: not in the opcode table, so never parsed */
+		break;
+	}
 	rxe_qp_put(qp);
 	oib_device_put(&port->rdev->ib);
 	consume_skb(skb);

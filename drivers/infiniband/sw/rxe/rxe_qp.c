@@ -2,10 +2,11 @@
 /*
  * Queue pairs: numbers, queues, attribute bookkeeping, posting, and flushing on error.
  *
- * Posted requests wait in the rings for the transport (rxe_ud.c for UD and GSI QPs, which send once
- * the QP is in RTS; RC and UC requests wait for the reliable transport).  A QP that enters ERR
- * completes every queued request with OIB_WC_WR_FLUSH_ERR, signalled or not, and so does every
- * request posted to it while it stays there.  RESET discards the rings without completions.
+ * Posted requests wait in the rings for the transport: rxe_ud.c for UD and GSI QPs, rxe_req.c for
+ * RC and UC; both send only in RTS, so requests posted in RTR leave when the QP gets there.  A QP
+ * that enters ERR, by modify or by a transport error, completes every queued request with
+ * OIB_WC_WR_FLUSH_ERR, signalled or not, and so does every request posted to it while it stays
+ * there.  RESET discards the rings without completions.
  */
 #include <linux/module.h>
 #include "rxe.h"
@@ -71,6 +72,7 @@ int rxe_create_qp(struct oib_qp *ibqp, struct oib_qp_init_attr *init)
 	spin_lock_init(&qp->rq_lock);
 	refcount_set(&qp->ref, 1);
 	init_completion(&qp->ref_done);
+	rxe_req_init(qp);
 	qp->state = OIB_QPS_RESET;
 	qp->sq_sig_type = init->sq_sig_type;
 
@@ -113,6 +115,8 @@ void rxe_destroy_qp(struct oib_qp *ibqp)
 	rxe_qp_drop_number(to_rdev(ibqp->device), qp);
 	rxe_qp_put(qp);
 	wait_for_completion(&qp->ref_done);
+	rxe_req_stop(qp);
+	kfree(qp->resp.rsrc);
 	rxe_queue_free(&qp->rq);
 	rxe_queue_free(&qp->sq);
 }
@@ -136,70 +140,125 @@ static enum oib_wc_opcode rxe_wc_opcode(enum oib_wr_opcode op)
 	}
 }
 
-/* Complete everything queued with WR_FLUSH_ERR, one request at a time, outside the QP's locks. */
-static void rxe_qp_flush(struct rxe_qp *qp)
+/*
+ * Complete the oldest request on the SQ with @status and take it off; under sq_lock.  Successes of
+ * unsignalled requests make no completion.
+ */
+void rxe_sq_complete(struct rxe_qp *qp, enum oib_wc_status status)
 {
-	struct oib_wc wc = { .status = OIB_WC_WR_FLUSH_ERR, .qp = &qp->ib };
-	struct rxe_send_wqe *swqe;
-	unsigned long flags;
+	struct rxe_send_wqe *wqe = rxe_queue_head(&qp->sq);
+	struct oib_wc wc = {
+		.wr_id = wqe->wr.wr_id,
+		.status = status,
+		.opcode = rxe_wc_opcode(wqe->wr.opcode),
+		.byte_len = wqe->len,
+		.qp = &qp->ib,
+	};
 
-	for (;;) {
-		spin_lock_irqsave(&qp->sq_lock, flags);
-		if (qp->state != OIB_QPS_ERR || rxe_queue_empty(&qp->sq)) {
-			spin_unlock_irqrestore(&qp->sq_lock, flags);
-			break;
-		}
-		swqe = rxe_queue_head(&qp->sq);
-		wc.wr_id = swqe->wr.wr_id;
-		wc.opcode = rxe_wc_opcode(swqe->wr.opcode);
-		rxe_queue_pop(&qp->sq);
-		spin_unlock_irqrestore(&qp->sq_lock, flags);
+	if (status || qp->sq_sig_type == OIB_SIGNAL_ALL_WR ||
+	    (wqe->wr.send_flags & OIB_SEND_SIGNALED))
 		rxe_cq_post(to_rcq(qp->ib.send_cq), &wc, false);
-	}
+	rxe_queue_pop(&qp->sq);
+}
 
+static void rxe_rq_flush_locked(struct rxe_qp *qp)
+{
+	struct oib_wc wc = { .status = OIB_WC_WR_FLUSH_ERR, .opcode = OIB_WC_RECV, .qp = &qp->ib };
+	struct rxe_cq *cq = to_rcq(qp->ib.recv_cq);
+
+	if (qp->resp.have_recv) {	/* taken by a message that will not finish now */
+		wc.wr_id = qp->resp.recv.wqe.wr_id;
+		rxe_cq_post(cq, &wc, false);
+		qp->resp.have_recv = false;
+	}
 	if (qp->ib.srq)
 		return;
-	wc.opcode = OIB_WC_RECV;
-	for (;;) {
-		spin_lock_irqsave(&qp->rq_lock, flags);
-		if (qp->state != OIB_QPS_ERR || rxe_queue_empty(&qp->rq)) {
-			spin_unlock_irqrestore(&qp->rq_lock, flags);
-			break;
-		}
+	while (!rxe_queue_empty(&qp->rq)) {
 		wc.wr_id = ((struct rxe_recv_wqe *)rxe_queue_head(&qp->rq))->wr_id;
 		rxe_queue_pop(&qp->rq);
-		spin_unlock_irqrestore(&qp->rq_lock, flags);
-		rxe_cq_post(to_rcq(qp->ib.recv_cq), &wc, false);
+		rxe_cq_post(cq, &wc, false);
 	}
 }
 
-/* Start sending what is queued.  Only datagram QPs have a transport yet. */
+static void rxe_sq_flush_locked(struct rxe_qp *qp)
+{
+	while (!rxe_queue_empty(&qp->sq))
+		rxe_sq_complete(qp, OIB_WC_WR_FLUSH_ERR);
+	qp->req.next = qp->sq.cons;
+	qp->req.off = 0;
+	qp->req.rd_atomic = 0;
+}
+
+/* If the QP is in ERR, complete everything queued with WR_FLUSH_ERR. */
+static void rxe_qp_flush(struct rxe_qp *qp)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	spin_lock(&qp->rq_lock);
+	if (qp->state == OIB_QPS_ERR) {
+		rxe_sq_flush_locked(qp);
+		rxe_rq_flush_locked(qp);
+	}
+	spin_unlock(&qp->rq_lock);
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+}
+
+/*
+ * A transport error: under sq_lock, the QP enters ERR (unless it is in RESET or there already) and
+ * everything queued is flushed.  True if it entered ERR now; the caller raises any event.
+ */
+bool rxe_qp_err_locked(struct rxe_qp *qp)
+{
+	bool now;
+
+	lockdep_assert_held(&qp->sq_lock);
+	spin_lock(&qp->rq_lock);
+	now = qp->state != OIB_QPS_ERR && qp->state != OIB_QPS_RESET;
+	if (now) {
+		qp->state = OIB_QPS_ERR;
+		hrtimer_try_to_cancel(&qp->req.timer);	/* its work would find ERR anyway */
+	}
+	if (qp->state == OIB_QPS_ERR) {
+		rxe_sq_flush_locked(qp);
+		rxe_rq_flush_locked(qp);
+	}
+	spin_unlock(&qp->rq_lock);
+	return now;
+}
+
+/* The same without sq_lock held: the responder's errors. */
+bool rxe_qp_err(struct rxe_qp *qp)
+{
+	unsigned long flags;
+	bool now;
+
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	now = rxe_qp_err_locked(qp);
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	return now;
+}
+
+/* Raise an affiliated event on the QP; no QP lock held. */
+void rxe_qp_event(struct rxe_qp *qp, enum oib_event_type type)
+{
+	struct oib_event ev = { .device = qp->ib.device, .element.qp = &qp->ib, .event = type };
+
+	oib_dispatch_event(&ev);
+}
+
+/* Start sending what is queued. */
 static void rxe_qp_kick(struct rxe_qp *qp)
 {
 	if (qp->ib.qp_type == OIB_QPT_UD || qp->ib.qp_type == OIB_QPT_GSI)
 		rxe_ud_send(qp);
-}
-
-static void rxe_qp_set_state(struct rxe_qp *qp, enum oib_qp_state state)
-{
-	spin_lock_irq(&qp->sq_lock);
-	spin_lock(&qp->rq_lock);
-	qp->state = state;
-	if (state == OIB_QPS_RESET) {
-		rxe_queue_reset(&qp->sq);
-		if (!qp->ib.srq)
-			rxe_queue_reset(&qp->rq);
-	}
-	spin_unlock(&qp->rq_lock);
-	spin_unlock_irq(&qp->sq_lock);
+	else if (rxe_qp_connected(qp))
+		rxe_req_kick(qp);
 }
 
 /* Record the attributes named in @mask; the core has checked them against the state table. */
-static void rxe_qp_store_attr(struct rxe_qp *qp, const struct oib_qp_attr *attr, int mask)
+static void rxe_qp_attr_update(struct oib_qp_attr *a, const struct oib_qp_attr *attr, int mask)
 {
-	struct oib_qp_attr *a = &qp->attr;
-
-	spin_lock_irq(&qp->sq_lock);
 	if (mask & OIB_QP_ACCESS_FLAGS)
 		a->qp_access_flags = attr->qp_access_flags;
 	if (mask & OIB_QP_PKEY_INDEX)
@@ -240,18 +299,97 @@ static void rxe_qp_store_attr(struct rxe_qp *qp, const struct oib_qp_attr *attr,
 		a->dest_qp_num = attr->dest_qp_num;
 	if (mask & OIB_QP_EN_SQD_ASYNC_NOTIFY)
 		a->en_sqd_async_notify = attr->en_sqd_async_notify;
-	spin_unlock_irq(&qp->sq_lock);
+}
+
+#define RXE_PATH_MASK (OIB_QP_AV | OIB_QP_PORT | OIB_QP_PKEY_INDEX | OIB_QP_DEST_QPN)
+
+/*
+ * The transport's side of a state change, with both locks held: RESET forgets everything, RTR
+ * starts the responder at rq_psn, RTS the requester at sq_psn.
+ */
+static void rxe_qp_enter(struct rxe_qp *qp, enum oib_qp_state state)
+{
+	enum oib_qp_state old = qp->state;
+
+	qp->state = state;
+	switch (state) {
+	case OIB_QPS_RESET:
+		rxe_queue_reset(&qp->sq);
+		if (!qp->ib.srq)
+			rxe_queue_reset(&qp->rq);
+		memset(&qp->attr, 0, sizeof(qp->attr));
+		memset(&qp->path, 0, sizeof(qp->path));
+		rxe_resp_reset(qp);
+		qp->req.next = 0;
+		qp->req.off = 0;
+		qp->req.rd_atomic = 0;
+		break;
+	case OIB_QPS_RTR:
+		if (old != OIB_QPS_RTR) {
+			rxe_resp_reset(qp);
+			qp->resp.epsn = qp->attr.rq_psn;
+		}
+		break;
+	case OIB_QPS_RTS:
+		if (old == OIB_QPS_RTR)
+			rxe_req_start(qp);
+		break;
+	case OIB_QPS_ERR:
+		hrtimer_try_to_cancel(&qp->req.timer);
+		break;
+	default:
+		break;
+	}
 }
 
 int rxe_modify_qp(struct oib_qp *ibqp, struct oib_qp_attr *attr, int mask)
 {
 	struct rxe_qp *qp = to_rqp(ibqp);
+	enum oib_qp_state state = mask & OIB_QP_STATE ? attr->qp_state : ibqp->state;
+	bool new_path = rxe_qp_connected(qp) && (mask & RXE_PATH_MASK);
+	struct rxe_rsrc *rsrc = NULL, *old_rsrc = NULL;
+	struct rxe_path path = {};
+	struct oib_qp_attr next;
+	int ret;
 
-	rxe_qp_store_attr(qp, attr, mask);
+	/* The transport may have put the QP in ERR: from there only RESET and ERR lead. */
+	if (READ_ONCE(qp->state) == OIB_QPS_ERR && state != OIB_QPS_RESET && state != OIB_QPS_ERR)
+		return -EINVAL;
+
+	if (new_path && state >= OIB_QPS_RTR && state != OIB_QPS_ERR) {
+		spin_lock_irq(&qp->sq_lock);
+		next = qp->attr;
+		spin_unlock_irq(&qp->sq_lock);
+		rxe_qp_attr_update(&next, attr, mask);
+		ret = rxe_path_resolve(qp, &next, &path);
+		if (ret)
+			return ret;
+	}
+	if (rxe_qp_connected(qp) && (mask & OIB_QP_MAX_DEST_RD_ATOMIC) &&
+	    attr->max_dest_rd_atomic) {
+		rsrc = kcalloc(attr->max_dest_rd_atomic, sizeof(*rsrc), GFP_KERNEL);
+		if (!rsrc)
+			return -ENOMEM;
+	}
+
+	spin_lock_irq(&qp->sq_lock);
+	spin_lock(&qp->rq_lock);
+	rxe_qp_attr_update(&qp->attr, attr, mask);
+	if (new_path)
+		qp->path = path;
+	if (mask & OIB_QP_MAX_DEST_RD_ATOMIC) {
+		old_rsrc = qp->resp.rsrc;
+		qp->resp.rsrc = rsrc;
+		qp->resp.nrsrc = rsrc ? attr->max_dest_rd_atomic : 0;
+		qp->resp.rsrc_next = 0;
+	}
+	if (mask & OIB_QP_STATE)
+		rxe_qp_enter(qp, attr->qp_state);
+	spin_unlock(&qp->rq_lock);
+	spin_unlock_irq(&qp->sq_lock);
+	kfree(old_rsrc);
+
 	if (mask & OIB_QP_STATE) {
-		if (attr->qp_state == OIB_QPS_RESET)
-			memset(&qp->attr, 0, sizeof(qp->attr));
-		rxe_qp_set_state(qp, attr->qp_state);
 		if (attr->qp_state == OIB_QPS_ERR)
 			rxe_qp_flush(qp);
 		else if (attr->qp_state == OIB_QPS_RTS)
@@ -267,6 +405,9 @@ int rxe_query_qp(struct oib_qp *ibqp, struct oib_qp_attr *attr, int mask,
 
 	spin_lock_irq(&qp->sq_lock);
 	*attr = qp->attr;
+	attr->qp_state = qp->state;	/* the core takes an ERR the transport entered */
+	if (rxe_qp_connected(qp) && qp->state >= OIB_QPS_RTS && qp->state != OIB_QPS_ERR)
+		attr->sq_psn = qp->req.psn;
 	spin_unlock_irq(&qp->sq_lock);
 	attr->cap = qp->cap;
 	init->sq_sig_type = qp->sq_sig_type;
@@ -330,6 +471,11 @@ static void rxe_send_wqe_fill(struct rxe_send_wqe *wqe, const struct oib_send_wr
 	wqe->wr.next = NULL;
 	wqe->wr.sg_list = NULL;
 	wqe->inline_len = 0;
+	wqe->len = 0;
+	wqe->status = OIB_WC_SUCCESS;
+	wqe->rd_atomic = false;
+	for (i = 0; i < wr->num_sge; i++)
+		wqe->len += wr->sg_list[i].length;
 	if (!(wr->send_flags & OIB_SEND_INLINE)) {
 		memcpy(wqe->sge, wr->sg_list, wr->num_sge * sizeof(*wr->sg_list));
 		return;
@@ -414,4 +560,45 @@ out:
 	if (flush)
 		rxe_qp_flush(qp);
 	return ret;
+}
+
+/*
+ * The next receive for @qp, from its SRQ or RQ, copied out with at most @max_sge SGEs; false if
+ * none is posted.  Under rq_lock.  *@limit says the SRQ fell below its armed limit: the caller
+ * raises SRQ_LIMIT_REACHED once it has let go of the QP's locks (rxe_srq_limit_event()).
+ */
+bool rxe_recv_take(struct rxe_qp *qp, struct rxe_recv_wqe *out, u32 max_sge, bool *limit)
+{
+	struct rxe_srq *srq = qp->ib.srq ? to_rsrq(qp->ib.srq) : NULL;
+	struct rxe_queue *q = srq ? &srq->queue : &qp->rq;
+	struct rxe_recv_wqe *wqe;
+	bool taken = false;
+
+	lockdep_assert_held(&qp->rq_lock);
+	*limit = false;
+	if (srq)
+		spin_lock(&srq->lock);
+	if (!rxe_queue_empty(q)) {
+		wqe = rxe_queue_head(q);
+		out->wr_id = wqe->wr_id;
+		out->num_sge = min(wqe->num_sge, max_sge);
+		memcpy(out->sge, wqe->sge, out->num_sge * sizeof(out->sge[0]));
+		rxe_queue_pop(q);
+		taken = true;
+		if (srq && srq->limit && rxe_queue_count(q) < srq->limit) {
+			srq->limit = 0;		/* the event disarms the limit */
+			*limit = true;
+		}
+	}
+	if (srq)
+		spin_unlock(&srq->lock);
+	return taken;
+}
+
+void rxe_srq_limit_event(struct rxe_qp *qp)
+{
+	struct oib_event ev = { .device = qp->ib.device, .element.srq = qp->ib.srq,
+				.event = OIB_EVENT_SRQ_LIMIT_REACHED };
+
+	oib_dispatch_event(&ev);
 }

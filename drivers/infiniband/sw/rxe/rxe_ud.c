@@ -24,23 +24,6 @@ u16 rxe_udp_sport(u32 src_qpn, u32 dst_qpn)
 	return 0xc000 | (jhash_2words(src_qpn, dst_qpn, 0) & 0x3fff);
 }
 
-static void rxe_send_complete(struct rxe_qp *qp, u64 wr_id, int send_flags, u32 len,
-			      enum oib_wc_status status)
-{
-	struct oib_wc wc = {
-		.wr_id = wr_id,
-		.status = status,
-		.opcode = OIB_WC_SEND,
-		.byte_len = len,
-		.qp = &qp->ib,
-	};
-
-	if (status == OIB_WC_SUCCESS && qp->sq_sig_type == OIB_SIGNAL_REQ_WR &&
-	    !(send_flags & OIB_SEND_SIGNALED))
-		return;
-	rxe_cq_post(to_rcq(qp->ib.send_cq), &wc, false);
-}
-
 /* Fill @hdr for one datagram of @len bytes; 0 or the completion status to fail it with. */
 static enum oib_wc_status rxe_ud_fill_hdr(struct rxe_qp *qp, struct rxe_port *port,
 					  const struct rxe_send_wqe *wqe, u32 len,
@@ -78,49 +61,16 @@ static enum oib_wc_status rxe_ud_fill_hdr(struct rxe_qp *qp, struct rxe_port *po
 	return OIB_WC_SUCCESS;
 }
 
-/* Gather the request's data into @dst; 0 or the completion status to fail it with. */
-static enum oib_wc_status rxe_gather(struct rxe_qp *qp, const struct rxe_send_wqe *wqe, u8 *dst)
-{
-	struct rxe_dev *rdev = to_rdev(qp->ib.device);
-	void *src;
-	int i;
-
-	if (wqe->wr.send_flags & OIB_SEND_INLINE) {
-		memcpy(dst, wqe->sge, wqe->inline_len);
-		return OIB_WC_SUCCESS;
-	}
-	for (i = 0; i < wqe->wr.num_sge; i++) {
-		src = rxe_sge_kva(rdev, qp->ib.pd, &wqe->sge[i], 0);
-		if (!src)
-			return OIB_WC_LOC_PROT_ERR;
-		memcpy(dst, src, wqe->sge[i].length);
-		dst += wqe->sge[i].length;
-	}
-	return OIB_WC_SUCCESS;
-}
-
-static u32 rxe_wqe_len(const struct rxe_send_wqe *wqe)
-{
-	u32 len = 0;
-	int i;
-
-	if (wqe->wr.send_flags & OIB_SEND_INLINE)
-		return wqe->inline_len;
-	for (i = 0; i < wqe->wr.num_sge; i++)
-		len += wqe->sge[i].length;
-	return len;
-}
-
 /* Turn one request into a frame on the fabric; the completion status. */
-static enum oib_wc_status rxe_ud_xmit(struct rxe_qp *qp, const struct rxe_send_wqe *wqe, u32 len)
+static enum oib_wc_status rxe_ud_xmit(struct rxe_qp *qp, const struct rxe_send_wqe *wqe)
 {
 	struct rxe_port *port = &to_rdev(qp->ib.device)->ports[qp->ib.port_num - 1];
 	struct rxe_tx_hdr hdr = {};
 	enum oib_wc_status status;
 	struct sk_buff *skb;
-	int flen;
+	u8 *payload;
 
-	status = rxe_ud_fill_hdr(qp, port, wqe, len, &hdr);
+	status = rxe_ud_fill_hdr(qp, port, wqe, wqe->len, &hdr);
 	if (status)
 		return status;
 	if (READ_ONCE(port->state) != OIB_PORT_ACTIVE ||
@@ -128,138 +78,34 @@ static enum oib_wc_status rxe_ud_xmit(struct rxe_qp *qp, const struct rxe_send_w
 		rxe_port_count(port, OIB_RXE_TX_NO_ROUTE);	/* lost, as a datagram may be */
 		return OIB_WC_SUCCESS;
 	}
-	flen = rxe_frame_len(&hdr);
-	if (flen < 0)
-		return OIB_WC_LOC_QP_OP_ERR;
-	skb = alloc_skb(flen, GFP_ATOMIC);
+	skb = rxe_frame_alloc(&hdr, &payload);
 	if (!skb)
 		return OIB_WC_LOC_QP_OP_ERR;
-	if (oib_rxe_frame_build(&hdr, NULL, skb_put(skb, flen), flen) < 0) {
+	if (wqe->wr.send_flags & OIB_SEND_INLINE) {
+		memcpy(payload, wqe->sge, wqe->inline_len);
+	} else if (!rxe_sgl_copy(qp, wqe->sge, wqe->wr.num_sge, 0, payload, wqe->len, false)) {
 		kfree_skb(skb);
-		return OIB_WC_LOC_QP_OP_ERR;
+		return OIB_WC_LOC_PROT_ERR;
 	}
-	status = rxe_gather(qp, wqe, skb->data + rxe_frame_payload_offset(&hdr));
-	if (status) {
-		kfree_skb(skb);
-		return status;
-	}
-	oib_rxe_frame_seal(skb->data, flen);
-	rxe_port_count(port, OIB_RXE_TX_FRAMES);
-	oib_rxe_fabric_xmit(&port->fport, skb);
+	rxe_frame_xmit(port, skb);
 	return OIB_WC_SUCCESS;
 }
 
 /*
- * Send everything queued, while the QP is in RTS.  Frames are built under sq_lock (it also orders
- * the PSNs); the lock is dropped to complete each request, and a second sender finding 'sending'
- * set leaves the ring to the first, which goes round again.
+ * Send everything queued, while the QP is in RTS; each request completes as its frame leaves.
+ * Frames are built under sq_lock, which also orders the PSNs.
  */
 void rxe_ud_send(struct rxe_qp *qp)
 {
-	struct rxe_send_wqe *wqe;
-	enum oib_wc_status status;
 	unsigned long flags;
-	int send_flags;
-	u64 wr_id;
-	u32 len;
 
 	spin_lock_irqsave(&qp->sq_lock, flags);
-	if (qp->sending) {
-		qp->send_again = true;
-		spin_unlock_irqrestore(&qp->sq_lock, flags);
-		return;
-	}
-	qp->sending = true;
-	do {
-		qp->send_again = false;
-		while (qp->state == OIB_QPS_RTS && !rxe_queue_empty(&qp->sq)) {
-			wqe = rxe_queue_head(&qp->sq);
-			len = rxe_wqe_len(wqe);
-			status = rxe_ud_xmit(qp, wqe, len);
-			wr_id = wqe->wr.wr_id;
-			send_flags = wqe->wr.send_flags;
-			rxe_queue_pop(&qp->sq);
-			spin_unlock_irqrestore(&qp->sq_lock, flags);
-			rxe_send_complete(qp, wr_id, send_flags, len, status);
-			spin_lock_irqsave(&qp->sq_lock, flags);
-		}
-	} while (qp->send_again);
-	qp->sending = false;
+	while (qp->state == OIB_QPS_RTS && !rxe_queue_empty(&qp->sq))
+		rxe_sq_complete(qp, rxe_ud_xmit(qp, rxe_queue_head(&qp->sq)));
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 }
 
-/* The next receive for @qp, from its SRQ or RQ, copied out; false if none is posted. */
-static bool rxe_take_recv(struct rxe_qp *qp, struct rxe_recv_wqe *out, u32 max_sge)
-{
-	struct oib_event ev = { .device = qp->ib.device, .event = OIB_EVENT_SRQ_LIMIT_REACHED };
-	struct rxe_recv_wqe *wqe;
-	struct rxe_queue *q;
-	spinlock_t *lock;		/* of whichever queue */
-	unsigned long flags;
-	bool limit = false;
-
-	if (qp->ib.srq) {
-		q = &to_rsrq(qp->ib.srq)->queue;
-		lock = &to_rsrq(qp->ib.srq)->lock;
-	} else {
-		q = &qp->rq;
-		lock = &qp->rq_lock;
-	}
-	spin_lock_irqsave(lock, flags);
-	if (rxe_queue_empty(q)) {
-		spin_unlock_irqrestore(lock, flags);
-		return false;
-	}
-	wqe = rxe_queue_head(q);
-	out->wr_id = wqe->wr_id;
-	out->num_sge = min(wqe->num_sge, max_sge);
-	memcpy(out->sge, wqe->sge, out->num_sge * sizeof(out->sge[0]));
-	rxe_queue_pop(q);
-	if (qp->ib.srq) {
-		struct rxe_srq *srq = to_rsrq(qp->ib.srq);
-
-		if (srq->limit && rxe_queue_count(q) < srq->limit) {
-			srq->limit = 0;		/* the event disarms the limit */
-			limit = true;
-		}
-	}
-	spin_unlock_irqrestore(lock, flags);
-
-	if (limit) {
-		ev.element.srq = qp->ib.srq;
-		oib_dispatch_event(&ev);
-	}
-	return true;
-}
-
-/* Scatter @len bytes of @src over the receive's SGEs from byte @off on; false if they don't fit. */
-static bool rxe_scatter(struct rxe_qp *qp, const struct rxe_recv_wqe *wqe, u32 off,
-			const u8 *src, u32 len)
-{
-	struct rxe_dev *rdev = to_rdev(qp->ib.device);
-	u32 i, n;
-	u8 *dst;
-
-	for (i = 0; i < wqe->num_sge && len; i++) {
-		const struct oib_sge *sge = &wqe->sge[i];
-
-		if (off >= sge->length) {
-			off -= sge->length;
-			continue;
-		}
-		dst = rxe_sge_kva(rdev, qp->ib.pd, sge, OIB_ACCESS_LOCAL_WRITE);
-		if (!dst)
-			return false;
-		n = min(len, sge->length - off);
-		memcpy(dst + off, src, n);
-		src += n;
-		len -= n;
-		off = 0;
-	}
-	return !len;
-}
-
-static u32 rxe_recv_capacity(const struct rxe_recv_wqe *wqe)
+u32 rxe_recv_capacity(const struct rxe_recv_wqe *wqe)
 {
 	u32 i, total = 0;
 
@@ -311,20 +157,25 @@ void rxe_ud_recv(struct rxe_port *port, struct rxe_qp *qp, const struct rxe_pkt 
 	} r;
 	struct oib_wc wc = { .qp = &qp->ib, .opcode = OIB_WC_RECV, .wc_flags = OIB_WC_GRH };
 	u8 grh[RXE_GRH_SIZE];
+	unsigned long flags;
 	u16 pkey_index;
+	bool limit;
 
 	if ((qp->ib.qp_type != OIB_QPT_UD && qp->ib.qp_type != OIB_QPT_GSI) ||
 	    qp->ib.port_num != port->port_num) {
 		rxe_port_count(port, OIB_RXE_RX_DROP_NO_QP);
 		return;
 	}
-	if (READ_ONCE(qp->state) < OIB_QPS_RTR || READ_ONCE(qp->state) == OIB_QPS_ERR) {
+	if (!rxe_ud_keys_ok(port, qp, pkt, &pkey_index))
+		return;
+	spin_lock_irqsave(&qp->rq_lock, flags);
+	if (qp->state < OIB_QPS_RTR || qp->state == OIB_QPS_ERR) {
+		spin_unlock_irqrestore(&qp->rq_lock, flags);
 		rxe_port_count(port, OIB_RXE_RX_DROP_QP_STATE);
 		return;
 	}
-	if (!rxe_ud_keys_ok(port, qp, pkt, &pkey_index))
-		return;
-	if (!rxe_take_recv(qp, &r.wqe, RXE_MAX_SGE)) {
+	if (!rxe_recv_take(qp, &r.wqe, RXE_MAX_SGE, &limit)) {
+		spin_unlock_irqrestore(&qp->rq_lock, flags);
 		rxe_port_count(port, OIB_RXE_RX_DROP_NO_RECV);
 		return;
 	}
@@ -341,8 +192,12 @@ void rxe_ud_recv(struct rxe_port *port, struct rxe_qp *qp, const struct rxe_pkt 
 	rxe_fill_grh(grh, pkt, frame);
 	if (wc.byte_len > rxe_recv_capacity(&r.wqe))
 		wc.status = OIB_WC_LOC_LEN_ERR;
-	else if (!rxe_scatter(qp, &r.wqe, 0, grh, RXE_GRH_SIZE) ||
-		 !rxe_scatter(qp, &r.wqe, RXE_GRH_SIZE, pkt->payload, pkt->paylen))
+	else if (!rxe_sgl_copy(qp, r.wqe.sge, r.wqe.num_sge, 0, grh, RXE_GRH_SIZE, true) ||
+		 !rxe_sgl_copy(qp, r.wqe.sge, r.wqe.num_sge, RXE_GRH_SIZE, (void *)pkt->payload,
+			       pkt->paylen, true))
 		wc.status = OIB_WC_LOC_PROT_ERR;
 	rxe_cq_post(to_rcq(qp->ib.recv_cq), &wc, pkt->solicited);
+	spin_unlock_irqrestore(&qp->rq_lock, flags);
+	if (limit)
+		rxe_srq_limit_event(qp);
 }

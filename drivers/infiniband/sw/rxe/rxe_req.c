@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The RC and UC requester: requests become packets, and the ACK timer drives retransmission.
+ *
+ * A message goes out as path-MTU packets, one PSN each; a read request takes one PSN per response
+ * packet it asks for, an atomic one.  Everything runs under the QP's sq_lock, from whoever calls:
+ * post_send and modify (rxe_req_kick()), the receive path once an ACK opens the window
+ * (rxe_comp.c), and the timer's work.
+ *
+ * Sending stops at the window (RXE_WINDOW PSNs unacknowledged), at a read or atomic beyond
+ * max_rd_atomic, at a fenced request while reads or atomics are outstanding, and during an RNR
+ * delay.  AckReq is set on the last packet of a burst and at least every RXE_ACK_EVERY PSNs, so the
+ * responder acknowledges many packets with one ACK.
+ *
+ * The ACK timer runs while anything is unacknowledged, restarted by every step forward.  When it
+ * expires, or a sequence NAK arrives, the requester goes back to the oldest unacknowledged PSN and
+ * sends from there again, at most retry_cnt times without progress before the request fails with
+ * RETRY_EXC_ERR.  An RNR NAK waits out the delay it names and then does the same, rnr_retry times
+ * (7: for ever).  UC has no ACKs: a request completes when its last packet leaves.
+ */
+#include <linux/module.h>
+#include <linux/skbuff.h>
+#include "rxe.h"
+
+#define RXE_WINDOW	128	/* PSNs unacknowledged at most */
+#define RXE_ACK_EVERY	32	/* PSNs between two AckReqs at most */
+#define RXE_UC_OPCODE	0x20	/* a UC opcode is the RC one with this bit */
+#define RXE_RNR_FOREVER	7
+
+enum rxe_pos { RXE_POS_FIRST, RXE_POS_MIDDLE, RXE_POS_LAST, RXE_POS_ONLY };
+
+/* The RC opcode of each packet of a send or write, by its place in the message. */
+static const u8 rxe_msg_opcodes[OIB_WR_MAX][4] = {
+	[OIB_WR_SEND] = { RXE_RC_SEND_FIRST, RXE_RC_SEND_MIDDLE, RXE_RC_SEND_LAST,
+			  RXE_RC_SEND_ONLY },
+	[OIB_WR_SEND_WITH_IMM] = { RXE_RC_SEND_FIRST, RXE_RC_SEND_MIDDLE,
+				   RXE_RC_SEND_LAST_WITH_IMMEDIATE,
+				   RXE_RC_SEND_ONLY_WITH_IMMEDIATE },
+	[OIB_WR_SEND_WITH_INV] = { RXE_RC_SEND_FIRST, RXE_RC_SEND_MIDDLE,
+				   RXE_RC_SEND_LAST_WITH_INVALIDATE,
+				   RXE_RC_SEND_ONLY_WITH_INVALIDATE },
+	[OIB_WR_RDMA_WRITE] = { RXE_RC_RDMA_WRITE_FIRST, RXE_RC_RDMA_WRITE_MIDDLE,
+				RXE_RC_RDMA_WRITE_LAST, RXE_RC_RDMA_WRITE_ONLY },
+	[OIB_WR_RDMA_WRITE_WITH_IMM] = { RXE_RC_RDMA_WRITE_FIRST, RXE_RC_RDMA_WRITE_MIDDLE,
+					 RXE_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE,
+					 RXE_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE },
+};
+
+/* The IBTA's RNR NAK timer values (the 5-bit code in the AETH), in microseconds. */
+static const u32 rxe_rnr_us[32] = {
+	655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960, 1280, 1920,
+	2560, 3840, 5120, 7680, 10240, 15360, 20480, 30720, 40960, 61440, 81920, 122880,
+	163840, 245760, 327680, 491520,
+};
+
+u64 rxe_rnr_ns(u8 code)
+{
+	return (u64)rxe_rnr_us[code & 31] * NSEC_PER_USEC;
+}
+
+/* The local ACK timeout: 4.096 us * 2^timeout; 0 means none. */
+static u64 rxe_timeout_ns(u8 timeout)
+{
+	return timeout ? 4096ULL << min_t(u8, timeout, 31) : 0;
+}
+
+static bool rxe_wr_rd_atomic(enum oib_wr_opcode op)
+{
+	return op == OIB_WR_RDMA_READ || op == OIB_WR_ATOMIC_CMP_AND_SWP ||
+	       op == OIB_WR_ATOMIC_FETCH_AND_ADD;
+}
+
+static u32 rxe_psn_add(u32 psn, u32 n)
+{
+	return (psn + n) & RXE_PSN_MASK;
+}
+
+/* Arm the timer to expire @ns from now; under sq_lock. */
+void rxe_req_arm(struct rxe_qp *qp, u64 ns)
+{
+	if (qp->req.stopped || !ns)
+		return;
+	qp->req.deadline = ktime_add_ns(ktime_get(), ns);
+	hrtimer_start(&qp->req.timer, qp->req.deadline, HRTIMER_MODE_ABS);
+}
+
+/* Something was acknowledged: the retry budgets refill and the ACK timer starts over. */
+void rxe_req_progress(struct rxe_qp *qp)
+{
+	qp->req.retry_left = qp->attr.retry_cnt;
+	qp->req.rnr_left = qp->attr.rnr_retry;
+	qp->req.nak_sent_again = false;
+	if (qp->req.rnr_wait)
+		return;
+	if (qp->req.una == qp->req.psn)
+		hrtimer_try_to_cancel(&qp->req.timer);
+	else
+		rxe_req_arm(qp, rxe_timeout_ns(qp->attr.timeout));
+}
+
+/*
+ * Go back to send again from @psn, the oldest unacknowledged PSN, which lies in the request at the
+ * head of the SQ: the rest of that request, and everything after it.
+ */
+void rxe_req_rewind(struct rxe_qp *qp, u32 psn)
+{
+	struct rxe_req *req = &qp->req;
+	u32 mtu = oib_mtu_to_int(qp->attr.path_mtu);
+	bool started = qp->sq.cons != req->next || req->off;
+	struct rxe_send_wqe *wqe;
+	s32 done;
+	u32 i;
+
+	if (rxe_psn_cmp(req->psn, req->resend_end) > 0)
+		req->resend_end = req->psn;
+	for (i = qp->sq.cons; i != req->next; i++)
+		((struct rxe_send_wqe *)rxe_queue_at(&qp->sq, i))->rd_atomic = false;
+	req->rd_atomic = 0;
+	req->next = qp->sq.cons;
+	req->off = 0;
+	req->psn = psn;
+	if (rxe_queue_empty(&qp->sq) || !started)
+		return;
+	wqe = rxe_queue_head(&qp->sq);
+	done = rxe_psn_cmp(psn, wqe->first_psn);
+	if (done > 0 && wqe->wr.opcode != OIB_WR_ATOMIC_CMP_AND_SWP &&
+	    wqe->wr.opcode != OIB_WR_ATOMIC_FETCH_AND_ADD)
+		req->off = done * mtu;
+}
+
+/* Start the requester at sq_psn as the QP enters RTS; under both locks. */
+void rxe_req_start(struct rxe_qp *qp)
+{
+	struct rxe_req *req = &qp->req;
+
+	req->psn = qp->attr.sq_psn & RXE_PSN_MASK;
+	req->una = req->psn;
+	req->resend_end = req->psn;
+	req->ack_req_psn = req->psn;
+	req->next = qp->sq.cons;
+	req->off = 0;
+	req->rd_atomic = 0;
+	req->retry_left = qp->attr.retry_cnt;
+	req->rnr_left = qp->attr.rnr_retry;
+	req->rnr_wait = false;
+	req->nak_sent_again = false;
+}
+
+/*
+ * Put the next packet of @wqe (at req.next) on the wire and step past it; 0, or the status to fail
+ * the request with.  A packet that finds no route is lost like any other: the timer resends it.
+ */
+static enum oib_wc_status rxe_req_packet(struct rxe_qp *qp, struct rxe_send_wqe *wqe, u32 mtu)
+{
+	struct rxe_req *req = &qp->req;
+	enum oib_wr_opcode op = wqe->wr.opcode;
+	u32 off = req->off, rem = wqe->len - off, npsn = 1;
+	bool first = !off, last = true, rc = qp->ib.qp_type == OIB_QPT_RC;
+	struct rxe_tx_hdr hdr;
+	struct sk_buff *skb;
+	bool route;
+	u8 *payload;
+
+	route = rxe_conn_hdr(qp, &hdr);
+	hdr.psn = req->psn;
+	switch (op) {
+	case OIB_WR_RDMA_READ:
+		hdr.opcode = RXE_RC_RDMA_READ_REQUEST;
+		hdr.reth.va = wqe->wr.wr.rdma.remote_addr + off;
+		hdr.reth.rkey = wqe->wr.wr.rdma.rkey;
+		hdr.reth.len = rem;
+		npsn = rem ? DIV_ROUND_UP(rem, mtu) : 1;
+		wqe->last_psn = rxe_psn_add(wqe->first_psn,
+					    wqe->len ? DIV_ROUND_UP(wqe->len, mtu) - 1 : 0);
+		hdr.paylen = 0;
+		break;
+	case OIB_WR_ATOMIC_CMP_AND_SWP:
+	case OIB_WR_ATOMIC_FETCH_AND_ADD:
+		hdr.opcode = op == OIB_WR_ATOMIC_CMP_AND_SWP ? RXE_RC_COMPARE_SWAP :
+							       RXE_RC_FETCH_ADD;
+		hdr.atmeth.va = wqe->wr.wr.atomic.remote_addr;
+		hdr.atmeth.rkey = wqe->wr.wr.atomic.rkey;
+		hdr.atmeth.swap_add = op == OIB_WR_ATOMIC_CMP_AND_SWP ? wqe->wr.wr.atomic.swap :
+							       wqe->wr.wr.atomic.compare_add;
+		hdr.atmeth.compare = wqe->wr.wr.atomic.compare_add;
+		wqe->last_psn = req->psn;
+		hdr.paylen = 0;
+		break;
+	default:	/* sends and writes */
+		last = rem <= mtu;
+		hdr.paylen = min(rem, mtu);
+		hdr.opcode = rxe_msg_opcodes[op][first ? (last ? RXE_POS_ONLY : RXE_POS_FIRST) :
+						 (last ? RXE_POS_LAST : RXE_POS_MIDDLE)];
+		if (!rc)
+			hdr.opcode |= RXE_UC_OPCODE;
+		hdr.reth.va = wqe->wr.wr.rdma.remote_addr;
+		hdr.reth.rkey = wqe->wr.wr.rdma.rkey;
+		hdr.reth.len = wqe->len;
+		hdr.imm = wqe->wr.ex.imm_data;
+		hdr.ieth_rkey = wqe->wr.ex.invalidate_rkey;
+		hdr.solicited = last && (wqe->wr.send_flags & OIB_SEND_SOLICITED);
+		if (last)
+			wqe->last_psn = req->psn;
+		break;
+	}
+	/* sending again, every packet asks: each is a chance the ACK gets through */
+	hdr.ack_req = rc && !rxe_wr_rd_atomic(op) &&
+		      ((last && req->next + 1 == qp->sq.prod) ||
+		       rxe_psn_cmp(req->psn, req->resend_end) < 0 ||
+		       rxe_psn_cmp(req->psn, req->ack_req_psn) >= RXE_ACK_EVERY ||
+		       rxe_psn_cmp(req->psn, req->una) + 1 >= RXE_WINDOW);
+	if (hdr.ack_req)
+		req->ack_req_psn = req->psn;
+
+	skb = route ? rxe_frame_alloc(&hdr, &payload) : NULL;
+	if (skb) {
+		if (wqe->wr.send_flags & OIB_SEND_INLINE) {
+			memcpy(payload, (u8 *)wqe->sge + off, hdr.paylen);
+		} else if (!rxe_sgl_copy(qp, wqe->sge, wqe->wr.num_sge, off, payload, hdr.paylen,
+					 false)) {
+			kfree_skb(skb);
+			return OIB_WC_LOC_PROT_ERR;
+		}
+		if (rxe_psn_cmp(req->psn, req->resend_end) < 0)
+			rxe_port_count(rxe_qp_port(qp), OIB_RXE_TX_RETRANSMITS);
+		rxe_frame_xmit(rxe_qp_port(qp), skb);
+	}
+
+	req->psn = rxe_psn_add(req->psn, npsn);
+	if (rxe_wr_rd_atomic(op)) {
+		wqe->rd_atomic = true;
+		req->rd_atomic++;
+	}
+	if (last || rxe_wr_rd_atomic(op)) {
+		req->off = 0;
+		req->next++;
+	} else {
+		req->off += hdr.paylen;
+	}
+	return OIB_WC_SUCCESS;
+}
+
+/* Can the request at req.next start now?  Fences and the read/atomic limit hold it back. */
+static bool rxe_req_may_start(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
+{
+	struct rxe_req *req = &qp->req;
+
+	/* SQD: nothing new starts, but what was sent before may need sending again */
+	if (qp->state == OIB_QPS_SQD && rxe_psn_cmp(req->psn, req->resend_end) >= 0)
+		return false;
+	if ((wqe->wr.send_flags & OIB_SEND_FENCE) && req->rd_atomic)
+		return false;
+	return !rxe_wr_rd_atomic(wqe->wr.opcode) || !qp->attr.max_rd_atomic ||
+	       req->rd_atomic < qp->attr.max_rd_atomic;
+}
+
+/* Send what the window, the limits and the RNR delay allow. */
+static void rxe_req_send(struct rxe_qp *qp)
+{
+	struct rxe_dev *rdev = to_rdev(qp->ib.device);
+	u32 mtu = oib_mtu_to_int(qp->attr.path_mtu);
+	struct rxe_req *req = &qp->req;
+	struct rxe_send_wqe *wqe;
+
+	while (req->next != qp->sq.prod && !req->rnr_wait) {
+		wqe = rxe_queue_at(&qp->sq, req->next);
+		if (wqe->status)
+			break;		/* failed: completes once everything before it has */
+		if (!req->off) {
+			if (!rxe_req_may_start(qp, wqe))
+				break;
+			wqe->first_psn = req->psn;
+			if (wqe->wr.opcode == OIB_WR_LOCAL_INV) {
+				if (rxe_invalidate(rdev, qp->ib.pd, wqe->wr.ex.invalidate_rkey,
+						   false))
+					wqe->status = OIB_WC_LOC_PROT_ERR;
+				wqe->last_psn = rxe_psn_add(req->psn, RXE_PSN_MASK);	/* none */
+				if (wqe->status)
+					break;
+				req->next++;
+				continue;
+			}
+			if (rxe_wr_rd_atomic(wqe->wr.opcode) && !qp->attr.max_rd_atomic) {
+				wqe->status = OIB_WC_LOC_QP_OP_ERR;
+				break;
+			}
+		}
+		if (rxe_psn_cmp(req->psn, req->una) >= RXE_WINDOW)
+			break;
+		wqe->status = rxe_req_packet(qp, wqe, mtu);
+		if (wqe->status)
+			break;
+		if (qp->ib.qp_type == OIB_QPT_UC && !req->off) {	/* its last packet left */
+			req->una = req->psn;
+			rxe_sq_complete(qp, OIB_WC_SUCCESS);
+		}
+	}
+}
+
+/*
+ * Send what may be sent, complete what is done at the head of the SQ, and keep the ACK timer
+ * running while anything is unacknowledged; under sq_lock.  A request that failed before it
+ * left completes with its status once everything before it has, and puts the QP in ERR.
+ */
+void rxe_req_run(struct rxe_qp *qp)
+{
+	struct rxe_send_wqe *wqe;
+
+	if (qp->state != OIB_QPS_RTS && qp->state != OIB_QPS_SQD)
+		return;
+	rxe_req_send(qp);
+	if (qp->ib.qp_type == OIB_QPT_RC)
+		rxe_comp_ack_below(qp, qp->req.una);
+	if (!rxe_queue_empty(&qp->sq) && qp->sq.cons == qp->req.next) {
+		wqe = rxe_queue_head(&qp->sq);
+		if (wqe->status) {
+			rxe_sq_complete(qp, wqe->status);
+			rxe_qp_err_locked(qp);
+			return;
+		}
+	}
+	if (qp->req.una != qp->req.psn && !qp->req.rnr_wait && !hrtimer_is_queued(&qp->req.timer))
+		rxe_req_arm(qp, rxe_timeout_ns(qp->attr.timeout));
+}
+
+void rxe_req_kick(struct rxe_qp *qp)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	rxe_req_run(qp);
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+}
+
+/* The timer's expiry: the end of an RNR delay, or an ACK timeout. */
+static void rxe_req_work(struct work_struct *work)
+{
+	struct rxe_qp *qp = container_of(work, struct rxe_qp, req.work);
+	struct rxe_req *req = &qp->req;
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	if (req->stopped || (qp->state != OIB_QPS_RTS && qp->state != OIB_QPS_SQD))
+		goto out;
+	if (ktime_before(ktime_get(), req->deadline)) {	/* restarted since it fired */
+		hrtimer_start(&req->timer, req->deadline, HRTIMER_MODE_ABS);
+		goto out;
+	}
+	if (req->rnr_wait) {
+		req->rnr_wait = false;
+	} else if (req->una != req->psn) {
+		rxe_port_count(rxe_qp_port(qp), OIB_RXE_TX_TIMEOUTS);
+		if (!req->retry_left) {
+			rxe_sq_complete(qp, OIB_WC_RETRY_EXC_ERR);
+			rxe_qp_err_locked(qp);
+			goto out;
+		}
+		req->retry_left--;
+		rxe_req_rewind(qp, req->una);
+	}
+	rxe_req_run(qp);
+out:
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+}
+
+static enum hrtimer_restart rxe_req_timer(struct hrtimer *timer)
+{
+	struct rxe_qp *qp = container_of(timer, struct rxe_qp, req.timer);
+
+	queue_work(system_highpri_wq, &qp->req.work);
+	return HRTIMER_NORESTART;
+}
+
+void rxe_req_init(struct rxe_qp *qp)
+{
+	hrtimer_init(&qp->req.timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	qp->req.timer.function = rxe_req_timer;
+	INIT_WORK(&qp->req.work, rxe_req_work);
+}
+
+/* Destroy: no timer and no work runs after this. */
+void rxe_req_stop(struct rxe_qp *qp)
+{
+	spin_lock_irq(&qp->sq_lock);
+	qp->req.stopped = true;
+	spin_unlock_irq(&qp->sq_lock);
+	hrtimer_cancel(&qp->req.timer);
+	cancel_work_sync(&qp->req.work);
+}
+
+/* An RNR NAK: wait @ns, then send again from @psn. */
+void rxe_req_rnr(struct rxe_qp *qp, u32 psn, u64 ns)
+{
+	if (qp->attr.rnr_retry != RXE_RNR_FOREVER)
+		qp->req.rnr_left--;
+	rxe_req_rewind(qp, psn);
+	qp->req.rnr_wait = true;
+	rxe_req_arm(qp, ns);
+}
