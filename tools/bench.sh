@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# make bench: builds (once) the non-debug bench kernel (tools/bench-kernel.sh), builds the oib modules
+# and the benchmark modules (tools/bench) against it, boots it under QEMU in the guest's bench mode
+# (tools/testing/guest/bench.sh) and prints the figures: the guest's memcpy reference, the in-tree rxe
+# and oib, each against memcpy, and a table of oib/rxe.  The kernel modules prints raw counts
+# (operations, bytes, nanoseconds); the arithmetic is done here.
+# Environment: TIMEOUT=<s> (guest, default 900), V=1 (whole console on stdout).
+# Logs: build/bench.log (console), build/bench.build.log and build/bench-modules.log (compilers).
+# Exit status non-zero when the harness failed (build, guest, kernel log findings, no memcpy or rxe
+# figures); figures reported as n/a (oib before its RC transport exists) are printed, not failures.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+out=$top/build
+mkdir -p "$out"
+t0=$(date +%s)
+
+# packages: the usual ones, plus iproute2 for the guest's `rdma` (configures in-tree rxe)
+tools/deps.sh
+if ! command -v rdma >/dev/null; then
+	[ "$(id -u)" -eq 0 ] || { echo "bench: iproute2 (rdma) missing: run as root" >&2; exit 1; }
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends iproute2 >/dev/null
+fi
+rdma=$(command -v rdma)
+
+kdir=$(tools/bench-kernel.sh)
+kver=$(cat "$kdir/include/config/kernel.release")
+modroot=$kdir/mods/lib/modules/$kver
+echo "bench: kernel $kdir ($kver)"
+
+# the oib modules (W=1 in a copy, build/bench), then the benchmark modules against their symbols
+tools/build.sh "$kdir" "$out/bench" >/dev/null || [ $? = 2 ] || { echo "bench: build FAILED (log: $out/bench.log)"; exit 1; }
+mv "$out/bench.log" "$out/bench.build.log"
+if ! make -C "$kdir" M="$out/bench/tools/bench" W=1 KBUILD_EXTRA_SYMBOLS="$out/bench/Module.symvers" \
+	-j"$(nproc)" modules >"$out/bench-modules.log" 2>&1; then
+	grep -E 'error|Error' "$out/bench-modules.log" | head -20 || true
+	echo "bench: benchmark modules FAILED (log: $out/bench-modules.log)"
+	exit 1
+fi
+! grep -i -A3 'warning:' "$out/bench-modules.log" "$out/bench.build.log" || echo "bench: (build warnings above)"
+
+# the initramfs: the usual guest (mode bench) and, appended as a second archive, /oib/bench with
+# the benchmark modules, the in-tree modules rdma_rxe and dummy need, and `rdma` with its libraries
+tools/initramfs.sh "$out/bench-base.cpio.gz" "$out/bench" "$modroot" bench >/dev/null
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage/oib/bench/kmods" "$stage/bin"
+cp "$out"/bench/tools/bench/*.ko "$stage/oib/bench/"
+for m in rdma_rxe dummy; do
+	modprobe -D -d "$kdir/mods" -S "$kver" "$m" || { echo "bench: cannot resolve $m in $modroot"; exit 1; }
+done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' | while read -r ko; do
+	n=$(basename "$ko")
+	n=${n%.ko*}.ko
+	case $ko in
+	*.xz) xz -dc "$ko" ;;
+	*.zst) zstd -dc "$ko" ;;
+	*.gz) gzip -dc "$ko" ;;
+	*) cat "$ko" ;;
+	esac >"$stage/oib/bench/kmods/$n"
+	echo "$n" >>"$stage/oib/bench/kmods.order"
+done
+cp "$rdma" "$stage/bin/rdma"
+for lib in $(ldd "$rdma" | grep -o '/[^ ]*'); do
+	mkdir -p "$stage$(dirname "$lib")"
+	cp -L "$lib" "$stage$lib"
+done
+(cd "$stage" && find . -print0 | cpio --null -o -H newc --owner=0:0 --quiet) | gzip -6 >"$out/bench-extra.cpio.gz"
+cat "$out/bench-base.cpio.gz" "$out/bench-extra.cpio.gz" >"$out/bench.cpio.gz"
+echo "bench: initramfs with" $(cat "$stage/oib/bench/kmods.order") "and rdma"
+
+rc=0
+tools/qemu.sh "$kdir/arch/x86/boot/bzImage" "$out/bench.cpio.gz" "$out/bench.log" "${TIMEOUT:-900}" oib.mode=bench ||
+	rc=$?
+
+# the figures, from the module's lines between the guest's markers (kernel timestamps stripped)
+echo
+sed -n '/^oib-guest: bench results begin/,/^oib-guest: bench results end/p' "$out/bench.log" |
+	sed -n 's/^\(\[[ 0-9.]*\] \)*oib-bench: //p' >"$out/bench.results"
+grep -v '^\(result\|n/a\) ' "$out/bench.results" | sed 's/^/bench: /' || true
+missing=0
+awk -v out="$out/bench.missing" '
+function fig(stack, t) {
+	if (!((stack, t) in ns)) return -1
+	if (t ~ /_lat$/) return ns[stack, t] / ops[stack, t] / 2 / 1000	# one way, us
+	if (t ~ /_rate$/) return ops[stack, t] * 1000 / ns[stack, t]	# Mpps
+	return bytes[stack, t] * 1000 / ns[stack, t]			# MB/s
+}
+function show(stack, t,   f) {
+	f = fig(stack, t)
+	if (f < 0) {
+		printf "bench: %s %s n/a (%s)\n", stack, t, ((stack, t) in why) ? why[stack, t] : "no result"
+		return
+	}
+	if (t ~ /_lat$/)
+		printf "bench: %s %s %.2f us (%.0f x memcpy 64 B time)\n", stack, t, f, f / mlat
+	else if (t ~ /_rate$/)
+		printf "bench: %s %s %.4f Mpps (%.5f of memcpy 64 B)\n", stack, t, f, f / mrate
+	else
+		printf "bench: %s %s %.1f MB/s (%.4f of memcpy 64 KiB)\n", stack, t, f, f / mbw
+}
+function cell(stack, t,   f) {
+	f = fig(stack, t)
+	if (f < 0) return "n/a"
+	return sprintf(t ~ /_lat$/ ? "%.2f us" : t ~ /_rate$/ ? "%.4f Mpps" : "%.1f MB/s", f)
+}
+$1 == "result" {
+	for (i = 4; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+	ops[$2, $3] = v["ops"]; bytes[$2, $3] = v["bytes"]; ns[$2, $3] = v["ns"] > 0 ? v["ns"] : 1
+}
+$1 == "n/a" { r = $4; for (i = 5; i <= NF; i++) r = r " " $i; why[$2, $3] = r; if ($3 == "all") all[$2] = r }
+END {
+	split("rc_send_64B_rate rdma_write_64KiB_bw rdma_read_64KiB_bw rc_send_64B_lat", tests, " ")
+	for (s in all) for (i = 1; i <= 4; i++) if (!((s, tests[i]) in why)) why[s, tests[i]] = all[s]
+	bad = 0
+	if (!(("memcpy", "copy_64B") in ns) || !(("memcpy", "copy_64KiB") in ns)) {
+		print "bench: memcpy reference missing"
+		print "memcpy" >out
+		exit
+	}
+	mrate = ops["memcpy", "copy_64B"] * 1000 / ns["memcpy", "copy_64B"]
+	mlat = ns["memcpy", "copy_64B"] / ops["memcpy", "copy_64B"] / 1000
+	mbw = bytes["memcpy", "copy_64KiB"] * 1000 / ns["memcpy", "copy_64KiB"]
+	printf "bench: memcpy copy_64B %.2f Mops/s (%.4f us per copy)\n", mrate, mlat
+	printf "bench: memcpy copy_64KiB %.0f MB/s\n", mbw
+	for (i = 1; i <= 4; i++) { show("rxe", tests[i]); if (fig("rxe", tests[i]) < 0) print "rxe " tests[i] >out }
+	for (i = 1; i <= 4; i++) show("oib", tests[i])
+	printf "\n%-22s %-16s %-16s %-16s %s\n", "test", "memcpy", "in-tree rxe", "oib", "oib/rxe (speed-up)"
+	for (i = 1; i <= 4; i++) {
+		t = tests[i]
+		m = t ~ /_lat$/ ? sprintf("%.4f us", mlat) : t ~ /_rate$/ ? sprintf("%.2f Mops/s", mrate) : sprintf("%.0f MB/s", mbw)
+		o = fig("oib", t); r = fig("rxe", t)
+		sp = (o > 0 && r > 0) ? sprintf("%.2f", t ~ /_lat$/ ? r / o : o / r) : "n/a"
+		printf "%-22s %-16s %-16s %-16s %s\n", t, m, cell("rxe", t), cell("oib", t), sp
+	}
+	print "(latency: one way, half the ping-pong round trip; target: oib/rxe >= 2)"
+}' "$out/bench.results"
+[ ! -s "$out/bench.missing" ] || missing=$(wc -l <"$out/bench.missing")
+rm -f "$out/bench.missing"
+
+echo
+findings=$(tools/findings.sh "$out/bench.log")
+nf=$(tail -1 <<<"$findings" | cut -d' ' -f1)
+[ "$nf" = 0 ] || echo "$findings"
+status=$(sed -n 's/^oib-guest: bench end, exit status \([0-9]*\).*/\1/p' "$out/bench.log")
+secs=$(($(date +%s) - t0))
+nna=$(grep -c '^n/a ' "$out/bench.results" || true)
+if [ "$rc" = 0 ] && [ "$status" = 0 ] && [ "$nf" = 0 ] && [ "$missing" = 0 ]; then
+	echo "bench: ok in $secs s ($nna n/a lines; log: $out/bench.log)"
+else
+	echo "bench: FAILED in $secs s (QEMU status $rc, guest status ${status:-none}, $nf log findings," \
+		"$missing missing figures; log: $out/bench.log)"
+	exit 1
+fi
