@@ -5,7 +5,8 @@
 #   make bench      RC rate, RDMA bandwidth and latency of oib vs the in-tree rxe vs memcpy, under QEMU
 #   make w1         W=1 build from scratch in build/w1, fails on any warning
 #   make checkpatch | sparse | clean
-# Variables: KDIR=<kernel build dir>, SUITE=<KUnit glob>, TIMEOUT=<s>, SMOKE=0, V=1, OIB_KVM=1.
+# Variables: KDIR=<kernel build dir>, SUITE=<KUnit glob>, TIMEOUT=<s>, SMOKE=0, V=1, OIB_KVM=1,
+#   ROUNDS=<n> and BENCH_ARGS=<module parameters> for make bench.
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 
@@ -13,7 +14,7 @@ SHELL := /bin/bash
 KDIR ?= $(eval KDIR := $$(shell $(CURDIR)/tools/kernel.sh))$(KDIR)
 kdir = $(or $(KDIR),$(error KDIR is empty: tools/kernel.sh failed))
 KSRC ?= $(or $(OIB_CACHE),$(HOME)/.cache/oib)/src/linux-source-6.12
-export SUITE TIMEOUT SMOKE V OIB_KVM
+export SUITE TIMEOUT SMOKE V OIB_KVM ROUNDS BENCH_ARGS
 
 .PHONY: all modules clean check run bench w1 checkpatch sparse
 all: modules

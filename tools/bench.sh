@@ -2,9 +2,11 @@
 # make bench: builds (once) the non-debug bench kernel (tools/bench-kernel.sh), builds the oib modules
 # and the benchmark modules (tools/bench) against it, boots it under QEMU in the guest's bench mode
 # (tools/testing/guest/bench.sh) and prints the figures: the guest's memcpy reference, the in-tree rxe
-# and oib, each against memcpy, and a table of oib/rxe.  The kernel modules prints raw counts
+# and oib, each against memcpy, and a table of oib/rxe.  The benchmark modules print raw counts
 # (operations, bytes, nanoseconds); the arithmetic is done here.
-# Environment: TIMEOUT=<s> (guest, default 900), V=1 (whole console on stdout).
+# Environment: TIMEOUT=<s> (guest, default 900), V=1 (whole console on stdout), ROUNDS=<n> (rounds
+# of both benchmarks, alternating; figures are medians, default 3), BENCH_ARGS='bench.PARAM=V ...'
+# (module parameters for both benchmark modules, or oib_bench.PARAM=V / oib_bench_ibrxe.PARAM=V).
 # Logs: build/bench.log (console), build/bench.build.log and build/bench-modules.log (compilers).
 # Exit status non-zero when the harness failed (build, guest, kernel log findings, no memcpy or rxe
 # figures); figures reported as n/a (oib before its RC transport exists) are printed, not failures.
@@ -70,70 +72,87 @@ cat "$out/bench-base.cpio.gz" "$out/bench-extra.cpio.gz" >"$out/bench.cpio.gz"
 echo "bench: initramfs with" $(cat "$stage/oib/bench/kmods.order") "and rdma"
 
 rc=0
-tools/qemu.sh "$kdir/arch/x86/boot/bzImage" "$out/bench.cpio.gz" "$out/bench.log" "${TIMEOUT:-900}" oib.mode=bench ||
-	rc=$?
+# shellcheck disable=SC2086 # BENCH_ARGS: words for the kernel command line
+tools/qemu.sh "$kdir/arch/x86/boot/bzImage" "$out/bench.cpio.gz" "$out/bench.log" "${TIMEOUT:-900}" oib.mode=bench \
+	oib.bench_rounds="${ROUNDS:-3}" ${BENCH_ARGS:-} || rc=$?
 
 # the figures, from the module's lines between the guest's markers (kernel timestamps stripped)
 echo
 sed -n '/^oib-guest: bench results begin/,/^oib-guest: bench results end/p' "$out/bench.log" |
 	sed -n 's/^\(\[[ 0-9.]*\] \)*oib-bench: //p' >"$out/bench.results"
-grep -v '^\(result\|n/a\) ' "$out/bench.results" | sed 's/^/bench: /' || true
+grep -v '^\(result\|n/a\) ' "$out/bench.results" | awk '!seen[$0]++ { print "bench: " $0 }' || true
 missing=0
 awk -v out="$out/bench.missing" '
-function fig(stack, t) {
-	if (!((stack, t) in ns)) return -1
-	if (t ~ /_lat$/) return ns[stack, t] / ops[stack, t] / 2 / 1000	# one way, us
-	if (t ~ /_rate$/) return ops[stack, t] * 1000 / ns[stack, t]	# Mpps
-	return bytes[stack, t] * 1000 / ns[stack, t]			# MB/s
+# one figure from raw counts: one-way latency in us, a rate in Mpps (Mops/s) or bandwidth in MB/s
+function val(t, o, b, n) {
+	if (t ~ /_lat$/) return n / o / 2 / 1000
+	if (t ~ /_rate$/ || t == "copy_64B") return o * 1000 / n
+	return b * 1000 / n
 }
-function show(stack, t,   f) {
-	f = fig(stack, t)
+# fig(KEY): the median over the rounds of KEY (stack SUBSEP test), -1 if none; sets lo and hi
+function fig(key,   k, i, j, x, a) {
+	k = cnt[key] + 0
+	if (!k) return -1
+	for (i = 1; i <= k; i++) a[i] = v[key, i]
+	for (i = 2; i <= k; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+	lo = a[1]; hi = a[k]
+	return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+}
+function unit(t) { return t ~ /_lat$/ ? "us" : t ~ /_rate$/ ? "Mpps" : "MB/s" }
+function fmt(t, f) { return sprintf(t ~ /_lat$/ ? "%.2f" : t ~ /_rate$/ ? "%.4f" : "%.1f", f) }
+function show(stack, t,   f, key, rng) {
+	key = stack SUBSEP t
+	f = fig(key)
 	if (f < 0) {
-		printf "bench: %s %s n/a (%s)\n", stack, t, ((stack, t) in why) ? why[stack, t] : "no result"
+		printf "bench: %s %s n/a (%s)\n", stack, t, (key in why) ? why[key] : "no result"
 		return
 	}
+	rng = sprintf("median of %d, %s-%s", cnt[key], fmt(t, lo), fmt(t, hi))
+	if (key in why) rng = rng sprintf(", %d n/a: %s", nwhy[key], why[key])
 	if (t ~ /_lat$/)
-		printf "bench: %s %s %.2f us (%.0f x memcpy 64 B time)\n", stack, t, f, f / mlat
+		printf "bench: %s %s %s us (%.0f x memcpy 64 B time) [%s]\n", stack, t, fmt(t, f), f / mlat, rng
 	else if (t ~ /_rate$/)
-		printf "bench: %s %s %.4f Mpps (%.5f of memcpy 64 B)\n", stack, t, f, f / mrate
+		printf "bench: %s %s %s Mpps (%.5f of memcpy 64 B) [%s]\n", stack, t, fmt(t, f), f / mrate, rng
 	else
-		printf "bench: %s %s %.1f MB/s (%.4f of memcpy 64 KiB)\n", stack, t, f, f / mbw
+		printf "bench: %s %s %s MB/s (%.4f of memcpy 64 KiB) [%s]\n", stack, t, fmt(t, f), f / mbw, rng
 }
 function cell(stack, t,   f) {
-	f = fig(stack, t)
-	if (f < 0) return "n/a"
-	return sprintf(t ~ /_lat$/ ? "%.2f us" : t ~ /_rate$/ ? "%.4f Mpps" : "%.1f MB/s", f)
+	f = fig(stack SUBSEP t)
+	return f < 0 ? "n/a" : fmt(t, f) " " unit(t)
 }
 $1 == "result" {
-	for (i = 4; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-	ops[$2, $3] = v["ops"]; bytes[$2, $3] = v["bytes"]; ns[$2, $3] = v["ns"] > 0 ? v["ns"] : 1
+	for (i = 4; i <= NF; i++) { split($i, kv, "="); r[kv[1]] = kv[2] }
+	key = $2 SUBSEP $3
+	v[key, ++cnt[key]] = val($3, r["ops"], r["bytes"], r["ns"] > 0 ? r["ns"] : 1)
 }
-$1 == "n/a" { r = $4; for (i = 5; i <= NF; i++) r = r " " $i; why[$2, $3] = r; if ($3 == "all") all[$2] = r }
+$1 == "n/a" {
+	x = $4; for (i = 5; i <= NF; i++) x = x " " $i
+	if ($3 == "all") { all[$2] = x; nall[$2]++ } else { why[$2, $3] = x; nwhy[$2, $3]++ }
+}
 END {
 	split("rc_send_64B_rate rdma_write_64KiB_bw rdma_read_64KiB_bw rc_send_64B_lat", tests, " ")
-	for (s in all) for (i = 1; i <= 4; i++) if (!((s, tests[i]) in why)) why[s, tests[i]] = all[s]
-	bad = 0
-	if (!(("memcpy", "copy_64B") in ns) || !(("memcpy", "copy_64KiB") in ns)) {
+	for (s in all) for (i = 1; i <= 4; i++) if (!((s, tests[i]) in why)) { why[s, tests[i]] = all[s]; nwhy[s, tests[i]] = nall[s] }
+	mrate = fig("memcpy" SUBSEP "copy_64B")
+	mbw = fig("memcpy" SUBSEP "copy_64KiB")
+	if (mrate <= 0 || mbw <= 0) {
 		print "bench: memcpy reference missing"
 		print "memcpy" >out
 		exit
 	}
-	mrate = ops["memcpy", "copy_64B"] * 1000 / ns["memcpy", "copy_64B"]
-	mlat = ns["memcpy", "copy_64B"] / ops["memcpy", "copy_64B"] / 1000
-	mbw = bytes["memcpy", "copy_64KiB"] * 1000 / ns["memcpy", "copy_64KiB"]
+	mlat = 1 / mrate
 	printf "bench: memcpy copy_64B %.2f Mops/s (%.4f us per copy)\n", mrate, mlat
 	printf "bench: memcpy copy_64KiB %.0f MB/s\n", mbw
-	for (i = 1; i <= 4; i++) { show("rxe", tests[i]); if (fig("rxe", tests[i]) < 0) print "rxe " tests[i] >out }
+	for (i = 1; i <= 4; i++) { show("rxe", tests[i]); if (fig("rxe" SUBSEP tests[i]) < 0) print "rxe " tests[i] >out }
 	for (i = 1; i <= 4; i++) show("oib", tests[i])
-	printf "\n%-22s %-16s %-16s %-16s %s\n", "test", "memcpy", "in-tree rxe", "oib", "oib/rxe (speed-up)"
+	printf "\n%-22s %-16s %-16s %-16s %s\n", "test (median)", "memcpy", "in-tree rxe", "oib", "oib/rxe (speed-up)"
 	for (i = 1; i <= 4; i++) {
 		t = tests[i]
 		m = t ~ /_lat$/ ? sprintf("%.4f us", mlat) : t ~ /_rate$/ ? sprintf("%.2f Mops/s", mrate) : sprintf("%.0f MB/s", mbw)
-		o = fig("oib", t); r = fig("rxe", t)
-		sp = (o > 0 && r > 0) ? sprintf("%.2f", t ~ /_lat$/ ? r / o : o / r) : "n/a"
+		o = fig("oib" SUBSEP t); x = fig("rxe" SUBSEP t)
+		sp = (o > 0 && x > 0) ? sprintf("%.2f", t ~ /_lat$/ ? x / o : o / x) : "n/a"
 		printf "%-22s %-16s %-16s %-16s %s\n", t, m, cell("rxe", t), cell("oib", t), sp
 	}
-	print "(latency: one way, half the ping-pong round trip; target: oib/rxe >= 2)"
+	print "(latency: one way, half the ping-pong round trip; speed-up > 1: oib faster; target >= 2)"
 }' "$out/bench.results"
 [ ! -s "$out/bench.missing" ] || missing=$(wc -l <"$out/bench.missing")
 rm -f "$out/bench.missing"

@@ -12,9 +12,10 @@
  *   rdma_read_64KiB_bw  64 KiB RDMA READs by side 0 of side 1's buffer, same depth
  *   rc_send_64B_lat     64 B SEND ping-pong, one message in flight
  * Each runs a warm-up of a tenth of its iterations, then measures a fixed number of operations with
- * ktime_get_ns().  Every WR is signalled; completions are busy-polled (with cond_resched()) by the
- * loading thread for both sides.  A wait that sees no completion for timeout_ms fails the phase
- * (-ETIMEDOUT) and the remaining phases are reported as not run.
+ * ktime_get_ns().  Every WR is signalled; completions are busy-polled (with cond_resched(), or
+ * sleeping idle_us when a poll finds nothing) by the loading thread for both sides.  A wait that
+ * sees no completion for timeout_ms fails the phase (-ETIMEDOUT) and the remaining phases are
+ * reported as not run.
  *
  * Results go to the kernel log, one line each, for tools/bench.sh to turn into figures:
  *   oib-bench: result STACK TEST ops=N bytes=N ns=N
@@ -25,6 +26,7 @@
 #define OIB_BENCH_CORE_H
 
 #include <linux/kernel.h>
+#include <linux/delay.h>
 #include <linux/ktime.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -50,6 +52,9 @@ MODULE_PARM_DESC(lat_iters, "measured round trips in the ping-pong phase");
 static unsigned int timeout_ms = 5000;
 module_param(timeout_ms, uint, 0444);
 MODULE_PARM_DESC(timeout_ms, "a wait with no completion for this long fails the phase");
+static unsigned int idle_us;
+module_param(idle_us, uint, 0444);
+MODULE_PARM_DESC(idle_us, "0: busy-poll (cond_resched); else sleep this long when a poll finds nothing");
 
 enum oib_bench_op {
 	OIB_BENCH_SEND,
@@ -99,7 +104,10 @@ static inline int oib_bench_poll(struct oib_bench_state *s, int side)
 	} else {
 		if (ktime_get_ns() - s->last_progress > (u64)timeout_ms * NSEC_PER_MSEC)
 			return -ETIMEDOUT;
-		cond_resched();
+		if (idle_us)
+			usleep_range(idle_us, 2 * idle_us);
+		else
+			cond_resched();
 	}
 	return 0;
 }
