@@ -7,7 +7,8 @@
 # Environment: TIMEOUT=<s> (guest, default 900), V=1 (whole console on stdout), ROUNDS=<n> (rounds
 # of both benchmarks, alternating; figures are medians, default 3), BENCH_ARGS='bench.PARAM=V ...'
 # (module parameters for both benchmark modules, or oib_bench.PARAM=V / oib_bench_ibrxe.PARAM=V).
-# Logs: build/bench.log (console), build/bench.build.log and build/bench-modules.log (compilers).
+# Logs: build/bench.log (console), build/bench-build.log and build/bench-modules.log (compilers),
+# build/bench.results (the modules' raw result lines).
 # Exit status non-zero when the harness failed (build, guest, kernel log findings, no memcpy or rxe
 # figures); figures reported as n/a (oib before its RC transport exists) are printed, not failures.
 set -euo pipefail
@@ -31,24 +32,23 @@ kver=$(cat "$kdir/include/config/kernel.release")
 modroot=$kdir/mods/lib/modules/$kver
 echo "bench: kernel $kdir ($kver)"
 
-# the oib modules (W=1 in a copy, build/bench), then the benchmark modules against their symbols
-tools/build.sh "$kdir" "$out/bench" >/dev/null || [ $? = 2 ] || { echo "bench: build FAILED (log: $out/bench.log)"; exit 1; }
-mv "$out/bench.log" "$out/bench.build.log"
-if ! make -C "$kdir" M="$out/bench/tools/bench" W=1 KBUILD_EXTRA_SYMBOLS="$out/bench/Module.symvers" \
+# the oib modules (W=1 in a copy, build/bench-build), then the benchmark modules against their symbols
+tools/build.sh "$kdir" "$out/bench-build" || [ $? = 2 ] || exit 1
+if ! make -C "$kdir" M="$out/bench-build/tools/bench" W=1 KBUILD_EXTRA_SYMBOLS="$out/bench-build/Module.symvers" \
 	-j"$(nproc)" modules >"$out/bench-modules.log" 2>&1; then
 	grep -E 'error|Error' "$out/bench-modules.log" | head -20 || true
 	echo "bench: benchmark modules FAILED (log: $out/bench-modules.log)"
 	exit 1
 fi
-! grep -i -A3 'warning:' "$out/bench-modules.log" "$out/bench.build.log" || echo "bench: (build warnings above)"
+! grep -i -A3 'warning:' "$out/bench-modules.log" "$out/bench-build.log" || echo "bench: (build warnings above)"
 
 # the initramfs: the usual guest (mode bench) and, appended as a second archive, /oib/bench with
 # the benchmark modules, the in-tree modules rdma_rxe and dummy need, and `rdma` with its libraries
-tools/initramfs.sh "$out/bench-base.cpio.gz" "$out/bench" "$modroot" bench >/dev/null
+tools/initramfs.sh "$out/bench-base.cpio.gz" "$out/bench-build" "$modroot" bench >/dev/null
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/oib/bench/kmods" "$stage/bin"
-cp "$out"/bench/tools/bench/*.ko "$stage/oib/bench/"
+cp "$out"/bench-build/tools/bench/*.ko "$stage/oib/bench/"
 for m in rdma_rxe dummy; do
 	modprobe -D -d "$kdir/mods" -S "$kver" "$m" || { echo "bench: cannot resolve $m in $modroot"; exit 1; }
 done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' | while read -r ko; do
@@ -82,7 +82,7 @@ sed -n '/^oib-guest: bench results begin/,/^oib-guest: bench results end/p' "$ou
 	sed -n 's/^\(\[[ 0-9.]*\] \)*oib-bench: //p' >"$out/bench.results"
 grep -v '^\(result\|n/a\) ' "$out/bench.results" | awk '!seen[$0]++ { print "bench: " $0 }' || true
 missing=0
-awk -v out="$out/bench.missing" '
+figs=$(awk -v out="$out/bench.missing" '
 # one figure from raw counts: one-way latency in us, a rate in Mpps (Mops/s) or bandwidth in MB/s
 function val(t, o, b, n) {
 	if (t ~ /_lat$/) return n / o / 2 / 1000
@@ -153,7 +153,8 @@ END {
 		printf "%-22s %-16s %-16s %-16s %s\n", t, m, cell("rxe", t), cell("oib", t), sp
 	}
 	print "(latency: one way, half the ping-pong round trip; speed-up > 1: oib faster; target >= 2)"
-}' "$out/bench.results"
+}' "$out/bench.results")
+echo "$figs"
 [ ! -s "$out/bench.missing" ] || missing=$(wc -l <"$out/bench.missing")
 rm -f "$out/bench.missing"
 
@@ -163,9 +164,9 @@ nf=$(tail -1 <<<"$findings" | cut -d' ' -f1)
 [ "$nf" = 0 ] || echo "$findings"
 status=$(sed -n 's/^oib-guest: bench end, exit status \([0-9]*\).*/\1/p' "$out/bench.log")
 secs=$(($(date +%s) - t0))
-nna=$(grep -c '^n/a ' "$out/bench.results" || true)
+nna=$(grep -c '^bench: [a-z]* [a-zA-Z0-9_]* n/a' <<<"$figs" || true)
 if [ "$rc" = 0 ] && [ "$status" = 0 ] && [ "$nf" = 0 ] && [ "$missing" = 0 ]; then
-	echo "bench: ok in $secs s ($nna n/a lines; log: $out/bench.log)"
+	echo "bench: ok in $secs s ($nna figures n/a; log: $out/bench.log)"
 else
 	echo "bench: FAILED in $secs s (QEMU status $rc, guest status ${status:-none}, $nf log findings," \
 		"$missing missing figures; log: $out/bench.log)"

@@ -297,7 +297,7 @@ static int __init oib_bench_init(void)
 	if (ret) {
 		pr_info("oib-bench: n/a rxe all setup_failed_at_%s (%d)\n", step, ret);
 	} else {
-		pr_info("oib-bench: rxe: %s loopback, GID index %d %pI6, path MTU %d\n",
+		pr_info("oib-bench: rxe: %s loopback, GID index %d %pI6c, path MTU %d\n",
 			dev_name(&c->device->dev), c->gid_index, c->gid.raw,
 			ib_mtu_enum_to_int(c->mtu));
 		oib_bench_run(&oib_bench_rxe_ops, c);
