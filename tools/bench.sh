@@ -76,10 +76,15 @@ rc=0
 tools/qemu.sh "$kdir/arch/x86/boot/bzImage" "$out/bench.cpio.gz" "$out/bench.log" "${TIMEOUT:-900}" oib.mode=bench \
 	oib.bench_rounds="${ROUNDS:-3}" ${BENCH_ARGS:-} || rc=$?
 
-# the figures, from the module's lines between the guest's markers (kernel timestamps stripped)
+# the figures, from the modules' lines (kernel timestamps stripped): the guest's dmesg between its
+# markers, or, if it died before printing that, the same lines as the console showed them
 echo
-sed -n '/^oib-guest: bench results begin/,/^oib-guest: bench results end/p' "$out/bench.log" |
-	sed -n 's/^\(\[[ 0-9.]*\] \)*oib-bench: //p' >"$out/bench.results"
+if grep -q '^oib-guest: bench results end' "$out/bench.log"; then
+	sed -n '/^oib-guest: bench results begin/,/^oib-guest: bench results end/p' "$out/bench.log"
+else
+	echo "bench: the guest did not finish; figures from the console" >&2
+	cat "$out/bench.log"
+fi | sed -n 's/^\(\[[ 0-9.]*\] \)*oib-bench: //p' >"$out/bench.results"
 grep -v '^\(result\|n/a\) ' "$out/bench.results" | awk '!seen[$0]++ { print "bench: " $0 }' || true
 missing=0
 figs=$(awk -v out="$out/bench.missing" '
