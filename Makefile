@@ -2,9 +2,11 @@
 #   make [modules]  build against KDIR (default: the cached test kernel from tools/kernel.sh)
 #   make check      W=1 builds, KUnit and integration tests under QEMU, stock-kernel smoke
 #   make run        the demo under QEMU
+#   make bench      RC rate, RDMA bandwidth and latency of oib vs the in-tree rxe vs memcpy, under QEMU
 #   make w1         W=1 build from scratch in build/w1, fails on any warning
 #   make checkpatch | sparse | clean
-# Variables: KDIR=<kernel build dir>, SUITE=<KUnit glob>, TIMEOUT=<s>, SMOKE=0, V=1, OIB_KVM=1.
+# Variables: KDIR=<kernel build dir>, SUITE=<KUnit glob>, TIMEOUT=<s>, SMOKE=0, V=1, OIB_KVM=1,
+#   ROUNDS=<n> and BENCH_ARGS=<module parameters> for make bench.
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 
@@ -12,9 +14,9 @@ SHELL := /bin/bash
 KDIR ?= $(eval KDIR := $$(shell $(CURDIR)/tools/kernel.sh))$(KDIR)
 kdir = $(or $(KDIR),$(error KDIR is empty: tools/kernel.sh failed))
 KSRC ?= $(or $(OIB_CACHE),$(HOME)/.cache/oib)/src/linux-source-6.12
-export SUITE TIMEOUT SMOKE V OIB_KVM
+export SUITE TIMEOUT SMOKE V OIB_KVM ROUNDS BENCH_ARGS
 
-.PHONY: all modules clean check run w1 checkpatch sparse
+.PHONY: all modules clean check run bench w1 checkpatch sparse
 all: modules
 
 modules:
@@ -26,13 +28,16 @@ check:
 run:
 	tools/run.sh
 
+bench:
+	tools/bench.sh
+
 w1:
 	tools/build.sh $(kdir) build/w1
 
 checkpatch:
 	test -x $(KSRC)/scripts/checkpatch.pl || tools/kernel.sh >/dev/null
 	$(KSRC)/scripts/checkpatch.pl --strict --no-tree --ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES --quiet \
-		--show-types -f $$(find drivers include kunit -name '*.[ch]' ! -name '*.mod.c' | sort)
+		--show-types -f $$(find drivers include kunit tools/bench -name '*.[ch]' ! -name '*.mod.c' | sort)
 
 sparse:
 	@if ! command -v sparse >/dev/null; then echo "sparse: not installed, skipped (apt-get install sparse)"; exit 0; fi; \

@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# make bench: builds (once) the non-debug bench kernel (tools/bench-kernel.sh), builds the oib modules
+# and the benchmark modules (tools/bench) against it, boots it under QEMU in the guest's bench mode
+# (tools/testing/guest/bench.sh) and prints the figures: the guest's memcpy reference, the in-tree rxe
+# and oib, each against memcpy, and a table of oib/rxe.  The benchmark modules print raw counts
+# (operations, bytes, nanoseconds); the arithmetic is done here.
+# Environment: TIMEOUT=<s> (guest, default 900), V=1 (whole console on stdout), ROUNDS=<n> (rounds
+# of both benchmarks, alternating; figures are medians, default 3), BENCH_ARGS='bench.PARAM=V ...'
+# (module parameters for both benchmark modules, or oib_bench.PARAM=V / oib_bench_ibrxe.PARAM=V).
+# Logs: build/bench.log (console), build/bench-build.log and build/bench-modules.log (compilers),
+# build/bench.results (the modules' raw result lines).
+# Exit status non-zero when the harness failed (build, guest, kernel log findings, no memcpy or rxe
+# figures); figures reported as n/a (oib before its RC transport exists) are printed, not failures.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+out=$top/build
+mkdir -p "$out"
+t0=$(date +%s)
+
+# packages: the usual ones, plus iproute2 for the guest's `rdma` (configures in-tree rxe)
+tools/deps.sh
+if ! command -v rdma >/dev/null; then
+	[ "$(id -u)" -eq 0 ] || { echo "bench: iproute2 (rdma) missing: run as root" >&2; exit 1; }
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends iproute2 >/dev/null
+fi
+rdma=$(command -v rdma)
+
+kdir=$(tools/bench-kernel.sh)
+kver=$(cat "$kdir/include/config/kernel.release")
+modroot=$kdir/mods/lib/modules/$kver
+echo "bench: kernel $kdir ($kver)"
+
+# the oib modules (W=1 in a copy, build/bench-build), then the benchmark modules against their symbols
+tools/build.sh "$kdir" "$out/bench-build" || [ $? = 2 ] || exit 1
+if ! make -C "$kdir" M="$out/bench-build/tools/bench" W=1 KBUILD_EXTRA_SYMBOLS="$out/bench-build/Module.symvers" \
+	-j"$(nproc)" modules >"$out/bench-modules.log" 2>&1; then
+	grep -E 'error|Error' "$out/bench-modules.log" | head -20 || true
+	echo "bench: benchmark modules FAILED (log: $out/bench-modules.log)"
+	exit 1
+fi
+! grep -i -A3 'warning:' "$out/bench-modules.log" "$out/bench-build.log" || echo "bench: (build warnings above)"
+
+# the initramfs: the usual guest (mode bench) and, appended as a second archive, /oib/bench with
+# the benchmark modules, the in-tree modules rdma_rxe and dummy need, and `rdma` with its libraries
+tools/initramfs.sh "$out/bench-base.cpio.gz" "$out/bench-build" "$modroot" bench >/dev/null
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage/oib/bench/kmods" "$stage/bin"
+cp "$out"/bench-build/tools/bench/*.ko "$stage/oib/bench/"
+for m in rdma_rxe dummy; do
+	modprobe -D -d "$kdir/mods" -S "$kver" "$m" || { echo "bench: cannot resolve $m in $modroot"; exit 1; }
+done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' | while read -r ko; do
+	n=$(basename "$ko")
+	n=${n%.ko*}.ko
+	case $ko in
+	*.xz) xz -dc "$ko" ;;
+	*.zst) zstd -dc "$ko" ;;
+	*.gz) gzip -dc "$ko" ;;
+	*) cat "$ko" ;;
+	esac >"$stage/oib/bench/kmods/$n"
+	echo "$n" >>"$stage/oib/bench/kmods.order"
+done
+cp "$rdma" "$stage/bin/rdma"
+for lib in $(ldd "$rdma" | grep -o '/[^ ]*'); do
+	mkdir -p "$stage$(dirname "$lib")"
+	cp -L "$lib" "$stage$lib"
+done
+(cd "$stage" && find . -print0 | cpio --null -o -H newc --owner=0:0 --quiet) | gzip -6 >"$out/bench-extra.cpio.gz"
+cat "$out/bench-base.cpio.gz" "$out/bench-extra.cpio.gz" >"$out/bench.cpio.gz"
+echo "bench: initramfs with" $(cat "$stage/oib/bench/kmods.order") "and rdma"
+
+rc=0
+# shellcheck disable=SC2086 # BENCH_ARGS: words for the kernel command line
+tools/qemu.sh "$kdir/arch/x86/boot/bzImage" "$out/bench.cpio.gz" "$out/bench.log" "${TIMEOUT:-900}" oib.mode=bench \
+	oib.bench_rounds="${ROUNDS:-3}" ${BENCH_ARGS:-} || rc=$?
+
+# the figures, from the modules' lines (kernel timestamps stripped): the guest's dmesg between its
+# markers, or, if it died before printing that, the same lines as the console showed them
+echo
+if grep -q '^oib-guest: bench results end' "$out/bench.log"; then
+	sed -n '/^oib-guest: bench results begin/,/^oib-guest: bench results end/p' "$out/bench.log"
+else
+	echo "bench: the guest did not finish; figures from the console" >&2
+	cat "$out/bench.log"
+fi | sed -n 's/^\(\[[ 0-9.]*\] \)*oib-bench: //p' >"$out/bench.results"
+grep -v '^\(result\|n/a\) ' "$out/bench.results" | awk '!seen[$0]++ { print "bench: " $0 }' || true
+missing=0
+figs=$(awk -v out="$out/bench.missing" '
+# one figure from raw counts: one-way latency in us, a rate in Mpps (Mops/s) or bandwidth in MB/s
+function val(t, o, b, n) {
+	if (t ~ /_lat$/) return n / o / 2 / 1000
+	if (t ~ /_rate$/ || t == "copy_64B") return o * 1000 / n
+	return b * 1000 / n
+}
+# fig(KEY): the median over the rounds of KEY (stack SUBSEP test), -1 if none; sets lo and hi
+function fig(key,   k, i, j, x, a) {
+	k = cnt[key] + 0
+	if (!k) return -1
+	for (i = 1; i <= k; i++) a[i] = v[key, i]
+	for (i = 2; i <= k; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+	lo = a[1]; hi = a[k]
+	return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+}
+function unit(t) { return t ~ /_lat$/ ? "us" : t ~ /_rate$/ ? "Mpps" : "MB/s" }
+function fmt(t, f) { return sprintf(t ~ /_lat$/ ? "%.2f" : t ~ /_rate$/ ? "%.4f" : "%.1f", f) }
+function show(stack, t,   f, key, rng) {
+	key = stack SUBSEP t
+	f = fig(key)
+	if (f < 0) {
+		printf "bench: %s %s n/a (%s)\n", stack, t, (key in why) ? why[key] : "no result"
+		return
+	}
+	rng = sprintf("median of %d, %s-%s", cnt[key], fmt(t, lo), fmt(t, hi))
+	if (key in why) rng = rng sprintf(", %d n/a: %s", nwhy[key], why[key])
+	if (t ~ /_lat$/)
+		printf "bench: %s %s %s us (%.0f x memcpy 64 B time) [%s]\n", stack, t, fmt(t, f), f / mlat, rng
+	else if (t ~ /_rate$/)
+		printf "bench: %s %s %s Mpps (%.5f of memcpy 64 B) [%s]\n", stack, t, fmt(t, f), f / mrate, rng
+	else
+		printf "bench: %s %s %s MB/s (%.4f of memcpy 64 KiB) [%s]\n", stack, t, fmt(t, f), f / mbw, rng
+}
+function cell(stack, t,   f) {
+	f = fig(stack SUBSEP t)
+	return f < 0 ? "n/a" : fmt(t, f) " " unit(t)
+}
+$1 == "result" {
+	for (i = 4; i <= NF; i++) { split($i, kv, "="); r[kv[1]] = kv[2] }
+	key = $2 SUBSEP $3
+	v[key, ++cnt[key]] = val($3, r["ops"], r["bytes"], r["ns"] > 0 ? r["ns"] : 1)
+}
+$1 == "n/a" {
+	x = $4; for (i = 5; i <= NF; i++) x = x " " $i
+	if ($3 == "all") { all[$2] = x; nall[$2]++ } else { why[$2, $3] = x; nwhy[$2, $3]++ }
+}
+END {
+	split("rc_send_64B_rate rdma_write_64KiB_bw rdma_read_64KiB_bw rc_send_64B_lat", tests, " ")
+	for (s in all) for (i = 1; i <= 4; i++) if (!((s, tests[i]) in why)) { why[s, tests[i]] = all[s]; nwhy[s, tests[i]] = nall[s] }
+	mrate = fig("memcpy" SUBSEP "copy_64B")
+	mbw = fig("memcpy" SUBSEP "copy_64KiB")
+	if (mrate <= 0 || mbw <= 0) {
+		print "bench: memcpy reference missing"
+		print "memcpy" >out
+		exit
+	}
+	mlat = 1 / mrate
+	printf "bench: memcpy copy_64B %.2f Mops/s (%.4f us per copy)\n", mrate, mlat
+	printf "bench: memcpy copy_64KiB %.0f MB/s\n", mbw
+	for (i = 1; i <= 4; i++) { show("rxe", tests[i]); if (fig("rxe" SUBSEP tests[i]) < 0) print "rxe " tests[i] >out }
+	for (i = 1; i <= 4; i++) show("oib", tests[i])
+	printf "\n%-22s %-16s %-16s %-16s %s\n", "test (median)", "memcpy", "in-tree rxe", "oib", "oib/rxe (speed-up)"
+	for (i = 1; i <= 4; i++) {
+		t = tests[i]
+		m = t ~ /_lat$/ ? sprintf("%.4f us", mlat) : t ~ /_rate$/ ? sprintf("%.2f Mops/s", mrate) : sprintf("%.0f MB/s", mbw)
+		o = fig("oib" SUBSEP t); x = fig("rxe" SUBSEP t)
+		sp = (o > 0 && x > 0) ? sprintf("%.2f", t ~ /_lat$/ ? x / o : o / x) : "n/a"
+		printf "%-22s %-16s %-16s %-16s %s\n", t, m, cell("rxe", t), cell("oib", t), sp
+	}
+	print "(latency: one way, half the ping-pong round trip; speed-up > 1: oib faster; target >= 2)"
+}' "$out/bench.results")
+echo "$figs"
+[ ! -s "$out/bench.missing" ] || missing=$(wc -l <"$out/bench.missing")
+rm -f "$out/bench.missing"
+
+echo
+findings=$(tools/findings.sh "$out/bench.log")
+nf=$(tail -1 <<<"$findings" | cut -d' ' -f1)
+[ "$nf" = 0 ] || echo "$findings"
+status=$(sed -n 's/^oib-guest: bench end, exit status \([0-9]*\).*/\1/p' "$out/bench.log")
+secs=$(($(date +%s) - t0))
+nna=$(grep -c '^bench: [a-z]* [a-zA-Z0-9_]* n/a' <<<"$figs" || true)
+if [ "$rc" = 0 ] && [ "$status" = 0 ] && [ "$nf" = 0 ] && [ "$missing" = 0 ]; then
+	echo "bench: ok in $secs s ($nna figures n/a; log: $out/bench.log)"
+else
+	echo "bench: FAILED in $secs s (QEMU status $rc, guest status ${status:-none}, $nf log findings," \
+		"$missing missing figures; log: $out/bench.log)"
+	exit 1
+fi

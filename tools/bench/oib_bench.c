@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * oib_bench: on insmod, measures the memcpy reference and then RC SEND rate, RDMA WRITE and READ
+ * bandwidth and SEND ping-pong latency between two oib_rxe devices on a fabric of their own, with
+ * the logic of oib_bench_core.h (shared with oib_bench_ibrxe, the same over the in-tree verbs).
+ * Results go to the kernel log; the module stays loaded, doing nothing, until rmmod.  Never loaded
+ * by make check (tools/bench.sh builds it only for make bench).
+ */
+#include <linux/module.h>
+#include <oib/verbs.h>
+#include <oib/device.h>
+#include <oib/rxe.h>
+#include "oib_bench_core.h"
+
+static char *fabric = "oib_bench";
+module_param(fabric, charp, 0444);
+MODULE_PARM_DESC(fabric, "the oib_rxe fabric the two devices attach to");
+static bool memcpy_ref = true;
+module_param(memcpy_ref, bool, 0444);
+MODULE_PARM_DESC(memcpy_ref, "measure the memcpy reference first");
+
+struct oib_bench_side {
+	struct oib_device *device;
+	struct oib_pd *pd;
+	struct oib_cq *cq;
+	struct oib_qp *qp;
+	struct oib_mr *mr;
+	void *buf;
+	union oib_gid gid;
+	enum oib_mtu mtu;
+	u32 rd_atom;
+};
+
+struct oib_bench_conn {
+	struct oib_bench_side side[2];
+};
+
+static int oib_bench_post_send(void *ctx, int side, enum oib_bench_op op, u32 len)
+{
+	struct oib_bench_conn *c = ctx;
+	struct oib_bench_side *me = &c->side[side], *peer = &c->side[!side];
+	struct oib_sge sge = { .addr = (uintptr_t)me->buf, .length = len, .lkey = me->mr->lkey };
+	struct oib_send_wr wr = {
+		.wr_id = op, .sg_list = &sge, .num_sge = 1, .send_flags = OIB_SEND_SIGNALED,
+	};
+	const struct oib_send_wr *bad;
+
+	switch (op) {
+	case OIB_BENCH_SEND:
+		wr.opcode = OIB_WR_SEND;
+		break;
+	case OIB_BENCH_WRITE:
+		wr.opcode = OIB_WR_RDMA_WRITE;
+		break;
+	case OIB_BENCH_READ:
+		wr.opcode = OIB_WR_RDMA_READ;
+		break;
+	}
+	wr.wr.rdma.remote_addr = peer->mr->iova;
+	wr.wr.rdma.rkey = peer->mr->rkey;
+	return oib_post_send(me->qp, &wr, &bad);
+}
+
+static int oib_bench_post_recv(void *ctx, int side)
+{
+	struct oib_bench_conn *c = ctx;
+	struct oib_bench_side *me = &c->side[side];
+	struct oib_sge sge = {
+		.addr = (uintptr_t)me->buf, .length = OIB_BENCH_BUF, .lkey = me->mr->lkey,
+	};
+	struct oib_recv_wr wr = { .sg_list = &sge, .num_sge = 1 };
+	const struct oib_recv_wr *bad;
+
+	return oib_post_recv(me->qp, &wr, &bad);
+}
+
+static int oib_bench_poll_cq(void *ctx, int side, unsigned int *sends, unsigned int *recvs)
+{
+	struct oib_bench_conn *c = ctx;
+	struct oib_wc wc[16];
+	int n, i;
+
+	n = oib_poll_cq(c->side[side].cq, ARRAY_SIZE(wc), wc);
+	if (n < 0)
+		return n;
+	for (i = 0; i < n; i++) {
+		if (wc[i].status != OIB_WC_SUCCESS) {
+			pr_info("oib-bench: oib side %d: completion %s (opcode %d)\n", side,
+				oib_wc_status_msg(wc[i].status), wc[i].opcode);
+			return -EIO;
+		}
+		if (wc[i].opcode & OIB_WC_RECV)
+			(*recvs)++;
+		else
+			(*sends)++;
+	}
+	return 0;
+}
+
+static const struct oib_bench_ops oib_bench_oib_ops = {
+	.stack = "oib",
+	.post_send = oib_bench_post_send,
+	.post_recv = oib_bench_post_recv,
+	.poll = oib_bench_poll_cq,
+};
+
+static int oib_bench_side_create(struct oib_bench_side *s)
+{
+	struct oib_rxe_params params = { .num_ports = 1, .fabric = fabric };
+	struct oib_cq_init_attr cq_attr = { .cqe = OIB_BENCH_CQ_DEPTH };
+	struct oib_qp_init_attr qp_attr = {
+		.qp_type = OIB_QPT_RC,
+		.sq_sig_type = OIB_SIGNAL_ALL_WR,
+		.cap = { .max_send_wr = OIB_BENCH_SQ_DEPTH, .max_recv_wr = OIB_BENCH_RQ_DEPTH,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct oib_device_attr dev_attr;
+	struct oib_port_attr port_attr;
+	enum oib_gid_type type;
+	int ret;
+
+	s->device = oib_rxe_add(&params);
+	if (IS_ERR(s->device)) {
+		ret = PTR_ERR(s->device);
+		s->device = NULL;
+		return ret;
+	}
+	ret = oib_query_device(s->device, &dev_attr);
+	if (!ret)
+		ret = oib_query_port(s->device, 1, &port_attr);
+	if (!ret)
+		ret = oib_query_gid(s->device, 1, 0, &s->gid, &type);
+	if (ret)
+		return ret;
+	s->mtu = min(port_attr.active_mtu, OIB_MTU_4096);
+	s->rd_atom = min3(dev_attr.max_qp_rd_atom, dev_attr.max_qp_init_rd_atom, 16U);
+
+	s->buf = kzalloc(OIB_BENCH_BUF, GFP_KERNEL);
+	if (!s->buf)
+		return -ENOMEM;
+	s->pd = oib_alloc_pd(s->device);
+	if (IS_ERR(s->pd))
+		goto err_pd;
+	s->cq = oib_create_cq(s->device, NULL, NULL, NULL, &cq_attr);
+	if (IS_ERR(s->cq))
+		goto err_cq;
+	s->mr = oib_reg_kernel_mr(s->pd, s->buf, OIB_BENCH_BUF, OIB_ACCESS_LOCAL_WRITE |
+				  OIB_ACCESS_REMOTE_WRITE | OIB_ACCESS_REMOTE_READ);
+	if (IS_ERR(s->mr))
+		goto err_mr;
+	qp_attr.send_cq = s->cq;
+	qp_attr.recv_cq = s->cq;
+	s->qp = oib_create_qp(s->pd, &qp_attr);
+	if (IS_ERR(s->qp))
+		goto err_qp;
+	return 0;
+
+err_qp:
+	ret = PTR_ERR(s->qp);
+	s->qp = NULL;
+	return ret;
+err_mr:
+	ret = PTR_ERR(s->mr);
+	s->mr = NULL;
+	return ret;
+err_cq:
+	ret = PTR_ERR(s->cq);
+	s->cq = NULL;
+	return ret;
+err_pd:
+	ret = PTR_ERR(s->pd);
+	s->pd = NULL;
+	return ret;
+}
+
+/* Tear down whatever oib_bench_side_create() made; the QP goes to ERR first to flush its WRs. */
+static void oib_bench_side_destroy(struct oib_bench_side *s)
+{
+	struct oib_qp_attr attr = { .qp_state = OIB_QPS_ERR };
+	struct oib_wc wc[16];
+
+	if (s->qp) {
+		oib_modify_qp(s->qp, &attr, OIB_QP_STATE);
+		while (oib_poll_cq(s->cq, ARRAY_SIZE(wc), wc) > 0)
+			;
+		oib_destroy_qp(s->qp);
+	}
+	if (s->mr)
+		oib_dereg_mr(s->mr);
+	if (s->cq)
+		oib_destroy_cq(s->cq);
+	if (s->pd)
+		oib_dealloc_pd(s->pd);
+	kfree(s->buf);
+	if (s->device)
+		oib_rxe_remove(s->device);
+}
+
+/* RESET -> INIT -> RTR -> RTS towards @peer. */
+static int oib_bench_connect(struct oib_bench_side *me, struct oib_bench_side *peer)
+{
+	struct oib_qp_attr attr = {
+		.qp_state = OIB_QPS_INIT,
+		.pkey_index = 0,
+		.port_num = 1,
+		.qp_access_flags = OIB_ACCESS_LOCAL_WRITE | OIB_ACCESS_REMOTE_WRITE |
+				   OIB_ACCESS_REMOTE_READ,
+	};
+	int ret;
+
+	ret = oib_modify_qp(me->qp, &attr, OIB_QP_STATE | OIB_QP_PKEY_INDEX | OIB_QP_PORT |
+			    OIB_QP_ACCESS_FLAGS);
+	if (ret)
+		return ret;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = OIB_QPS_RTR;
+	attr.ah_attr.port_num = 1;
+	attr.ah_attr.flags = OIB_AH_GRH;
+	attr.ah_attr.grh.dgid = peer->gid;
+	attr.ah_attr.grh.sgid_index = 0;
+	attr.ah_attr.grh.hop_limit = 64;
+	attr.path_mtu = min(me->mtu, peer->mtu);
+	attr.dest_qp_num = peer->qp->qp_num;
+	attr.rq_psn = 0x1000;
+	attr.max_dest_rd_atomic = me->rd_atom;
+	attr.min_rnr_timer = 1;
+	ret = oib_modify_qp(me->qp, &attr, OIB_QP_STATE | OIB_QP_AV | OIB_QP_PATH_MTU |
+			    OIB_QP_DEST_QPN | OIB_QP_RQ_PSN | OIB_QP_MAX_DEST_RD_ATOMIC |
+			    OIB_QP_MIN_RNR_TIMER);
+	if (ret)
+		return ret;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = OIB_QPS_RTS;
+	attr.sq_psn = 0x1000;
+	attr.timeout = 14;
+	attr.retry_cnt = 7;
+	attr.rnr_retry = 7;
+	attr.max_rd_atomic = peer->rd_atom;
+	return oib_modify_qp(me->qp, &attr, OIB_QP_STATE | OIB_QP_SQ_PSN | OIB_QP_TIMEOUT |
+			     OIB_QP_RETRY_CNT | OIB_QP_RNR_RETRY | OIB_QP_MAX_QP_RD_ATOMIC);
+}
+
+static int __init oib_bench_init(void)
+{
+	struct oib_bench_conn *c;
+	const char *step = "create";
+	int ret, i;
+
+	if (memcpy_ref && oib_bench_memcpy())
+		pr_info("oib-bench: memcpy reference: no memory\n");
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	for (i = 0, ret = 0; i < 2 && !ret; i++)
+		ret = oib_bench_side_create(&c->side[i]);
+	if (!ret) {
+		step = "connect";
+		ret = oib_bench_connect(&c->side[0], &c->side[1]);
+	}
+	if (!ret)
+		ret = oib_bench_connect(&c->side[1], &c->side[0]);
+	if (ret) {
+		pr_info("oib-bench: n/a oib all setup_failed_at_%s (%d)\n", step, ret);
+	} else {
+		pr_info("oib-bench: oib: %s and %s on fabric %s, path MTU %d\n",
+			oib_dev_name(c->side[0].device), oib_dev_name(c->side[1].device), fabric,
+			oib_mtu_to_int(min(c->side[0].mtu, c->side[1].mtu)));
+		oib_bench_run(&oib_bench_oib_ops, c);
+	}
+	for (i = 1; i >= 0; i--)
+		oib_bench_side_destroy(&c->side[i]);
+	kfree(c);
+	pr_info("oib-bench: oib done\n");
+	return 0;
+}
+
+static void __exit oib_bench_exit(void)
+{
+}
+
+module_init(oib_bench_init);
+module_exit(oib_bench_exit);
+MODULE_DESCRIPTION("oib benchmark: memcpy reference and oib_rxe RC over the fabric");
+MODULE_LICENSE("GPL");
