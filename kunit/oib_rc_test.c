@@ -11,6 +11,7 @@
 #include <linux/prandom.h>
 #include <linux/skbuff.h>
 #include <linux/vmalloc.h>
+#include <oib/provider.h>
 #include "oib_test_util.h"
 #include "../drivers/infiniband/sw/rxe/rxe_fabric.h"
 #include "../drivers/infiniband/sw/rxe/rxe_hdr.h"
@@ -31,6 +32,7 @@ struct rc_cfg {
 	u32 psn;		/* both directions start here */
 	u8 timeout, retry_cnt, rnr_retry, min_rnr_timer;
 	bool no_rnr_retry;	/* rnr_retry 0 */
+	bool ipv4;		/* address the ends by IPv4 GIDs added for the test */
 	u8 max_rd_atomic;
 };
 
@@ -40,7 +42,8 @@ struct rc_end {
 	struct oib_cq *scq, *rcq;
 	struct oib_qp *qp;
 	struct oib_mr *mr;
-	union oib_gid gid;
+	union oib_gid gid;	/* the one the peer sends to */
+	u8 sgid_index;		/* of gid */
 	u8 *buf;		/* RC_BUF bytes, registered as mr */
 	atomic_t events[OIB_EVENT_GID_CHANGE + 1];
 };
@@ -147,6 +150,7 @@ static int rc_modify(struct rc_pair *p, struct rc_end *e, struct rc_end *peer,
 		attr.ah_attr.port_num = 1;
 		attr.ah_attr.flags = OIB_AH_GRH;
 		attr.ah_attr.grh.dgid = peer->gid;
+		attr.ah_attr.grh.sgid_index = e->sgid_index;
 		attr.ah_attr.grh.hop_limit = 64;
 		attr.path_mtu = c->mtu;
 		attr.dest_qp_num = peer->qp->qp_num;
@@ -184,6 +188,21 @@ static void rc_put_fabric(void *p)
 	oib_rxe_fabric_put(pair->f);
 }
 
+/* Give @e the GID ::ffff:10.0.0.@host and make it the one its peer sends to. */
+static void rc_ipv4_gid(struct kunit *test, struct rc_end *e, u8 host)
+{
+	int idx;
+
+	memset(&e->gid, 0, sizeof(e->gid));
+	e->gid.raw[10] = 0xff;
+	e->gid.raw[11] = 0xff;
+	e->gid.raw[12] = 10;
+	e->gid.raw[15] = host;
+	idx = oib_add_gid(e->dev, 1, &e->gid, OIB_GID_TYPE_ROCE_V2);
+	KUNIT_ASSERT_GT(test, idx, 0);
+	e->sgid_index = idx;
+}
+
 /*
  * Two connected ends: a in @a_state, b in @b_state (INIT..RTS), per @cfg with defaults filled;
  * @managed as for rc_end_init().
@@ -207,6 +226,10 @@ static struct rc_pair *rc_pair_of(struct kunit *test, const struct rc_cfg *cfg,
 	p->cfg.min_rnr_timer = p->cfg.min_rnr_timer ?: 1;
 	rc_end_init(test, &p->a, p->cfg.type, managed);
 	rc_end_init(test, &p->b, p->cfg.type, managed);
+	if (cfg->ipv4) {
+		rc_ipv4_gid(test, &p->a, 1);
+		rc_ipv4_gid(test, &p->b, 2);
+	}
 	p->f = oib_rxe_fabric_get(RC_FABRIC);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(p->f));
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rc_put_fabric, p));
@@ -416,6 +439,34 @@ static void rc_write_read(struct kunit *test)
 	rc_expect_wc(test, p->a.scq, 1, OIB_WC_SUCCESS, OIB_WC_RDMA_WRITE, 5000);
 	rc_expect_wc(test, p->b.rcq, 77, OIB_WC_SUCCESS, OIB_WC_RECV_RDMA_WITH_IMM, 5000);
 	KUNIT_EXPECT_EQ(test, 0, memcmp(p->a.buf, p->b.buf + 8, 5000));
+}
+
+/*
+ * GIDs beyond the link-local one: an IPv4 address given to each port is answered on the fabric
+ * (IPv4 frames) while it is in the table, and no longer once it leaves.
+ */
+static void rc_ipv4(struct kunit *test)
+{
+	struct rc_cfg cfg = { .ipv4 = true };
+	struct rc_pair *p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
+	u8 mac[ETH_ALEN];
+
+	rc_fill(p->b.buf, 4000, 1);
+	rc_post_recv(test, &p->b, 1, 8192, 100);
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 1, 0, 100, 0));
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_RDMA_READ, 2, 0, 4000, 0));
+	rc_expect_wc(test, p->b.rcq, 1, OIB_WC_SUCCESS, OIB_WC_RECV, 100);
+	rc_expect_wc(test, p->a.scq, 1, OIB_WC_SUCCESS, OIB_WC_SEND, 100);
+	rc_expect_wc(test, p->a.scq, 2, OIB_WC_SUCCESS, OIB_WC_RDMA_READ, 4000);
+	KUNIT_EXPECT_EQ(test, 0, memcmp(p->a.buf, p->b.buf, 4000));
+
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_resolve(p->f, &p->b.gid, mac));
+	KUNIT_ASSERT_EQ(test, 0, oib_del_gid(p->b.dev, 1, &p->b.gid));
+	KUNIT_EXPECT_EQ(test, -ENOENT, oib_rxe_fabric_resolve(p->f, &p->b.gid, mac));
+	/* a's path still has b's MAC, but b no longer takes frames for that GID */
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_RDMA_WRITE, 3, 0, 10, 0));
+	rc_expect_wc(test, p->a.scq, 3, OIB_WC_RETRY_EXC_ERR, 0, 0);
+	KUNIT_EXPECT_EQ(test, rc_stat(&p->b, OIB_RXE_RX_DROP_DGID), 8);
 }
 
 /* Many reads in flight at once, more than max_rd_atomic: all complete, in order, right. */
@@ -924,6 +975,7 @@ static struct kunit_case rc_cases[] = {
 	KUNIT_CASE(rc_send_sizes),
 	KUNIT_CASE(rc_send_sgl),
 	KUNIT_CASE(rc_write_read),
+	KUNIT_CASE(rc_ipv4),
 	KUNIT_CASE(rc_read_many),
 	KUNIT_CASE(rc_atomics),
 	KUNIT_CASE(rc_invalidate),

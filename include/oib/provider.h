@@ -61,6 +61,13 @@ struct oib_device_ops {
 	int (*create_ah)(struct oib_ah *ah);
 	void (*destroy_ah)(struct oib_ah *ah);
 
+	/*
+	 * Optional, process context: a GID entered (left) a port's table, so the provider can start
+	 * (stop) answering to it.  An error from add_gid takes the GID out again.
+	 */
+	int (*add_gid)(struct oib_device *device, u32 port, const union oib_gid *gid);
+	void (*del_gid)(struct oib_device *device, u32 port, const union oib_gid *gid);
+
 	/* Last call before the device's memory is freed (from its struct device release). */
 	void (*dealloc_driver)(struct oib_device *device);
 };
@@ -94,8 +101,9 @@ void oib_dispatch_event(struct oib_event *event);
 void oib_dispatch_port_event(struct oib_device *device, u32 port, enum oib_event_type type);
 
 /*
- * GID table upkeep (RoCE ports: GIDs follow the addresses the port is given).  Add returns the
- * index used (-EEXIST if present, -ENOSPC if full); both raise OIB_EVENT_GID_CHANGE.
+ * GID table upkeep (RoCE ports: GIDs follow the addresses the port is given); process context.
+ * Add returns the index used (-EEXIST if present, -ENOSPC if full, or the provider's add_gid
+ * error); both raise OIB_EVENT_GID_CHANGE.
  */
 int oib_add_gid(struct oib_device *device, u32 port, const union oib_gid *gid,
 		enum oib_gid_type type);

@@ -179,6 +179,7 @@ int oib_add_gid(struct oib_device *device, u32 port, const union oib_gid *gid,
 	int ret = -ENOSPC;
 	u32 i;
 
+	might_sleep();
 	if (!oib_device_live(device) || !oib_port_valid(device, port) || !gid ||
 	    !memcmp(gid, &zero, sizeof(zero)) || type > OIB_GID_TYPE_ROCE_V2)
 		return -EINVAL;
@@ -199,9 +200,20 @@ int oib_add_gid(struct oib_device *device, u32 port, const union oib_gid *gid,
 		}
 	}
 	spin_unlock_irqrestore(&p->lock, flags);
+	if (ret < 0)
+		return ret;
 
-	if (ret >= 0)
-		oib_dispatch_port_event(device, port, OIB_EVENT_GID_CHANGE);
+	if (device->ops->add_gid) {
+		int err = device->ops->add_gid(device, port, gid);
+
+		if (err) {
+			spin_lock_irqsave(&p->lock, flags);
+			memset(&p->gids[ret], 0, sizeof(p->gids[ret]));
+			spin_unlock_irqrestore(&p->lock, flags);
+			return err;
+		}
+	}
+	oib_dispatch_port_event(device, port, OIB_EVENT_GID_CHANGE);
 	return ret;
 }
 EXPORT_SYMBOL(oib_add_gid);
@@ -212,6 +224,7 @@ int oib_del_gid(struct oib_device *device, u32 port, const union oib_gid *gid)
 	struct oib_port *p;
 	int i;
 
+	might_sleep();
 	if (!oib_device_live(device) || !oib_port_valid(device, port) || !gid)
 		return -EINVAL;
 	p = oib_port(device, port);
@@ -224,6 +237,8 @@ int oib_del_gid(struct oib_device *device, u32 port, const union oib_gid *gid)
 
 	if (i < 0)
 		return i;
+	if (device->ops->del_gid)
+		device->ops->del_gid(device, port, gid);
 	oib_dispatch_port_event(device, port, OIB_EVENT_GID_CHANGE);
 	return 0;
 }

@@ -310,6 +310,8 @@ int rxe_recv_wqe_copy(struct rxe_recv_wqe *wqe, const struct oib_recv_wr *wr, u3
 /* rxe_port.c */
 int rxe_ports_attach(struct rxe_dev *rdev);
 void rxe_ports_detach(struct rxe_dev *rdev);
+int rxe_add_gid(struct oib_device *ibdev, u32 port_num, const union oib_gid *gid);
+void rxe_del_gid(struct oib_device *ibdev, u32 port_num, const union oib_gid *gid);
 struct rxe_qp *rxe_qp_get(struct rxe_dev *rdev, u32 port_num, u32 qpn);
 void rxe_qp_put(struct rxe_qp *qp);
 

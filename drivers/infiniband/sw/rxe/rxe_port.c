@@ -106,7 +106,10 @@ drop:
 	kfree_skb(skb);
 }
 
-/* Attach every port to the device's fabric, reachable at its link-local GID. */
+/*
+ * Attach every port to the device's fabric, reachable at its link-local GID and, as they are
+ * added, at every other GID of its table.
+ */
 int rxe_ports_attach(struct rxe_dev *rdev)
 {
 	union oib_gid gid;
@@ -123,8 +126,6 @@ int rxe_ports_attach(struct rxe_dev *rdev)
 			goto err;
 		oib_gid_from_mac(&gid, port->mac);
 		ret = oib_add_gid(&rdev->ib, port->port_num, &gid, OIB_GID_TYPE_ROCE_V2);
-		if (ret >= 0)
-			ret = oib_rxe_fabric_add_addr(&port->fport, &gid);
 		if (ret < 0) {
 			oib_rxe_fabric_detach(&port->fport);
 			goto err;
@@ -136,6 +137,17 @@ err:
 	while (i--)
 		oib_rxe_fabric_detach(&rdev->ports[i].fport);
 	return ret;
+}
+
+/* The port answers on the fabric to every GID in its table (oib_add_gid() calls these). */
+int rxe_add_gid(struct oib_device *ibdev, u32 port_num, const union oib_gid *gid)
+{
+	return oib_rxe_fabric_add_addr(&to_rdev(ibdev)->ports[port_num - 1].fport, gid);
+}
+
+void rxe_del_gid(struct oib_device *ibdev, u32 port_num, const union oib_gid *gid)
+{
+	oib_rxe_fabric_del_addr(&to_rdev(ibdev)->ports[port_num - 1].fport, gid);
 }
 
 /* After this no frame reaches the device's ports. */

@@ -90,5 +90,7 @@ const struct oib_device_ops rxe_dev_ops = {
 	.dereg_mr = rxe_dereg_mr,
 	.create_ah = rxe_create_ah,
 	.destroy_ah = rxe_destroy_ah,
+	.add_gid = rxe_add_gid,
+	.del_gid = rxe_del_gid,
 	.dealloc_driver = rxe_dealloc_driver,
 };
