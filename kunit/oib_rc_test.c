@@ -6,6 +6,7 @@
  * delivery, retry and RNR exhaustion, late receives, COMM_EST, sends posted in RTR, a seeded fuzz
  * of frames into the ports, and device removal with traffic in flight.
  */
+#include <linux/base64.h>
 #include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/prandom.h>
@@ -971,6 +972,101 @@ static void rc_remove_busy(struct kunit *test)
 	}
 }
 
+/* Print a pcap on the console in the OIB-PCAP format tools/pcap-from-log.sh extracts. */
+static void rc_pcap_print(const char *name, const u8 *buf, size_t len)
+{
+	char line[80];
+	size_t off;
+	int n;
+
+	pr_info("OIB-PCAP-BEGIN %s %zu\n", name, len);
+	for (off = 0; off < len; off += 57) {	/* 57 bytes: a 76-character line */
+		n = base64_encode(buf + off, min_t(size_t, 57, len - off), line);
+		line[n] = '\0';
+		pr_info("%s\n", line);
+	}
+	pr_info("OIB-PCAP-END %s\n", name);
+}
+
+static void rc_capture_stop(void *f)
+{
+	oib_rxe_fabric_capture_stop(f);
+}
+
+/*
+ * A capture of every kind of RC packet (sends, writes, reads, atomics, ACKs, a sequence NAK and
+ * the retransmission it causes, RNR NAKs): each captured frame parses as the opcode it should, and
+ * the capture goes to the console, where make check pulls it out and has tshark decode it.
+ */
+static void rc_capture(struct kunit *test)
+{
+	struct rc_cfg cfg = { .mtu = OIB_MTU_256, .min_rnr_timer = 10 };
+	struct rc_pair *p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
+	struct rxe_fault_rule drop = { .action = RXE_FAULT_DROP, .opcode = RXE_RC_SEND_MIDDLE,
+				       .qpn = RXE_FAULT_ANY, .count = 1 };
+	size_t size = 256 * 1024, len, off;
+	ssize_t got;
+	DECLARE_BITMAP(seen, 256) = {};
+	static const u8 want[] = {
+		RXE_RC_SEND_FIRST, RXE_RC_SEND_MIDDLE, RXE_RC_SEND_LAST, RXE_RC_SEND_ONLY,
+		RXE_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE, RXE_RC_RDMA_READ_REQUEST,
+		RXE_RC_RDMA_READ_RESPONSE_FIRST, RXE_RC_RDMA_READ_RESPONSE_LAST,
+		RXE_RC_ACKNOWLEDGE, RXE_RC_ATOMIC_ACKNOWLEDGE, RXE_RC_FETCH_ADD,
+	};
+	loff_t pos = 0;
+	struct rxe_pkt pkt;
+	u8 *pcap;
+	int i;
+
+	pcap = vzalloc(size);
+	KUNIT_ASSERT_NOT_NULL(test, pcap);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rc_vfree, pcap));
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_capture_start(p->f, size));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rc_capture_stop, p->f));
+
+	/* an RNR NAK first: no receive yet */
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 1, 0, 100, 0));
+	msleep(20);
+	rc_post_recv(test, &p->b, 1, 0, 4096);
+	rc_expect_wc(test, p->a.scq, 1, OIB_WC_SUCCESS, OIB_WC_SEND, 100);
+	/* a lost middle packet: a sequence NAK, and the rest sent again */
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_add_rule(p->f, &drop));
+	rc_post_recv(test, &p->b, 2, 0, 4096);
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 2, 0, 1000, 0));
+	rc_expect_wc(test, p->a.scq, 2, OIB_WC_SUCCESS, OIB_WC_SEND, 1000);
+	rc_post_recv(test, &p->b, 3, 0, 4096);
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_RDMA_WRITE_WITH_IMM, 3, 0, 64, 0));
+	rc_expect_wc(test, p->a.scq, 3, OIB_WC_SUCCESS, OIB_WC_RDMA_WRITE, 64);
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_RDMA_READ, 4, 0, 600, 0));
+	rc_expect_wc(test, p->a.scq, 4, OIB_WC_SUCCESS, OIB_WC_RDMA_READ, 600);
+	KUNIT_ASSERT_EQ(test, 0, rc_atomic(&p->a, &p->b, OIB_WR_ATOMIC_FETCH_AND_ADD, 5, 64, 1, 0));
+	rc_expect_wc(test, p->a.scq, 5, OIB_WC_SUCCESS, OIB_WC_FETCH_ADD, 8);
+	msleep(20);
+	oib_rxe_fabric_capture_stop(p->f);
+
+	got = oib_rxe_fabric_capture_read(p->f, pcap, size, &pos);
+	KUNIT_ASSERT_GT(test, got, 24);
+	len = got;
+	KUNIT_EXPECT_EQ(test, *(u32 *)pcap, 0xa1b2c3d4);
+	for (off = 24; off + 16 <= len; ) {
+		u32 caplen = *(u32 *)(pcap + off + 8);
+
+		KUNIT_ASSERT_LE(test, off + 16 + caplen, len);
+		KUNIT_ASSERT_EQ(test, 0, oib_rxe_pkt_parse(pcap + off + 16, caplen, &pkt));
+		__set_bit(pkt.opcode, seen);
+		if (pkt.opcode == RXE_RC_ACKNOWLEDGE)
+			__set_bit(256 - 1 - (rxe_aeth_syndrome(pkt.aeth) >> 5), seen);
+		off += 16 + caplen;
+	}
+	KUNIT_EXPECT_EQ(test, off, len);
+	for (i = 0; i < ARRAY_SIZE(want); i++)
+		KUNIT_EXPECT_TRUE_MSG(test, test_bit(want[i], seen), "no %s in the capture",
+				      oib_rxe_opcode(want[i])->name);
+	KUNIT_EXPECT_TRUE_MSG(test, test_bit(255 - 1, seen), "no RNR NAK in the capture");
+	KUNIT_EXPECT_TRUE_MSG(test, test_bit(255 - 3, seen), "no NAK in the capture");
+	rc_pcap_print(RC_FABRIC, pcap, len);
+}
+
 static struct kunit_case rc_cases[] = {
 	KUNIT_CASE(rc_send_sizes),
 	KUNIT_CASE(rc_send_sgl),
@@ -985,6 +1081,7 @@ static struct kunit_case rc_cases[] = {
 	KUNIT_CASE(rc_rnr_no_retry),
 	KUNIT_CASE(rc_rtr),
 	KUNIT_CASE_PARAM_ATTR(rc_loss, rc_loss_gen_params, { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE(rc_capture),
 	KUNIT_CASE(rc_fuzz),
 	KUNIT_CASE_SLOW(rc_remove_busy),
 	{}

@@ -78,6 +78,30 @@ boot() {
 	echo "check: $name took $(($(date +%s) - t)) s"
 }
 
+# captures NAME: pulls the fabric captures a run printed out of its console log (build/pcap/) and
+# has tshark decode each: every frame must decode as RoCEv2 (InfiniBand over UDP 4791), none
+# malformed.  Each capture counts as one test.
+captures() {
+	local log=$out/$1.log dir=$out/pcap f frames roce bad
+	grep -q 'OIB-PCAP-BEGIN' "$log" || return 0
+	section "$1: captures"
+	rm -rf "$dir"
+	tools/pcap-from-log.sh "$log" "$dir" || fail "captures in $log do not extract"
+	for f in "$dir"/*.pcap; do
+		[ -e "$f" ] || continue
+		frames=$(tshark -r "$f" -T fields -e frame.number 2>/dev/null | wc -l)
+		roce=$(tshark -r "$f" -Y infiniband.bth -T fields -e frame.number 2>/dev/null | wc -l)
+		bad=$(tshark -r "$f" -Y '_ws.malformed || _ws.expert.severity == error' \
+			-T fields -e frame.number 2>/dev/null | wc -l)
+		echo "capture: $f: $frames frames, $roce decoded as RoCEv2 by tshark, $bad malformed"
+		if [ "$frames" -gt 0 ] && [ "$roce" = "$frames" ] && [ "$bad" = 0 ]; then
+			passed=$((passed + 1))
+		else
+			fail "$f does not decode as RoCEv2"
+		fi
+	done
+}
+
 section "dependencies and test kernel"
 tools/deps.sh
 kdir=$(tools/kernel.sh)
@@ -91,6 +115,7 @@ args=(oib.mode=check kunit.enable=1)
 [ -z "${SUITE:-}" ] || args+=("kunit.filter_glob=$SUITE")
 section "test kernel: boot (KUnit, integration)"
 boot check "$kdir/arch/x86/boot/bzImage" "${TIMEOUT:-1800}" "${args[@]}"
+captures check
 
 if [ "${SMOKE:-1}" != 0 ]; then
 	section "stock kernel: build"

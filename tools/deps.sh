@@ -3,7 +3,8 @@
 set -euo pipefail
 
 want=(make gcc flex bison bc libelf-dev libssl-dev cpio kmod xz-utils rsync python3
-      qemu-system-x86 busybox-static linux-source-6.12 linux-headers-amd64 linux-image-amd64)
+      qemu-system-x86 busybox-static linux-source-6.12 linux-headers-amd64 linux-image-amd64
+      tshark)
 missing=()
 for p in "${want[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -10,23 +10,10 @@
 #
 # <name> is the fabric's name ([A-Za-z0-9_.-]); <bytes>, if given, is the pcap file's size, checked
 # after decoding.  Lines inside a block that are not base64 (kernel messages, "[   12.345678] "
-# timestamps, CRs) are ignored, so the guest should quieten the console while it prints.  The guest
-# side (busybox sh), for the guest scripts:
-#
-#   # oib_pcap_dump NAME...: stops capture on each fabric and prints it for tools/pcap-from-log.sh.
-#   oib_pcap_dump() {
-#   	_lvl=$(cut -f1 /proc/sys/kernel/printk)
-#   	echo 1 >/proc/sys/kernel/printk
-#   	for _n; do
-#   		_f=/sys/kernel/debug/oib_rxe/fabrics/$_n/capture
-#   		[ -e "$_f" ] || { echo "OIB-PCAP-MISSING $_n"; continue; }
-#   		echo stop >"$_f"
-#   		echo "OIB-PCAP-BEGIN $_n $(wc -c <"$_f")"
-#   		base64 "$_f"
-#   		echo "OIB-PCAP-END $_n"
-#   	done
-#   	echo "$_lvl" >/proc/sys/kernel/printk
-#   }
+# timestamps, CRs) are ignored, so the guest should quieten the console while it prints.  Guest
+# scripts print captures with oib_pcap_dump (tools/testing/guest/lib.sh); KUnit suites print the
+# same format from the kernel (see rc_capture in kunit/oib_rc_test.c), and make check decodes what
+# it finds with tshark.
 #
 # Capture is started beforehand with "echo start [max_bytes] >.../fabrics/<name>/capture".
 #

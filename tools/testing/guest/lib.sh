@@ -63,3 +63,23 @@ get() { V=; read -r V <"$1"; }
 
 # is_zero VALUE: true for an all-zero GID or P_Key ("0000:...:0000", "0x0000", "0").
 is_zero() { case $1 in *[1-9a-fA-F]*) return 1 ;; esac; }
+
+# oib_pcap_dump FABRIC...: stops the capture on each fabric (started with
+# "echo start [max_bytes] >/sys/kernel/debug/oib_rxe/fabrics/<name>/capture") and prints it on the
+# console in the format tools/pcap-from-log.sh pulls out on the host.
+oib_pcap_dump() {
+	read -r _lvl _rest </proc/sys/kernel/printk
+	echo 1 >/proc/sys/kernel/printk
+	for _n in "$@"; do
+		_f=/sys/kernel/debug/oib_rxe/fabrics/$_n/capture
+		if [ ! -e "$_f" ]; then
+			echo "OIB-PCAP-MISSING $_n"
+			continue
+		fi
+		echo stop >"$_f"
+		echo "OIB-PCAP-BEGIN $_n"
+		base64 "$_f"
+		echo "OIB-PCAP-END $_n"
+	done
+	echo "$_lvl" >/proc/sys/kernel/printk
+}
