@@ -123,22 +123,25 @@ struct rxe_srq {
 
 /*
  * The RC/UC requester, under the QP's sq_lock.  The SQ ring's consumer index is the oldest request
- * not yet completed; requests from there up to 'next' have been wholly sent at least once; 'next'
- * may be partly sent.  PSNs before 'una' are acknowledged, 'psn' is the next one to use, and a
- * retransmission rewinds 'next', 'off' and 'psn' to 'una'.
+ * not yet completed.  (next, off, psn) is where sending is: the request, the bytes of it sent, the
+ * PSN the next packet takes.  (hw_next, hw_psn) is the furthest sending ever got: requests before
+ * hw_next have been wholly sent at least once and know their PSNs.  PSNs before 'una' are
+ * acknowledged.  Going back to send again moves (next, off, psn) back to 'una'; an ACK for what
+ * was sent before that moves it forward again.
  */
 struct rxe_req {
 	u32 next;			/* SQ index: the first request not wholly sent */
 	u32 off;			/* bytes of it already sent */
 	u32 psn;			/* the next PSN to send */
+	u32 hw_next, hw_off, hw_psn;	/* the furthest (next, off, psn) reached */
 	u32 una;			/* the oldest PSN not yet acknowledged */
-	u32 resend_end;			/* PSNs before this one are being sent again */
 	u32 ack_req_psn;		/* the last PSN sent asking for an ACK */
 	u32 rd_atomic;			/* reads and atomics sent and not yet answered */
+	u32 window;			/* PSNs unacknowledged at most: 1 after a timeout */
 	u8 retry_left, rnr_left;	/* tries left before RETRY_EXC_ERR, RNR_RETRY_EXC_ERR */
 	bool rnr_wait;			/* an RNR NAK's delay runs: nothing is sent until it ends */
-	bool nak_sent_again;		/* nak_psn was sent again for a sequence NAK ... */
-	u32 nak_psn;			/* ... and nothing acknowledged since: its copies are not */
+	bool going_back;		/* sending again from back_psn, nothing acked since: */
+	u32 back_psn;			/* a NAK or lost response there asks for nothing new */
 	bool stopped;			/* destroy: the timer is not armed again */
 	ktime_t deadline;		/* when the timer is due; a later one re-arms it */
 	struct hrtimer timer;		/* the ACK timeout, or the end of an RNR delay */
@@ -279,6 +282,7 @@ void rxe_req_stop(struct rxe_qp *qp);
 void rxe_req_kick(struct rxe_qp *qp);
 void rxe_req_run(struct rxe_qp *qp);
 void rxe_req_rewind(struct rxe_qp *qp, u32 psn);
+void rxe_req_seek(struct rxe_qp *qp, u32 psn);
 void rxe_req_arm(struct rxe_qp *qp, u64 ns);
 void rxe_req_progress(struct rxe_qp *qp);
 void rxe_req_rnr(struct rxe_qp *qp, u32 psn, u64 ns);

@@ -20,10 +20,20 @@ static bool rxe_wqe_rd_atomic(const struct rxe_send_wqe *wqe)
 	       wqe->wr.opcode == OIB_WR_ATOMIC_FETCH_AND_ADD;
 }
 
+/* PSNs before @una are acknowledged now; sending that had gone back before it moves on to it. */
+static void rxe_comp_una(struct rxe_qp *qp, u32 una)
+{
+	qp->req.una = una;
+	if (rxe_psn_cmp(una, qp->req.psn) > 0)
+		rxe_req_seek(qp, una);
+	rxe_req_progress(qp);
+}
+
 /*
  * Everything before @psn is acknowledged: complete the requests wholly before it.  A read or atomic
  * among them that has no response yet stops the walk (false: its response was lost), and 'una'
- * never moves past the start of a read or atomic: its responses move it.
+ * never moves past the start of a read or atomic: its responses move it.  If sending had gone
+ * back to before @psn, it moves forward to 'una'.
  */
 bool rxe_comp_ack_below(struct rxe_qp *qp, u32 psn)
 {
@@ -32,7 +42,7 @@ bool rxe_comp_ack_below(struct rxe_qp *qp, u32 psn)
 	bool lost = false;
 	u32 una = psn;
 
-	while (qp->sq.cons != req->next) {
+	while (qp->sq.cons != req->hw_next) {
 		wqe = rxe_queue_head(&qp->sq);
 		if (rxe_wqe_rd_atomic(wqe)) {
 			lost = rxe_psn_cmp(wqe->last_psn, psn) < 0;
@@ -44,23 +54,20 @@ bool rxe_comp_ack_below(struct rxe_qp *qp, u32 psn)
 			break;
 		rxe_sq_complete(qp, OIB_WC_SUCCESS);
 	}
-	if (rxe_psn_cmp(una, req->una) > 0) {
-		req->una = una;
-		rxe_req_progress(qp);
-	}
+	if (rxe_psn_cmp(una, req->una) > 0)
+		rxe_comp_una(qp, una);
 	return !lost;
 }
 
 /* The read or atomic at the head of the SQ got its last response: complete it. */
 static void rxe_comp_rd_atomic_done(struct rxe_qp *qp, struct rxe_send_wqe *wqe, u32 psn)
 {
-	qp->req.una = (psn + 1) & RXE_PSN_MASK;
 	if (wqe->rd_atomic) {
 		wqe->rd_atomic = false;
 		qp->req.rd_atomic--;
 	}
 	rxe_sq_complete(qp, OIB_WC_SUCCESS);
-	rxe_req_progress(qp);
+	rxe_comp_una(qp, (psn + 1) & RXE_PSN_MASK);
 }
 
 /* The head of the SQ, if it is a read (or an atomic) sent and waiting for @psn's response. */
@@ -68,7 +75,7 @@ static struct rxe_send_wqe *rxe_comp_head(struct rxe_qp *qp, u32 psn, bool read)
 {
 	struct rxe_send_wqe *wqe;
 
-	if (qp->sq.cons == qp->req.next || psn != qp->req.una)
+	if (qp->sq.cons == qp->req.hw_next || psn != qp->req.una)
 		return NULL;
 	wqe = rxe_queue_head(&qp->sq);
 	if (!rxe_wqe_rd_atomic(wqe))
@@ -110,8 +117,7 @@ static bool rxe_comp_read(struct rxe_qp *qp, const struct rxe_pkt *pkt)
 	if (k == total - 1) {
 		rxe_comp_rd_atomic_done(qp, wqe, pkt->psn);
 	} else {
-		qp->req.una = (pkt->psn + 1) & RXE_PSN_MASK;
-		rxe_req_progress(qp);
+		rxe_comp_una(qp, (pkt->psn + 1) & RXE_PSN_MASK);
 	}
 	return true;
 }
@@ -155,8 +161,10 @@ static bool rxe_comp_ack(struct rxe_port *port, struct rxe_qp *qp, u32 psn, u8 s
 
 	switch (syn & RXE_AETH_KIND_MASK) {
 	case RXE_AETH_ACK:
-		if (!rxe_comp_ack_below(qp, (psn + 1) & RXE_PSN_MASK))
-			rxe_req_rewind(qp, req->una);	/* a read or atomic response was lost */
+		/* beyond a read or atomic with no response: that was lost, unless resent already */
+		if (!rxe_comp_ack_below(qp, (psn + 1) & RXE_PSN_MASK) &&
+		    !(req->going_back && req->back_psn == req->una))
+			rxe_req_rewind(qp, req->una);
 		return true;
 	case RXE_AETH_RNR_NAK:
 		rxe_comp_ack_below(qp, psn);
@@ -173,14 +181,12 @@ static bool rxe_comp_ack(struct rxe_port *port, struct rxe_qp *qp, u32 psn, u8 s
 		rxe_port_count(port, OIB_RXE_RX_NAKS);
 		if ((syn & RXE_AETH_VALUE_MASK) != RXE_NAK_PSN_SEQ_ERROR) {
 			rxe_comp_fail(qp, rxe_nak_status(syn & RXE_AETH_VALUE_MASK));
-		} else if (req->nak_sent_again && psn == req->nak_psn) {
-			return false;	/* a copy of the NAK already acted on */
+		} else if (req->going_back && psn == req->back_psn) {
+			return false;	/* a copy of a NAK already acted on */
 		} else if (!req->retry_left) {
 			rxe_comp_fail(qp, OIB_WC_RETRY_EXC_ERR);
 		} else {
 			req->retry_left--;
-			req->nak_sent_again = true;
-			req->nak_psn = psn;
 			rxe_req_rewind(qp, req->una);
 		}
 		return true;
@@ -192,7 +198,7 @@ static bool rxe_comp_ack(struct rxe_port *port, struct rxe_qp *qp, u32 psn, u8 s
 /* Is @psn one we sent and have not seen acknowledged (an ACK may repeat the last one)? */
 static bool rxe_comp_psn_ok(struct rxe_qp *qp, u32 psn, bool ack)
 {
-	return rxe_psn_cmp(psn, qp->req.psn) < 0 &&
+	return rxe_psn_cmp(psn, qp->req.hw_psn) < 0 &&
 	       rxe_psn_cmp(psn, qp->req.una) >= (ack ? -1 : 0);
 }
 

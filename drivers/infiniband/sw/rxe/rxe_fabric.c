@@ -219,6 +219,7 @@ static void rxe_fabric_rx_work(struct work_struct *work)
 			rxe_fabric_count(fp, RXE_FSTAT_RX_BYTES, skb->len);
 			fp->rx(fp, skb);
 			budget--;
+			cond_resched();
 		}
 	}
 	/* Out of budget: let other ports' work run, then continue. */

@@ -185,6 +185,9 @@ static void rxe_sq_flush_locked(struct rxe_qp *qp)
 	while (!rxe_queue_empty(&qp->sq))
 		rxe_sq_complete(qp, OIB_WC_WR_FLUSH_ERR);
 	qp->req.next = qp->sq.cons;
+	qp->req.hw_next = qp->sq.cons;
+	qp->req.hw_psn = qp->req.psn;
+	qp->req.hw_off = 0;
 	qp->req.off = 0;
 	qp->req.rd_atomic = 0;
 }
@@ -321,6 +324,8 @@ static void rxe_qp_enter(struct rxe_qp *qp, enum oib_qp_state state)
 		memset(&qp->path, 0, sizeof(qp->path));
 		rxe_resp_reset(qp);
 		qp->req.next = 0;
+		qp->req.hw_next = 0;
+		qp->req.hw_off = 0;
 		qp->req.off = 0;
 		qp->req.rd_atomic = 0;
 		break;

@@ -9,21 +9,22 @@
  *
  * Sending stops at the window (RXE_WINDOW PSNs unacknowledged), at a read or atomic beyond
  * max_rd_atomic, at a fenced request while reads or atomics are outstanding, and during an RNR
- * delay.  AckReq is set on the last packet of a burst and at least every RXE_ACK_EVERY PSNs, so the
- * responder acknowledges many packets with one ACK.
+ * delay.  AckReq is set on the last packet of a burst, of a resend and of the window, and at least
+ * every RXE_ACK_EVERY PSNs, so the responder acknowledges many packets with one ACK.
  *
  * The ACK timer runs while anything is unacknowledged, restarted by every step forward.  When it
  * expires, or a sequence NAK arrives, the requester goes back to the oldest unacknowledged PSN and
  * sends from there again, at most retry_cnt times without progress before the request fails with
- * RETRY_EXC_ERR.  An RNR NAK waits out the delay it names and then does the same, rnr_retry times
+ * RETRY_EXC_ERR.  After a timeout only that one packet goes until something is acknowledged: a
+ * slow path is not flooded with what it may still be delivering.  An RNR NAK waits out the delay it names and then does the same, rnr_retry times
  * (7: for ever).  UC has no ACKs: a request completes when its last packet leaves.
  */
 #include <linux/module.h>
 #include <linux/skbuff.h>
 #include "rxe.h"
 
-#define RXE_WINDOW	128	/* PSNs unacknowledged at most */
-#define RXE_ACK_EVERY	32	/* PSNs between two AckReqs at most */
+#define RXE_WINDOW	32	/* PSNs unacknowledged at most */
+#define RXE_ACK_EVERY	16	/* PSNs between two AckReqs at most */
 #define RXE_UC_OPCODE	0x20	/* a UC opcode is the RC one with this bit */
 #define RXE_RNR_FOREVER	7
 
@@ -89,43 +90,73 @@ void rxe_req_progress(struct rxe_qp *qp)
 {
 	qp->req.retry_left = qp->attr.retry_cnt;
 	qp->req.rnr_left = qp->attr.rnr_retry;
-	qp->req.nak_sent_again = false;
+	qp->req.going_back = false;
+	qp->req.window = RXE_WINDOW;
 	if (qp->req.rnr_wait)
 		return;
-	if (qp->req.una == qp->req.psn)
+	if (qp->req.una == qp->req.hw_psn)
 		hrtimer_try_to_cancel(&qp->req.timer);
 	else
 		rxe_req_arm(qp, rxe_timeout_ns(qp->attr.timeout));
 }
 
 /*
- * Go back to send again from @psn, the oldest unacknowledged PSN, which lies in the request at the
- * head of the SQ: the rest of that request, and everything after it.
+ * Move sending to @psn, a PSN sent before or the next new one: to the request it lies in and the
+ * bytes of it before @psn.  Reads and atomics from there on count as not sent.
  */
-void rxe_req_rewind(struct rxe_qp *qp, u32 psn)
+void rxe_req_seek(struct rxe_qp *qp, u32 psn)
 {
 	struct rxe_req *req = &qp->req;
 	u32 mtu = oib_mtu_to_int(qp->attr.path_mtu);
-	bool started = qp->sq.cons != req->next || req->off;
 	struct rxe_send_wqe *wqe;
+	bool started = true;
 	s32 done;
-	u32 i;
+	u32 i, j;
 
-	if (rxe_psn_cmp(req->psn, req->resend_end) > 0)
-		req->resend_end = req->psn;
-	for (i = qp->sq.cons; i != req->next; i++)
-		((struct rxe_send_wqe *)rxe_queue_at(&qp->sq, i))->rd_atomic = false;
+	for (i = qp->sq.cons; i != req->hw_next; i++) {
+		wqe = rxe_queue_at(&qp->sq, i);
+		if (rxe_psn_cmp(psn, wqe->last_psn) <= 0)
+			break;
+	}
 	req->rd_atomic = 0;
-	req->next = qp->sq.cons;
-	req->off = 0;
+	for (j = qp->sq.cons; j != req->hw_next; j++) {
+		wqe = rxe_queue_at(&qp->sq, j);
+		if ((s32)(j - i) >= 0)
+			wqe->rd_atomic = false;
+		else if (wqe->rd_atomic)
+			req->rd_atomic++;
+	}
+	req->next = i;
 	req->psn = psn;
-	if (rxe_queue_empty(&qp->sq) || !started)
+	req->off = 0;
+	if (i == req->hw_next)
+		started = req->hw_off;
+	if (!started || i == qp->sq.prod)
 		return;
-	wqe = rxe_queue_head(&qp->sq);
+	wqe = rxe_queue_at(&qp->sq, i);
 	done = rxe_psn_cmp(psn, wqe->first_psn);
 	if (done > 0 && wqe->wr.opcode != OIB_WR_ATOMIC_CMP_AND_SWP &&
 	    wqe->wr.opcode != OIB_WR_ATOMIC_FETCH_AND_ADD)
 		req->off = done * mtu;
+}
+
+/* Go back to send again from @psn, the oldest unacknowledged PSN. */
+void rxe_req_rewind(struct rxe_qp *qp, u32 psn)
+{
+	rxe_req_seek(qp, psn);
+	qp->req.going_back = true;
+	qp->req.back_psn = psn;
+}
+
+/* Sending moved on: remember how far it ever got. */
+static void rxe_req_advanced(struct rxe_req *req)
+{
+	if (rxe_psn_cmp(req->psn, req->hw_psn) > 0 ||
+	    (req->psn == req->hw_psn && (s32)(req->next - req->hw_next) > 0)) {
+		req->hw_psn = req->psn;
+		req->hw_next = req->next;
+		req->hw_off = req->off;
+	}
 }
 
 /* Start the requester at sq_psn as the QP enters RTS; under both locks. */
@@ -135,7 +166,9 @@ void rxe_req_start(struct rxe_qp *qp)
 
 	req->psn = qp->attr.sq_psn & RXE_PSN_MASK;
 	req->una = req->psn;
-	req->resend_end = req->psn;
+	req->hw_psn = req->psn;
+	req->hw_next = qp->sq.cons;
+	req->hw_off = 0;
 	req->ack_req_psn = req->psn;
 	req->next = qp->sq.cons;
 	req->off = 0;
@@ -143,7 +176,8 @@ void rxe_req_start(struct rxe_qp *qp)
 	req->retry_left = qp->attr.retry_cnt;
 	req->rnr_left = qp->attr.rnr_retry;
 	req->rnr_wait = false;
-	req->nak_sent_again = false;
+	req->going_back = false;
+	req->window = RXE_WINDOW;
 }
 
 /*
@@ -203,12 +237,12 @@ static enum oib_wc_status rxe_req_packet(struct rxe_qp *qp, struct rxe_send_wqe 
 			wqe->last_psn = req->psn;
 		break;
 	}
-	/* sending again, every packet asks: each is a chance the ACK gets through */
+	/* the end of a burst, of what is sent again, of the window, and every RXE_ACK_EVERY */
 	hdr.ack_req = rc && !rxe_wr_rd_atomic(op) &&
 		      ((last && req->next + 1 == qp->sq.prod) ||
-		       rxe_psn_cmp(req->psn, req->resend_end) < 0 ||
+		       rxe_psn_add(req->psn, npsn) == req->hw_psn ||
 		       rxe_psn_cmp(req->psn, req->ack_req_psn) >= RXE_ACK_EVERY ||
-		       rxe_psn_cmp(req->psn, req->una) + 1 >= RXE_WINDOW);
+		       rxe_psn_cmp(req->psn, req->una) + 1 >= req->window);
 	if (hdr.ack_req)
 		req->ack_req_psn = req->psn;
 
@@ -221,7 +255,7 @@ static enum oib_wc_status rxe_req_packet(struct rxe_qp *qp, struct rxe_send_wqe 
 			kfree_skb(skb);
 			return OIB_WC_LOC_PROT_ERR;
 		}
-		if (rxe_psn_cmp(req->psn, req->resend_end) < 0)
+		if (rxe_psn_cmp(req->psn, req->hw_psn) < 0)
 			rxe_port_count(rxe_qp_port(qp), OIB_RXE_TX_RETRANSMITS);
 		rxe_frame_xmit(rxe_qp_port(qp), skb);
 	}
@@ -246,7 +280,7 @@ static bool rxe_req_may_start(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 	struct rxe_req *req = &qp->req;
 
 	/* SQD: nothing new starts, but what was sent before may need sending again */
-	if (qp->state == OIB_QPS_SQD && rxe_psn_cmp(req->psn, req->resend_end) >= 0)
+	if (qp->state == OIB_QPS_SQD && rxe_psn_cmp(req->psn, req->hw_psn) >= 0)
 		return false;
 	if ((wqe->wr.send_flags & OIB_SEND_FENCE) && req->rd_atomic)
 		return false;
@@ -278,6 +312,7 @@ static void rxe_req_send(struct rxe_qp *qp)
 				if (wqe->status)
 					break;
 				req->next++;
+				rxe_req_advanced(req);
 				continue;
 			}
 			if (rxe_wr_rd_atomic(wqe->wr.opcode) && !qp->attr.max_rd_atomic) {
@@ -285,15 +320,14 @@ static void rxe_req_send(struct rxe_qp *qp)
 				break;
 			}
 		}
-		if (rxe_psn_cmp(req->psn, req->una) >= RXE_WINDOW)
+		if (rxe_psn_cmp(req->psn, req->una) >= req->window)
 			break;
 		wqe->status = rxe_req_packet(qp, wqe, mtu);
 		if (wqe->status)
 			break;
-		if (qp->ib.qp_type == OIB_QPT_UC && !req->off) {	/* its last packet left */
+		rxe_req_advanced(req);
+		if (qp->ib.qp_type == OIB_QPT_UC)	/* nothing to wait for */
 			req->una = req->psn;
-			rxe_sq_complete(qp, OIB_WC_SUCCESS);
-		}
 	}
 }
 
@@ -309,8 +343,7 @@ void rxe_req_run(struct rxe_qp *qp)
 	if (qp->state != OIB_QPS_RTS && qp->state != OIB_QPS_SQD)
 		return;
 	rxe_req_send(qp);
-	if (qp->ib.qp_type == OIB_QPT_RC)
-		rxe_comp_ack_below(qp, qp->req.una);
+	rxe_comp_ack_below(qp, qp->req.una);	/* UC: all that left; RC: local work */
 	if (!rxe_queue_empty(&qp->sq) && qp->sq.cons == qp->req.next) {
 		wqe = rxe_queue_head(&qp->sq);
 		if (wqe->status) {
@@ -319,7 +352,8 @@ void rxe_req_run(struct rxe_qp *qp)
 			return;
 		}
 	}
-	if (qp->req.una != qp->req.psn && !qp->req.rnr_wait && !hrtimer_is_queued(&qp->req.timer))
+	if (qp->req.una != qp->req.hw_psn && !qp->req.rnr_wait &&
+	    !hrtimer_is_queued(&qp->req.timer))
 		rxe_req_arm(qp, rxe_timeout_ns(qp->attr.timeout));
 }
 
@@ -348,7 +382,7 @@ static void rxe_req_work(struct work_struct *work)
 	}
 	if (req->rnr_wait) {
 		req->rnr_wait = false;
-	} else if (req->una != req->psn) {
+	} else if (req->una != req->hw_psn) {
 		rxe_port_count(rxe_qp_port(qp), OIB_RXE_TX_TIMEOUTS);
 		if (!req->retry_left) {
 			rxe_sq_complete(qp, OIB_WC_RETRY_EXC_ERR);
@@ -357,6 +391,7 @@ static void rxe_req_work(struct work_struct *work)
 		}
 		req->retry_left--;
 		rxe_req_rewind(qp, req->una);
+		req->window = 1;
 	}
 	rxe_req_run(qp);
 out:
