@@ -114,11 +114,10 @@ static bool rxe_comp_read(struct rxe_qp *qp, const struct rxe_pkt *pkt)
 		rxe_comp_fail(qp, OIB_WC_LOC_PROT_ERR);
 		return true;
 	}
-	if (k == total - 1) {
+	if (k == total - 1)
 		rxe_comp_rd_atomic_done(qp, wqe, pkt->psn);
-	} else {
+	else
 		rxe_comp_una(qp, (pkt->psn + 1) & RXE_PSN_MASK);
-	}
 	return true;
 }
 

@@ -16,8 +16,9 @@
  * expires, or a sequence NAK arrives, the requester goes back to the oldest unacknowledged PSN and
  * sends from there again, at most retry_cnt times without progress before the request fails with
  * RETRY_EXC_ERR.  After a timeout only that one packet goes until something is acknowledged: a
- * slow path is not flooded with what it may still be delivering.  An RNR NAK waits out the delay it names and then does the same, rnr_retry times
- * (7: for ever).  UC has no ACKs: a request completes when its last packet leaves.
+ * slow path is not flooded with what it may still be delivering.  An RNR NAK waits out the delay
+ * it names and then does the same, rnr_retry times (7: for ever).  UC has no ACKs: a request
+ * completes when its last packet leaves.
  */
 #include <linux/module.h>
 #include <linux/skbuff.h>
