@@ -150,10 +150,12 @@ void mad_recv_complete(struct mad_port *port, const struct oib_wc *wc)
 		return;
 	rb = &port->rbufs[wc->wr_id];
 	rb->posted = false;
-	if (wc->status != OIB_WC_SUCCESS)
-		return;	/* flushed: the QP is in error */
+	if (wc->status == OIB_WC_WR_FLUSH_ERR)
+		return;	/* the QP is in error: recovery refills the ring */
 	mad_port_count(port, OIB_MAD_PORT_RECEIVED);
-	verdict = mad_recv_one(port, rb->data, wc);
+	/* A receive in error (a datagram longer than a MAD) is a malformed MAD. */
+	verdict = wc->status == OIB_WC_SUCCESS ? mad_recv_one(port, rb->data, wc) :
+						 MAD_RX_MALFORMED;
 	mad_port_count(port, mad_verdict_stat[verdict]);
 	trace_oib_mad_recv(port->port_num, (const void *)(rb->data + OIB_MAD_GRH_SIZE),
 			   wc->byte_len, verdict);
