@@ -254,7 +254,7 @@ static void mad_backlog(struct kunit *test)
 	start = ktime_get();
 	for (j = 0; j < MADT_PER_AGENT; j++)
 		for (i = 0; i < MADT_AGENTS; i++)
-			madt_send(test, &a[i], ah[i], MADT_CLASS, j, 3000, 20);
+			madt_send(test, &a[i], ah[i], MADT_CLASS, j, 10000, 5);
 	for (i = 0; i < MADT_AGENTS; i++) {
 		wait_event_timeout(a[i].wq, atomic_read(&a[i].completed) >= MADT_PER_AGENT,
 				   180 * HZ);
@@ -271,8 +271,9 @@ static void mad_backlog(struct kunit *test)
 	ms = ktime_ms_delta(ktime_get(), start);
 	KUNIT_EXPECT_LE(test, oib_mad_port_stat(da, 1, OIB_MAD_PORT_MAX_OUTSTANDING), 32ULL);
 	KUNIT_EXPECT_LE(test, oib_mad_port_stat(db, 1, OIB_MAD_PORT_MAX_OUTSTANDING), 32ULL);
-	KUNIT_EXPECT_EQ(test, (u64)MADT_AGENTS * MADT_PER_AGENT,
-			oib_mad_port_stat(db, 1, OIB_MAD_PORT_DISPATCHED));
+	/* Resent requests reach the responder again: at least one dispatch per MAD. */
+	KUNIT_EXPECT_GE(test, oib_mad_port_stat(db, 1, OIB_MAD_PORT_DISPATCHED),
+			(u64)MADT_AGENTS * MADT_PER_AGENT);
 	/* Requests outrun the responder's receive ring: those lost are resent. */
 	kunit_info(test, "%d MADs from %d agents: %lld ms, %llu retries, %llu requests found no receive posted\n",
 		   MADT_AGENTS * MADT_PER_AGENT, MADT_AGENTS, ms,

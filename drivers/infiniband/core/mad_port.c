@@ -5,6 +5,7 @@
  * the QP from the error state.  Ports are set up and torn down by the oib_core client in
  * mad_main.c.
  */
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include "mad_priv.h"
 
@@ -13,7 +14,7 @@ static void mad_port_release(struct kref *ref)
 	struct mad_port *port = container_of(ref, struct mad_port, ref);
 
 	cancel_work_sync(&port->work);	/* the last kick may still be queued */
-	kfree(port->rbufs);
+	kvfree(port->rbufs);
 	kfree(port);
 }
 
@@ -259,7 +260,8 @@ int mad_port_setup(struct mad_port *port)
 	};
 	int ret;
 
-	port->rbufs = kcalloc(MAD_RECV_RING, sizeof(*port->rbufs), GFP_KERNEL);
+	/* ~150 KiB: vmalloc is fine, the local DMA lkey names any kernel memory */
+	port->rbufs = kvcalloc(MAD_RECV_RING, sizeof(*port->rbufs), GFP_KERNEL);
 	if (!port->rbufs)
 		return -ENOMEM;
 	port->pd = oib_alloc_pd(port->device);

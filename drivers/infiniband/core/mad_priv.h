@@ -12,7 +12,7 @@
 #include <linux/workqueue.h>
 #include <oib/mad.h>
 
-#define MAD_RECV_RING		128	/* receives kept posted on each GSI QP */
+#define MAD_RECV_RING		512	/* receives kept posted on each GSI QP */
 #define MAD_SEND_DEPTH		64	/* GSI send queue depth */
 #define MAD_MAX_OUTSTANDING	32	/* work requests posted per port at once */
 #define MAD_WORK_BUDGET		64	/* completions handled per port work run */
