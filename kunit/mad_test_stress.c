@@ -322,11 +322,13 @@ static void mad_device_removal_in_flight(struct kunit *test)
 				    .grh = { .hop_limit = 64 } };
 	struct madt_agent *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
 	struct madt_agent *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	struct madt_agent *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
 	struct oib_device *da, *db;
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_ASSERT_NOT_NULL(test, c);
 	madt_fabric(test);
 	da = madt_dev(test, 1);
 	db = madt_dev(test, 1);
@@ -337,6 +339,9 @@ static void mad_device_removal_in_flight(struct kunit *test)
 	madt_init(test, b, db, 0);
 	madt_agent(test, b, MADT_CLASS);		/* never answers */
 	KUNIT_ASSERT_EQ(test, 0, madt_register(a, 0, NULL, 0));
+	/* An agent its owner forgets to unregister before the device goes. */
+	madt_init(test, c, da, 0);
+	madt_agent(test, c, MADT_CLASS);
 	KUNIT_ASSERT_EQ(test, 0, oib_query_gid(db, 1, 0, &attr.grh.dgid, NULL));
 	madt_ulp.ah = oib_mad_create_ah(a->agent, &attr);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, madt_ulp.ah);
@@ -353,6 +358,10 @@ static void mad_device_removal_in_flight(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 10, atomic_read(&a->status[OIB_MAD_SEND_FLUSHED]));
 	madt_expect_clean(test, a);
 	madt_ulp.mt = NULL;
+	/* The forgotten agent outlives its port's service: refused, then unregistered cleanly. */
+	KUNIT_EXPECT_EQ(test, -ENODEV, PTR_ERR(oib_mad_create_ah(c->agent, &attr)));
+	madt_unregister(c);
+	madt_expect_clean(test, c);
 }
 
 static struct kunit_case oib_mad_stress_cases[] = {
