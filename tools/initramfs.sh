@@ -3,7 +3,8 @@
 # /oib/guest, tools/testing/integration as /oib/integration, guest/init as /init), our modules from a
 # built tree (drivers/**/*.ko as /oib/ko/NAME.ko, kunit/*.ko as /oib/ko/kunit/) and any kernel modules
 # they depend on (/oib/ko/deps/, load order in /oib/ko/deps.order).  /oib/ko/order is the load order
-# of the driver modules: dependencies first, then tools/testing/guest/modules.order, then by name.
+# of the driver modules: dependencies first, then tools/testing/guest/modules.order, then by name;
+# /oib/ko/late names those of tools/testing/guest/modules.late.
 # Usage: tools/initramfs.sh OUT TREE MODROOT [MODE]
 #   MODROOT is the booting kernel's lib/modules/<kver> directory, used to resolve dependencies.
 #   MODE (check|run|smoke) goes to /oib/mode, the default when the command line has no oib.mode=.
@@ -83,14 +84,34 @@ for n in "${names[@]}"; do
 done
 topo "${pref[@]}" >"$stage/oib/ko/order"
 
-# KUnit modules: those others depend on (helpers) stay loaded while each of the rest is loaded+unloaded
-libs=() tests=()
+# Late driver modules (tools/testing/guest/modules.late): oib_core clients that take resources on
+# every device (QP1, a PD, CQs); in check mode they load only after the KUnit suites that do not
+# need them, so those suites see devices as bare as they expect.
+late=()
+while read -r n; do
+	case " ${names[*]} " in *" $n "*) late+=("$n") ;; esac
+done < <(grep -v '^#' "$guest/modules.late" 2>/dev/null || true)
+printf '%s\n' "${late[@]}" | grep . >"$stage/oib/ko/late" || true
+
+# KUnit modules: those others depend on (helpers) stay loaded while each of the rest is loaded+unloaded;
+# the tests that need a late driver module run after it is loaded (kunit/tests.late)
+libs=() tests=() ltests=()
 for n in "${knames[@]}"; do
-	case " ${dep[*]} " in *" $n "*) libs+=("$n") ;; *) tests+=("$n") ;; esac
+	case " ${dep[*]} " in
+	*" $n "*) libs+=("$n") ;;
+	*)
+		needs_late=
+		for d in ${dep[$n]}; do
+			case " ${late[*]} " in *" $d "*) needs_late=1 ;; esac
+		done
+		if [ -n "$needs_late" ]; then ltests+=("$n"); else tests+=("$n"); fi
+		;;
+	esac
 done
 topo "${libs[@]}" >"$stage/oib/ko/kunit/libs"
 [ ${#tests[@]} -eq 0 ] || printf '%s\n' "${tests[@]}" >"$stage/oib/ko/kunit/tests"
-touch "$stage/oib/ko/kunit/tests"
+[ ${#ltests[@]} -eq 0 ] || printf '%s\n' "${ltests[@]}" >"$stage/oib/ko/kunit/tests.late"
+touch "$stage/oib/ko/kunit/tests" "$stage/oib/ko/kunit/tests.late" "$stage/oib/ko/late"
 
 # kernel modules ours depend on, in modprobe's order
 kver=$(basename "$modroot")
@@ -114,5 +135,5 @@ done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' | while read -r ko; do
 done
 
 (cd "$stage" && find . -print0 | cpio --null -o -H newc --owner=0:0 --quiet) | gzip -6 >"$out"
-echo "initramfs: $(basename "$out"): drivers:" $(cat "$stage/oib/ko/order") "| kunit helpers:" ${libs[*]:-none} \
-	"| kunit tests: ${#tests[@]} | other modules:" $(cat "$stage/oib/ko/deps.order") "| $(du -h "$out" | cut -f1)"
+echo "initramfs: $(basename "$out"): drivers:" $(cat "$stage/oib/ko/order") "| late:" ${late[*]:-none} \
+	"| kunit helpers:" ${libs[*]:-none} "| kunit tests: ${#tests[@]} + ${#ltests[@]} late | other modules:" $(cat "$stage/oib/ko/deps.order") "| $(du -h "$out" | cut -f1)"

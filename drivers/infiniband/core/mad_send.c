@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Send MADs: the send buffer API, what happens to a MAD when its work request completes, when its
+ * response arrives, when its wait expires and when it is cancelled, and the delivery of finished
+ * MADs to their agents.  Every state change goes through mad_fsm() under the port lock; every
+ * handler call happens in mad_send_deliver_done(), from the port work, with no lock held.
+ */
+#include <linux/slab.h>
+#include "mad_priv.h"
+
+static const char * const mad_send_status_names[] = {
+	[OIB_MAD_SEND_OK] = "ok",
+	[OIB_MAD_SEND_RESP_TIMEOUT] = "response timeout",
+	[OIB_MAD_SEND_CANCELLED] = "cancelled",
+	[OIB_MAD_SEND_FLUSHED] = "flushed",
+	[OIB_MAD_SEND_ERROR] = "send error",
+};
+
+const char *oib_mad_send_status_name(enum oib_mad_send_status status)
+{
+	return status < ARRAY_SIZE(mad_send_status_names) ? mad_send_status_names[status] : "?";
+}
+EXPORT_SYMBOL(oib_mad_send_status_name);
+
+struct oib_mad_send_buf *oib_create_send_mad(struct oib_mad_agent *agent, struct oib_ah *ah,
+					     gfp_t gfp)
+{
+	struct mad_send *ms;
+
+	if (!agent)
+		return ERR_PTR(-EINVAL);
+	ms = kzalloc(sizeof(*ms), gfp);
+	if (!ms)
+		return ERR_PTR(-ENOMEM);
+	ms->agent = to_magent(agent);
+	ms->state = MAD_IDLE;
+	INIT_LIST_HEAD(&ms->agent_link);
+	INIT_LIST_HEAD(&ms->port_link);
+	ms->buf.agent = agent;
+	ms->buf.mad = ms->mad;
+	ms->buf.ah = ah;
+	ms->buf.remote_qpn = 1;
+	ms->buf.remote_qkey = OIB_GSI_QKEY;
+	return &ms->buf;
+}
+EXPORT_SYMBOL(oib_create_send_mad);
+
+void oib_free_send_mad(struct oib_mad_send_buf *send_buf)
+{
+	struct mad_send *ms;
+	enum mad_state state;
+
+	if (!send_buf)
+		return;
+	ms = to_msend(send_buf);
+	/* The layer owns it between post and send handler: freeing it then is a bug, not done. */
+	state = READ_ONCE(ms->state);
+	if (WARN_ONCE(state != MAD_IDLE && state != MAD_DONE,
+		      "oib_mad: freeing a send buffer in state %s", mad_state_name(state)))
+		return;
+	kfree(ms->early_resp);
+	kfree(ms);
+}
+EXPORT_SYMBOL(oib_free_send_mad);
+
+static int mad_check_send(struct mad_send *ms)
+{
+	const struct oib_mad_send_buf *buf = &ms->buf;
+	const struct oib_mad_hdr *hdr = buf->mad;
+	struct mad_agent *ma = ms->agent;
+
+	if (!buf->ah || buf->ah->device != ma->agent.device)
+		return -EINVAL;
+	if (hdr->base_version != OIB_MAD_BASE_VERSION || !hdr->mgmt_class ||
+	    hdr->mgmt_class == OIB_MGMT_CLASS_SUBN_LID_ROUTED ||
+	    hdr->mgmt_class == OIB_MGMT_CLASS_SUBN_DIRECTED)
+		return -EINVAL;
+	if (buf->remote_qpn > 0xffffff)
+		return -EINVAL;
+	/* A MAD that waits for a response must be a request, to an agent that can receive. */
+	if (buf->timeout_ms && (oib_mad_is_response(hdr) || !ma->agent.recv_handler))
+		return -EINVAL;
+	return 0;
+}
+
+/* The MAD is done: off the agent's list, onto the port's done list for its handlers. */
+static void mad_send_finish_locked(struct mad_port *port, struct mad_send *ms)
+{
+	list_del_init(&ms->agent_link);
+	list_add_tail(&ms->port_link, &port->done);
+}
+
+/* Arm the agent's timeout work for @ms's deadline if it is due sooner than planned. */
+static void mad_arm_timeout(struct mad_agent *ma, struct mad_send *ms)
+{
+	unsigned long now = jiffies;
+
+	ms->deadline = now + msecs_to_jiffies(ms->timeout_ms);
+	if (ma->timer_armed && time_before_eq(ma->timer_due, ms->deadline))
+		return;
+	ma->timer_armed = true;
+	ma->timer_due = ms->deadline;
+	mod_delayed_work(mad_wq, &ma->timeout_work, ms->deadline - now);
+}
+
+int oib_post_send_mad(struct oib_mad_send_buf *send_buf)
+{
+	struct oib_mad_hdr *hdr;
+	struct mad_send *ms;
+	struct mad_agent *ma;
+	struct mad_port *port;
+	unsigned long flags;
+	bool kick;
+	int ret;
+
+	if (!send_buf)
+		return -EINVAL;
+	ms = to_msend(send_buf);
+	ma = ms->agent;
+	port = ma->port;
+	ret = mad_check_send(ms);
+	if (ret)
+		return ret;
+	hdr = send_buf->mad;
+
+	spin_lock_irqsave(&port->lock, flags);
+	if (ms->state != MAD_IDLE) {
+		ret = -EINVAL;
+		goto out;
+	}
+	if (ma->dead || port->dying) {
+		ret = -ENODEV;
+		goto out;
+	}
+	if (send_buf->timeout_ms)
+		hdr->tid = cpu_to_be64(((u64)ma->agent.hi_tid << 32) |
+				       (be64_to_cpu(hdr->tid) & 0xffffffff));
+	ms->timeout_ms = send_buf->timeout_ms;
+	ms->retries_left = send_buf->retries;
+	ms->is_response = oib_mad_is_response(hdr);
+	ms->status = OIB_MAD_SEND_OK;
+	refcount_inc(&ma->refs);	/* until its send handler returned */
+	list_add_tail(&ms->agent_link, &ma->sends);
+	mad_fsm(ms, MAD_EV_POST);
+	list_add_tail(&ms->port_link, ms->is_response ? &port->resp_backlog : &port->req_backlog);
+	mad_agent_count(ma, OIB_MAD_AGENT_SENT);
+	mad_port_post_locked(port);
+out:
+	kick = !list_empty(&port->done);
+	spin_unlock_irqrestore(&port->lock, flags);
+	if (kick)
+		mad_port_kick(port);
+	return ret;
+}
+EXPORT_SYMBOL(oib_post_send_mad);
+
+/* Its work request completed (or will never complete: flushed) with @status. */
+void mad_send_wr_done(struct mad_port *port, struct mad_send *ms, enum oib_wc_status status)
+{
+	lockdep_assert_held(&port->lock);
+	list_del_init(&ms->port_link);
+	port->outstanding--;
+	ms->sent = true;
+	if (status == OIB_WC_SUCCESS) {
+		if (ms->state == MAD_POSTED && ms->timeout_ms) {
+			mad_fsm(ms, MAD_EV_SENT_WAIT);
+			mad_arm_timeout(ms->agent, ms);
+			return;
+		}
+		mad_fsm(ms, MAD_EV_SENT_DONE);
+	} else {
+		mad_port_count(port, OIB_MAD_PORT_SEND_ERRORS);
+		if (ms->state == MAD_POSTED) {
+			ms->status = status == OIB_WC_WR_FLUSH_ERR ? OIB_MAD_SEND_FLUSHED :
+								    OIB_MAD_SEND_ERROR;
+			ms->wc_status = status;
+		}
+		mad_fsm(ms, MAD_EV_SEND_ERR);
+	}
+	mad_send_finish_locked(port, ms);
+}
+
+/*
+ * Cancel (or flush, by @status) one MAD.  Queued or waiting: done now.  With its work request on
+ * the QP: CANCELLED, done when that completes.  False if it is past cancelling.
+ */
+static bool mad_send_cancel_locked(struct mad_send *ms, enum oib_mad_send_status status)
+{
+	struct mad_port *port = ms->agent->port;
+
+	switch (ms->state) {
+	case MAD_QUEUED:
+		list_del_init(&ms->port_link);
+		fallthrough;
+	case MAD_WAIT_RESP:
+		ms->status = status;
+		mad_fsm(ms, MAD_EV_CANCEL);
+		mad_send_finish_locked(port, ms);
+		return true;
+	case MAD_POSTED:
+	case MAD_RESP_EARLY:
+		ms->status = status;
+		mad_fsm(ms, MAD_EV_CANCEL);
+		kfree(ms->early_resp);
+		ms->early_resp = NULL;
+		return true;
+	default:
+		return false;
+	}
+}
+
+void mad_flush_agent_locked(struct mad_agent *ma, enum oib_mad_send_status status)
+{
+	struct mad_send *ms, *next;
+
+	list_for_each_entry_safe(ms, next, &ma->sends, agent_link)
+		mad_send_cancel_locked(ms, status);
+}
+
+int oib_cancel_mad(struct oib_mad_send_buf *send_buf)
+{
+	struct mad_port *port;
+	struct mad_send *ms;
+	unsigned long flags;
+	bool done;
+
+	if (!send_buf)
+		return -EINVAL;
+	ms = to_msend(send_buf);
+	port = ms->agent->port;
+	spin_lock_irqsave(&port->lock, flags);
+	done = mad_send_cancel_locked(ms, OIB_MAD_SEND_CANCELLED);
+	spin_unlock_irqrestore(&port->lock, flags);
+	if (done)
+		mad_port_kick(port);
+	return done ? 0 : -ENOENT;
+}
+EXPORT_SYMBOL(oib_cancel_mad);
+
+int oib_modify_mad(struct oib_mad_send_buf *send_buf, unsigned int timeout_ms)
+{
+	struct mad_port *port;
+	struct mad_send *ms;
+	unsigned long flags;
+	int ret = 0;
+
+	if (!send_buf)
+		return -EINVAL;
+	if (!timeout_ms)
+		return oib_cancel_mad(send_buf);
+	ms = to_msend(send_buf);
+	port = ms->agent->port;
+	spin_lock_irqsave(&port->lock, flags);
+	switch (ms->state) {
+	case MAD_QUEUED:
+	case MAD_POSTED:
+	case MAD_WAIT_RESP:
+		if (!ms->timeout_ms) {	/* it awaits no response: nothing to time */
+			ret = -EINVAL;
+			break;
+		}
+		ms->timeout_ms = timeout_ms;
+		if (ms->state == MAD_WAIT_RESP)
+			mad_arm_timeout(ms->agent, ms);
+		break;
+	default:
+		ret = -ENOENT;
+	}
+	spin_unlock_irqrestore(&port->lock, flags);
+	return ret;
+}
+EXPORT_SYMBOL(oib_modify_mad);
+
+/* The agent's waits: expire what is due (resend or time out), re-arm for the next deadline. */
+void mad_timeout_work(struct work_struct *work)
+{
+	struct mad_agent *ma = container_of(to_delayed_work(work), struct mad_agent,
+					    timeout_work);
+	struct mad_port *port = ma->port;
+	struct mad_send *ms, *next;
+	unsigned long now = jiffies, due = 0;
+	bool any = false, kick;
+
+	spin_lock_irq(&port->lock);
+	ma->timer_armed = false;
+	list_for_each_entry_safe(ms, next, &ma->sends, agent_link) {
+		if (ms->state != MAD_WAIT_RESP)
+			continue;
+		if (time_before(now, ms->deadline)) {
+			if (!any || time_before(ms->deadline, due))
+				due = ms->deadline;
+			any = true;
+			continue;
+		}
+		mad_port_count(port, OIB_MAD_PORT_TIMEOUTS);
+		mad_agent_count(ma, OIB_MAD_AGENT_TIMEOUTS);
+		if (ms->retries_left) {
+			ms->retries_left--;
+			mad_port_count(port, OIB_MAD_PORT_RETRIES);
+			mad_agent_count(ma, OIB_MAD_AGENT_RETRIES);
+			mad_fsm(ms, MAD_EV_RETRY);
+			list_add_tail(&ms->port_link, &port->req_backlog);
+		} else {
+			ms->status = OIB_MAD_SEND_RESP_TIMEOUT;
+			mad_fsm(ms, MAD_EV_TIMEOUT);
+			mad_send_finish_locked(port, ms);
+		}
+	}
+	if (any && !ma->dead) {
+		ma->timer_armed = true;
+		ma->timer_due = due;
+		mod_delayed_work(mad_wq, &ma->timeout_work, due - now);
+	}
+	mad_port_post_locked(port);
+	kick = !list_empty(&port->done);
+	spin_unlock_irq(&port->lock);
+	if (kick)
+		mad_port_kick(port);
+}
+
+/*
+ * A response arrived (@buf: GRH and MAD).  If it answers a request of ours still expecting it
+ * (by agent, TID and class), hand it to that MAD: kept until the send completed, delivered with
+ * it.  False if it answers nothing (unsolicited, duplicate, late, cancelled).
+ */
+bool mad_send_match_response(struct mad_port *port, const u8 *buf,
+			     const struct oib_mad_recv *recv)
+{
+	const struct oib_mad_hdr *hdr = recv->mad;
+	u32 hi_tid = be64_to_cpu(hdr->tid) >> 32;
+	struct mad_send *ms, *found = NULL;
+	struct mad_agent *ma;
+	u8 *copy;
+
+	copy = kmemdup(buf, MAD_RECV_BUF_SIZE, GFP_KERNEL);
+	if (!copy)
+		return false;
+
+	spin_lock_irq(&port->lock);
+	list_for_each_entry(ma, &port->agents, port_link) {
+		if (ma->agent.hi_tid != hi_tid || ma->dead)
+			continue;
+		list_for_each_entry(ms, &ma->sends, agent_link) {
+			const struct oib_mad_hdr *req = (const void *)ms->mad;
+
+			if (req->tid != hdr->tid || req->mgmt_class != hdr->mgmt_class ||
+			    !ms->timeout_ms)
+				continue;
+			if (ms->state == MAD_POSTED || ms->state == MAD_WAIT_RESP ||
+			    (ms->state == MAD_QUEUED && ms->sent))
+				found = ms;
+			break;
+		}
+		break;
+	}
+	if (found) {
+		ms = found;
+		ms->early_resp = copy;
+		ms->resp = *recv;
+		ms->resp.grh = copy;
+		ms->resp.mad = (const void *)(copy + OIB_MAD_GRH_SIZE);
+		copy = NULL;
+		if (ms->state == MAD_QUEUED)	/* a resend was waiting: no need now */
+			list_del_init(&ms->port_link);
+		mad_fsm(ms, MAD_EV_RESP);
+		if (ms->state == MAD_DONE)
+			mad_send_finish_locked(port, ms);
+	}
+	spin_unlock_irq(&port->lock);
+	kfree(copy);
+	return found;
+}
+
+/* Call the handlers of every finished MAD, in the order they finished. */
+void mad_send_deliver_done(struct mad_port *port)
+{
+	struct oib_mad_send_wc wc;
+	struct mad_send *ms;
+	struct mad_agent *ma;
+
+	for (;;) {
+		spin_lock_irq(&port->lock);
+		ms = list_first_entry_or_null(&port->done, struct mad_send, port_link);
+		if (ms)
+			list_del_init(&ms->port_link);
+		spin_unlock_irq(&port->lock);
+		if (!ms)
+			break;
+
+		ma = ms->agent;
+		if (ms->early_resp && ms->status == OIB_MAD_SEND_OK) {
+			mad_agent_count(ma, OIB_MAD_AGENT_RECEIVED);
+			ma->agent.recv_handler(&ma->agent, &ms->buf, &ms->resp);
+		}
+		kfree(ms->early_resp);
+		ms->early_resp = NULL;
+		wc = (struct oib_mad_send_wc){ .send_buf = &ms->buf, .status = ms->status,
+					       .wc_status = ms->wc_status };
+		mad_agent_count(ma, OIB_MAD_AGENT_COMPLETED);
+		ma->agent.send_handler(&ma->agent, &wc);	/* may free ms */
+		mad_agent_put(ma);
+	}
+}

@@ -1,0 +1,35 @@
+#!/bin/sh
+# Integration test: oib_mad gives every port of a new device a MAD service with its own agent,
+# shown in /sys/kernel/debug/oib_mad/<dev>/port<N> (counters, window, send lists), and takes it
+# away with the device; oib_mad unloads and loads again with a device present.  Skipped when
+# oib_mad is not loaded.  Leaves oib_core, oib_rxe and oib_mad loaded.
+. "$OIB_GUEST/lib.sh"
+
+[ -d /sys/module/oib_mad ] || { echo "# oib_mad is not loaded"; exit 4; }
+MADFS=/sys/kernel/debug/oib_mad
+
+# has_line FILE PREFIX: some line of FILE starts with PREFIX.
+has_line() {
+	while read -r _l; do
+		case $_l in "$2"*) return 0 ;; esac
+	done <"$1"
+	return 1
+}
+
+rxe_add 2
+t "add creates a device ($DEV)" test -n "$DEV"
+t "port1 has a MAD service" test -e $MADFS/$DEV/port1
+t "port2 has a MAD service" test -e $MADFS/$DEV/port2
+t "port1 counts what it sent" has_line $MADFS/$DEV/port1 "sent "
+t "port1 shows its window" has_line $MADFS/$DEV/port1 "outstanding 0/32"
+t "port1 lists its port send list" has_line $MADFS/$DEV/port1 "port send list:"
+t "port1 has its own agent" has_line $MADFS/$DEV/port1 "agent hi_tid"
+t "rmmod oib_mad with $DEV present" rmmod oib_mad
+t "the service went with the module" test ! -e $MADFS
+t "oib_mad loads again" insmod "$OIB_KO/oib_mad.ko"
+t "and serves $DEV" test -e $MADFS/$DEV/port2
+rxe_remove "$DEV"
+t "remove takes the service away" test ! -e $MADFS/$DEV
+
+[ -d /sys/module/oib_mad ] || insmod "$OIB_KO/oib_mad.ko"
+done_testing
