@@ -96,7 +96,7 @@ static u64 madt_fuzz_seen(struct oib_device *dev)
 	u64 n = oib_mad_port_stat(dev, 1, OIB_MAD_PORT_RECEIVED);
 	int i;
 
-	for (i = OIB_RXE_RX_DROP_PORT_DOWN; i <= OIB_RXE_RX_DROP_UNSUPPORTED; i++)
+	for (i = OIB_RXE_RX_DROP_PORT_DOWN; i <= OIB_RXE_RX_DROP_ACCESS; i++)
 		n += oib_rxe_port_stat(dev, 1, i);
 	return n;
 }
