@@ -34,6 +34,7 @@ struct rc_cfg {
 	u8 timeout, retry_cnt, rnr_retry, min_rnr_timer;
 	bool no_rnr_retry;	/* rnr_retry 0 */
 	bool ipv4;		/* address the ends by IPv4 GIDs added for the test */
+	bool srq;		/* b receives from an SRQ */
 	u8 max_rd_atomic;
 };
 
@@ -42,7 +43,9 @@ struct rc_end {
 	struct oib_pd *pd;
 	struct oib_cq *scq, *rcq;
 	struct oib_qp *qp;
+	struct oib_srq *srq;
 	struct oib_mr *mr;
+	atomic_t comps;		/* calls of rcq's completion handler */
 	union oib_gid gid;	/* the one the peer sends to */
 	u8 sgid_index;		/* of gid */
 	u8 *buf;		/* RC_BUF bytes, registered as mr */
@@ -61,6 +64,18 @@ static void rc_event(struct oib_event *ev, void *ctx)
 
 	if (ev->event <= OIB_EVENT_GID_CHANGE)
 		atomic_inc(&e->events[ev->event]);
+}
+
+static void rc_comp(struct oib_cq *cq, void *ctx)
+{
+	struct rc_end *e = ctx;
+
+	atomic_inc(&e->comps);
+}
+
+static void rc_destroy_srq(void *srq)
+{
+	oib_destroy_srq(srq);
 }
 
 static void rc_vfree(void *p)
@@ -98,8 +113,11 @@ static void rc_destroy_cq(void *cq)
  * One end on the test fabric.  Its objects are destroyed at test end if @managed, else by whoever
  * removes the device (rc_client_remove(), as a ULP would).
  */
-static void rc_end_init(struct kunit *test, struct rc_end *e, enum oib_qp_type type, bool managed)
+static void rc_end_init(struct kunit *test, struct rc_end *e, enum oib_qp_type type, bool managed,
+			bool srq)
 {
+	struct oib_srq_init_attr sa = { .event_handler = rc_event, .srq_context = e,
+					.attr = { .max_wr = RC_WR, .max_sge = 4 } };
 	struct oib_rxe_params p = { .num_ports = 1, .fabric = RC_FABRIC };
 	struct oib_cq_init_attr ca = { .cqe = 2 * RC_WR };
 	struct oib_qp_init_attr ia = {
@@ -116,9 +134,17 @@ static void rc_end_init(struct kunit *test, struct rc_end *e, enum oib_qp_type t
 	e->scq = oib_create_cq(e->dev, NULL, NULL, NULL, &ca);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, e->scq);
 	rc_release(test, rc_destroy_cq, e->scq, managed);
-	e->rcq = oib_create_cq(e->dev, NULL, NULL, NULL, &ca);
+	e->rcq = oib_create_cq(e->dev, rc_comp, NULL, e, &ca);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, e->rcq);
 	rc_release(test, rc_destroy_cq, e->rcq, managed);
+	if (srq) {
+		e->srq = oib_create_srq(e->pd, &sa);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, e->srq);
+		rc_release(test, rc_destroy_srq, e->srq, managed);
+		ia.srq = e->srq;
+		ia.cap.max_recv_wr = 0;
+		ia.cap.max_recv_sge = 0;
+	}
 	ia.send_cq = e->scq;
 	ia.recv_cq = e->rcq;
 	e->qp = oib_create_qp(e->pd, &ia);
@@ -225,8 +251,8 @@ static struct rc_pair *rc_pair_of(struct kunit *test, const struct rc_cfg *cfg,
 	p->cfg.rnr_retry = p->cfg.no_rnr_retry ? 0 : p->cfg.rnr_retry ?: 7;
 	p->cfg.max_rd_atomic = p->cfg.max_rd_atomic ?: 8;
 	p->cfg.min_rnr_timer = p->cfg.min_rnr_timer ?: 1;
-	rc_end_init(test, &p->a, p->cfg.type, managed);
-	rc_end_init(test, &p->b, p->cfg.type, managed);
+	rc_end_init(test, &p->a, p->cfg.type, managed, false);
+	rc_end_init(test, &p->b, p->cfg.type, managed, cfg->srq);
 	if (cfg->ipv4) {
 		rc_ipv4_gid(test, &p->a, 1);
 		rc_ipv4_gid(test, &p->b, 2);
@@ -468,6 +494,52 @@ static void rc_ipv4(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_RDMA_WRITE, 3, 0, 10, 0));
 	rc_expect_wc(test, p->a.scq, 3, OIB_WC_RETRY_EXC_ERR, 0, 0);
 	KUNIT_EXPECT_EQ(test, rc_stat(&p->b, OIB_RXE_RX_DROP_DGID), 8);
+}
+
+/* Receives from an SRQ, its limit event, and a CQ armed for solicited completions only. */
+static void rc_srq_solicited(struct kunit *test)
+{
+	struct rc_cfg cfg = { .srq = true };
+	struct rc_pair *p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
+	struct oib_srq_attr limit = { .srq_limit = 2 };
+	struct oib_sge sge = rc_sge(&p->a, 0, 100);
+	struct oib_send_wr wr = { .wr_id = 2, .opcode = OIB_WR_SEND, .sg_list = &sge, .num_sge = 1,
+				  .send_flags = OIB_SEND_SIGNALED | OIB_SEND_SOLICITED };
+	struct oib_wc wc[3];
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		struct oib_sge r = rc_sge(&p->b, i * 1024, 1024);
+		struct oib_recv_wr rwr = { .wr_id = 10 + i, .sg_list = &r, .num_sge = 1 };
+
+		KUNIT_ASSERT_EQ(test, 0, oib_post_srq_recv(p->b.srq, &rwr, NULL));
+	}
+	KUNIT_ASSERT_EQ(test, 0, oib_modify_srq(p->b.srq, &limit, OIB_SRQ_LIMIT));
+	KUNIT_ASSERT_EQ(test, 0, oib_req_notify_cq(p->b.rcq, OIB_CQ_SOLICITED));
+
+	/* not solicited: the CQ stays quiet */
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 1, 0, 100, 0));
+	rc_expect_wc(test, p->a.scq, 1, OIB_WC_SUCCESS, OIB_WC_SEND, 100);
+	msleep(50);
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&p->b.comps));
+	/* solicited: it wakes */
+	KUNIT_ASSERT_EQ(test, 0, oib_post_send(p->a.qp, &wr, NULL));
+	rc_expect_wc(test, p->a.scq, 2, OIB_WC_SUCCESS, OIB_WC_SEND, 100);
+	for (i = 0; i < 100 && !atomic_read(&p->b.comps); i++)
+		usleep_range(10000, 20000);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->b.comps));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&p->b.events[OIB_EVENT_SRQ_LIMIT_REACHED]));
+	/* the third receive takes the SRQ below its limit of 2 */
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 3, 0, 100, 0));
+	rc_expect_wc(test, p->a.scq, 3, OIB_WC_SUCCESS, OIB_WC_SEND, 100);
+	for (i = 0; i < 100 && !atomic_read(&p->b.events[OIB_EVENT_SRQ_LIMIT_REACHED]); i++)
+		usleep_range(10000, 20000);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->b.events[OIB_EVENT_SRQ_LIMIT_REACHED]));
+	KUNIT_ASSERT_EQ(test, 3, rc_poll(p->b.rcq, wc, 3));
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, wc[i].wr_id, 10 + i);
+		KUNIT_EXPECT_EQ(test, wc[i].byte_len, 100);
+	}
 }
 
 /* Many reads in flight at once, more than max_rd_atomic: all complete, in order, right. */
@@ -1072,6 +1144,7 @@ static struct kunit_case rc_cases[] = {
 	KUNIT_CASE(rc_send_sgl),
 	KUNIT_CASE(rc_write_read),
 	KUNIT_CASE(rc_ipv4),
+	KUNIT_CASE(rc_srq_solicited),
 	KUNIT_CASE(rc_read_many),
 	KUNIT_CASE(rc_atomics),
 	KUNIT_CASE(rc_invalidate),
