@@ -12,9 +12,16 @@ struct workqueue_struct *mad_wq;
 
 static void mad_remove_port(struct mad_port *port)
 {
-	if (port->self)
-		oib_unregister_mad_agent(&port->self->agent);
-	port->self = NULL;
+	struct mad_agent *self = port->self;
+
+	/*
+	 * No new answers from the port work, and the one it may be building finishes first: an
+	 * answer holds no reference on the agent until it is posted.
+	 */
+	WRITE_ONCE(port->self, NULL);
+	flush_work(&port->work);
+	if (self)
+		oib_unregister_mad_agent(&self->agent);
 	mad_port_teardown(port);
 	mad_debugfs_remove_port(port);
 	mad_port_put(port);

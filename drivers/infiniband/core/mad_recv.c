@@ -62,11 +62,15 @@ static bool mad_wants_answer(u8 method)
 static void mad_answer(struct mad_port *port, const u8 *buf, const struct oib_mad_recv *recv,
 		       u16 status)
 {
-	struct oib_mad_agent *self = &port->self->agent;
+	struct mad_agent *priv = READ_ONCE(port->self);
 	struct oib_mad_send_buf *sb;
+	struct oib_mad_agent *self;
 	struct oib_mad_hdr *hdr;
 	struct oib_ah *ah;
 
+	if (!priv)
+		return;		/* the port is going away */
+	self = &priv->agent;
 	ah = oib_mad_create_resp_ah(self, recv);
 	if (IS_ERR(ah))
 		return;

@@ -262,10 +262,22 @@ static inline bool rxe_qp_connected(const struct rxe_qp *qp)
 	return qp->ib.qp_type == OIB_QPT_RC || qp->ib.qp_type == OIB_QPT_UC;
 }
 
-/* PSNs are 24-bit sequence numbers: a - b as a signed distance. */
+/* PSNs are 24-bit sequence numbers: a - b as a signed distance, and psn + n. */
 static inline s32 rxe_psn_cmp(u32 a, u32 b)
 {
 	return (s32)((a - b) << 8) >> 8;
+}
+
+static inline u32 rxe_psn_add(u32 psn, u32 n)
+{
+	return (psn + n) & RXE_PSN_MASK;
+}
+
+/* Reads and atomics: answered by responses of their own, limited by max_rd_atomic. */
+static inline bool rxe_wr_rd_atomic(enum oib_wr_opcode op)
+{
+	return op == OIB_WR_RDMA_READ || op == OIB_WR_ATOMIC_CMP_AND_SWP ||
+	       op == OIB_WR_ATOMIC_FETCH_AND_ADD;
 }
 
 /* rxe_net.c */

@@ -14,12 +14,6 @@
 #include <linux/module.h>
 #include "rxe.h"
 
-static bool rxe_wqe_rd_atomic(const struct rxe_send_wqe *wqe)
-{
-	return wqe->wr.opcode == OIB_WR_RDMA_READ || wqe->wr.opcode == OIB_WR_ATOMIC_CMP_AND_SWP ||
-	       wqe->wr.opcode == OIB_WR_ATOMIC_FETCH_AND_ADD;
-}
-
 /* PSNs before @una are acknowledged now; sending that had gone back before it moves on to it. */
 static void rxe_comp_una(struct rxe_qp *qp, u32 una)
 {
@@ -44,7 +38,7 @@ bool rxe_comp_ack_below(struct rxe_qp *qp, u32 psn)
 
 	while (qp->sq.cons != req->hw_next) {
 		wqe = rxe_queue_head(&qp->sq);
-		if (rxe_wqe_rd_atomic(wqe)) {
+		if (rxe_wr_rd_atomic(wqe->wr.opcode)) {
 			lost = rxe_psn_cmp(wqe->last_psn, psn) < 0;
 			if (rxe_psn_cmp(wqe->first_psn, psn) < 0)
 				una = wqe->first_psn;
@@ -78,7 +72,7 @@ static struct rxe_send_wqe *rxe_comp_head(struct rxe_qp *qp, u32 psn, bool read)
 	if (qp->sq.cons == qp->req.hw_next || psn != qp->req.una)
 		return NULL;
 	wqe = rxe_queue_head(&qp->sq);
-	if (!rxe_wqe_rd_atomic(wqe))
+	if (!rxe_wr_rd_atomic(wqe->wr.opcode))
 		return NULL;
 	if (read ? wqe->wr.opcode != OIB_WR_RDMA_READ : wqe->wr.opcode == OIB_WR_RDMA_READ)
 		return NULL;

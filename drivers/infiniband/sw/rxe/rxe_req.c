@@ -66,17 +66,6 @@ static u64 rxe_timeout_ns(u8 timeout)
 	return timeout ? 4096ULL << min_t(u8, timeout, 31) : 0;
 }
 
-static bool rxe_wr_rd_atomic(enum oib_wr_opcode op)
-{
-	return op == OIB_WR_RDMA_READ || op == OIB_WR_ATOMIC_CMP_AND_SWP ||
-	       op == OIB_WR_ATOMIC_FETCH_AND_ADD;
-}
-
-static u32 rxe_psn_add(u32 psn, u32 n)
-{
-	return (psn + n) & RXE_PSN_MASK;
-}
-
 /* Arm the timer to expire @ns from now; under sq_lock. */
 void rxe_req_arm(struct rxe_qp *qp, u64 ns)
 {

@@ -54,11 +54,6 @@ void rxe_resp_reset(struct rxe_qp *qp)
 		memset(resp->rsrc, 0, resp->nrsrc * sizeof(*resp->rsrc));
 }
 
-static u32 rxe_psn_add(u32 psn, u32 n)
-{
-	return (psn + n) & RXE_PSN_MASK;
-}
-
 /* An ACK, NAK or atomic ACK for @psn. */
 static void rxe_resp_ack(struct rxe_qp *qp, u8 opcode, u32 psn, u8 syndrome, u64 orig)
 {
