@@ -15,10 +15,10 @@
  * The ACK timer runs while anything is unacknowledged, restarted by every step forward.  When it
  * expires, or a sequence NAK arrives, the requester goes back to the oldest unacknowledged PSN and
  * sends from there again, at most retry_cnt times without progress before the request fails with
- * RETRY_EXC_ERR.  After a timeout only that one packet goes until something is acknowledged: a
- * slow path is not flooded with what it may still be delivering.  An RNR NAK waits out the delay
- * it names and then does the same, rnr_retry times (7: for ever).  UC has no ACKs: a request
- * completes when its last packet leaves.
+ * RETRY_EXC_ERR.  After a timeout only RXE_RECOVERY packets go, each asking for an ACK, until
+ * something is acknowledged: a slow path is not flooded with what it may still be delivering.  An
+ * RNR NAK waits out the delay it names and then does the same, rnr_retry times (7: for ever).  UC
+ * has no ACKs: a request completes when its last packet leaves.
  */
 #include <linux/module.h>
 #include <linux/skbuff.h>
@@ -26,6 +26,7 @@
 
 #define RXE_WINDOW	32	/* PSNs unacknowledged at most */
 #define RXE_ACK_EVERY	16	/* PSNs between two AckReqs at most */
+#define RXE_RECOVERY	4	/* the window after a timeout, until something is acknowledged */
 #define RXE_UC_OPCODE	0x20	/* a UC opcode is the RC one with this bit */
 #define RXE_RNR_FOREVER	7
 
@@ -227,9 +228,12 @@ static enum oib_wc_status rxe_req_packet(struct rxe_qp *qp, struct rxe_send_wqe 
 			wqe->last_psn = req->psn;
 		break;
 	}
-	/* the end of a burst, of what is sent again, of the window, and every RXE_ACK_EVERY */
+	/*
+	 * The end of a burst, of what is sent again, of the window, every RXE_ACK_EVERY, and every
+	 * packet after a timeout: each is a chance for an ACK to get through.
+	 */
 	hdr.ack_req = rc && !rxe_wr_rd_atomic(op) &&
-		      ((last && req->next + 1 == qp->sq.prod) ||
+		      ((last && req->next + 1 == qp->sq.prod) || req->window < RXE_WINDOW ||
 		       rxe_psn_add(req->psn, npsn) == req->hw_psn ||
 		       rxe_psn_cmp(req->psn, req->ack_req_psn) >= RXE_ACK_EVERY ||
 		       rxe_psn_cmp(req->psn, req->una) + 1 >= req->window);
@@ -381,7 +385,7 @@ static void rxe_req_work(struct work_struct *work)
 		}
 		req->retry_left--;
 		rxe_req_rewind(qp, req->una);
-		req->window = 1;
+		req->window = RXE_RECOVERY;
 	}
 	rxe_req_run(qp);
 out:
