@@ -284,6 +284,7 @@ static inline bool rxe_wr_rd_atomic(enum oib_wr_opcode op)
 int rxe_path_resolve(struct rxe_qp *qp, const struct oib_qp_attr *attr, struct rxe_path *path);
 struct sk_buff *rxe_frame_alloc(const struct rxe_tx_hdr *hdr, u8 **payload);
 void rxe_frame_xmit(struct rxe_port *port, struct sk_buff *skb);
+bool rxe_route(struct rxe_port *port, const union oib_gid *dgid, u8 *dmac, bool resolved);
 bool rxe_conn_hdr(struct rxe_qp *qp, struct rxe_tx_hdr *hdr);
 struct rxe_port *rxe_qp_port(struct rxe_qp *qp);
 

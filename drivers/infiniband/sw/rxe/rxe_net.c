@@ -49,6 +49,19 @@ int rxe_path_resolve(struct rxe_qp *qp, const struct oib_qp_attr *attr, struct r
 }
 
 /*
+ * Can a frame leave @port for @dgid now?  Resolves the destination MAC into @dmac unless @resolved;
+ * a frame that cannot leave is counted as tx_no_route (and lost, as on a wire).
+ */
+bool rxe_route(struct rxe_port *port, const union oib_gid *dgid, u8 *dmac, bool resolved)
+{
+	if (READ_ONCE(port->state) == OIB_PORT_ACTIVE &&
+	    (resolved || !oib_rxe_fabric_resolve(port->rdev->fabric, dgid, dmac)))
+		return true;
+	rxe_port_count(port, OIB_RXE_TX_NO_ROUTE);
+	return false;
+}
+
+/*
  * Start @hdr from the QP's path; false if no frame can leave now (no valid path, the link is down
  * or nobody owns the destination GID), which is counted.  Under sq_lock or rq_lock.
  */
@@ -57,14 +70,8 @@ bool rxe_conn_hdr(struct rxe_qp *qp, struct rxe_tx_hdr *hdr)
 	struct rxe_path *path = &qp->path;
 	struct rxe_port *port = rxe_qp_port(qp);
 
-	if (!path->valid)
+	if (!path->valid || !rxe_route(port, &path->hdr.dgid, path->hdr.dmac, path->resolved))
 		return false;
-	if (READ_ONCE(port->state) != OIB_PORT_ACTIVE ||
-	    (!path->resolved && oib_rxe_fabric_resolve(port->rdev->fabric, &path->hdr.dgid,
-						       path->hdr.dmac))) {
-		rxe_port_count(port, OIB_RXE_TX_NO_ROUTE);
-		return false;
-	}
 	path->resolved = true;
 	*hdr = path->hdr;
 	return true;

@@ -31,8 +31,9 @@ enum rxe_resp_result {
 struct rxe_resp_after {
 	bool comm_est;
 	bool srq_limit;
-	bool error;
-	enum oib_event_type event;	/* with error, if not OIB_EVENT_QP_FATAL: raise it */
+	bool error;			/* the QP goes to ERR ... */
+	bool event;			/* ... raising this affiliated event */
+	enum oib_event_type type;
 };
 
 void rxe_resp_reset(struct rxe_qp *qp)
@@ -407,12 +408,14 @@ static void rxe_resp_rc(struct rxe_port *port, struct rxe_qp *qp, const struct r
 	case RXE_RESP_INVALID:
 		rxe_resp_nak(qp, psn, RXE_NAK_INVALID_REQUEST);
 		after->error = true;
-		after->event = OIB_EVENT_QP_REQ_ERR;
+		after->event = true;
+		after->type = OIB_EVENT_QP_REQ_ERR;
 		break;
 	case RXE_RESP_ACCESS:
 		rxe_resp_nak(qp, psn, RXE_NAK_REMOTE_ACCESS_ERROR);
 		after->error = true;
-		after->event = OIB_EVENT_QP_ACCESS_ERR;
+		after->event = true;
+		after->type = OIB_EVENT_QP_ACCESS_ERR;
 		break;
 	case RXE_RESP_OP_ERR:
 		rxe_resp_nak(qp, psn, RXE_NAK_REMOTE_OP_ERROR);
@@ -453,7 +456,7 @@ static void rxe_resp_uc(struct rxe_port *port, struct rxe_qp *qp, const struct r
 
 void rxe_resp_recv(struct rxe_port *port, struct rxe_qp *qp, const struct rxe_pkt *pkt)
 {
-	struct rxe_resp_after after = { .event = OIB_EVENT_QP_FATAL };
+	struct rxe_resp_after after = {};
 	unsigned long flags;
 
 	spin_lock_irqsave(&qp->rq_lock, flags);
@@ -481,6 +484,6 @@ void rxe_resp_recv(struct rxe_port *port, struct rxe_qp *qp, const struct rxe_pk
 		rxe_qp_event(qp, OIB_EVENT_COMM_EST);
 	if (after.srq_limit)
 		rxe_srq_limit_event(qp);
-	if (after.error && rxe_qp_err(qp) && after.event != OIB_EVENT_QP_FATAL)
-		rxe_qp_event(qp, after.event);
+	if (after.error && rxe_qp_err(qp) && after.event)
+		rxe_qp_event(qp, after.type);
 }

@@ -73,11 +73,8 @@ static enum oib_wc_status rxe_ud_xmit(struct rxe_qp *qp, const struct rxe_send_w
 	status = rxe_ud_fill_hdr(qp, port, wqe, wqe->len, &hdr);
 	if (status)
 		return status;
-	if (READ_ONCE(port->state) != OIB_PORT_ACTIVE ||
-	    oib_rxe_fabric_resolve(port->rdev->fabric, &hdr.dgid, hdr.dmac)) {
-		rxe_port_count(port, OIB_RXE_TX_NO_ROUTE);	/* lost, as a datagram may be */
-		return OIB_WC_SUCCESS;
-	}
+	if (!rxe_route(port, &hdr.dgid, hdr.dmac, false))
+		return OIB_WC_SUCCESS;	/* lost, as a datagram may be */
 	skb = rxe_frame_alloc(&hdr, &payload);
 	if (!skb)
 		return OIB_WC_LOC_QP_OP_ERR;
