@@ -79,6 +79,65 @@ struct oib_mad_hdr {
 /* Vendor range 2 MADs carry their OUI here (after the RMPP header and a reserved byte). */
 #define OIB_MAD_OUI_OFFSET	37
 
+/*
+ * RMPP (chapter 13.6): in the classes that use it, the 12 bytes after the common header.  A
+ * message longer than one MAD travels as DATA segments, each repeating the common and class
+ * headers, acknowledged by window (ACK); either side may end the transfer (STOP, ABORT).
+ */
+struct oib_rmpp_hdr {
+	u8 rmpp_version;
+	u8 rmpp_type;
+	u8 rmpp_rtime_flags;		/* RRespTime in bits 7-3, flags in bits 2-0 */
+	u8 rmpp_status;
+	__be32 seg_num;			/* DATA: this segment; ACK: the last one received */
+	__be32 paylen_newwin;		/* DATA: payload length (first, last); ACK: window end */
+} __packed;
+
+#define OIB_RMPP_VERSION		1
+#define OIB_RMPP_TYPE_DATA		1
+#define OIB_RMPP_TYPE_ACK		2
+#define OIB_RMPP_TYPE_STOP		3
+#define OIB_RMPP_TYPE_ABORT		4
+#define OIB_RMPP_FLAG_ACTIVE		0x01
+#define OIB_RMPP_FLAG_FIRST		0x02
+#define OIB_RMPP_FLAG_LAST		0x04
+#define OIB_RMPP_NO_RESPTIME		0x1f	/* RRespTime: no value given */
+
+/* rmpp_status of STOP and ABORT */
+#define OIB_RMPP_STATUS_RESX		1	/* STOP: the receiver's resources are exhausted */
+#define OIB_RMPP_STATUS_T2L		118	/* total time too long */
+#define OIB_RMPP_STATUS_BAD_LEN		119	/* inconsistent last segment and payload length */
+#define OIB_RMPP_STATUS_BAD_SEG		120	/* inconsistent first segment and number */
+#define OIB_RMPP_STATUS_BADT		121	/* bad RMPP type */
+#define OIB_RMPP_STATUS_W2S		122	/* NewWindowLast too small */
+#define OIB_RMPP_STATUS_S2B		123	/* segment number too big */
+#define OIB_RMPP_STATUS_BAD_STATUS	124	/* illegal status */
+#define OIB_RMPP_STATUS_UNV		125	/* unsupported version */
+#define OIB_RMPP_STATUS_TMR		126	/* too many retries */
+#define OIB_RMPP_STATUS_UNSPEC		127	/* unspecified */
+
+#define OIB_MAD_RMPP_HDR_SIZE		36	/* common + RMPP headers */
+#define OIB_MAD_VENDOR_HDR_SIZE		40	/* ... + reserved byte + OUI (vendor range 2) */
+#define OIB_MAD_SA_HDR_SIZE		56	/* ... + SA header (SM_Key, offset, component mask) */
+#define OIB_MAD_RMPP_SEG_PAYLOAD	(OIB_MAD_SIZE - OIB_MAD_RMPP_HDR_SIZE)	/* 220 */
+
+/* Does @mgmt_class carry an RMPP header (subnet administration and vendor range 2)? */
+static inline bool oib_mad_class_uses_rmpp(u8 mgmt_class)
+{
+	return mgmt_class == OIB_MGMT_CLASS_SUBN_ADM ||
+	       (mgmt_class >= OIB_MGMT_CLASS_OUI_START && mgmt_class <= OIB_MGMT_CLASS_OUI_END);
+}
+
+/* The headers every segment of an RMPP message of @mgmt_class repeats, in bytes. */
+static inline size_t oib_mad_rmpp_hdr_len(u8 mgmt_class)
+{
+	if (mgmt_class == OIB_MGMT_CLASS_SUBN_ADM)
+		return OIB_MAD_SA_HDR_SIZE;
+	if (mgmt_class >= OIB_MGMT_CLASS_OUI_START && mgmt_class <= OIB_MGMT_CLASS_OUI_END)
+		return OIB_MAD_VENDOR_HDR_SIZE;
+	return OIB_MAD_RMPP_HDR_SIZE;
+}
+
 static inline bool oib_mad_is_response(const struct oib_mad_hdr *hdr)
 {
 	return (hdr->method & OIB_MGMT_METHOD_RESP) || hdr->method == OIB_MGMT_METHOD_TRAP_REPRESS;
@@ -93,13 +152,16 @@ enum oib_mad_send_status {
 	OIB_MAD_SEND_CANCELLED,		/* oib_cancel_mad() */
 	OIB_MAD_SEND_FLUSHED,		/* agent unregistered, port removed, or QP recovered */
 	OIB_MAD_SEND_ERROR,		/* its work request completed in error: see wc_status */
+	OIB_MAD_SEND_ABORTED,		/* RMPP: the receiver sent STOP or ABORT (rmpp_status) */
 };
 
 const char *oib_mad_send_status_name(enum oib_mad_send_status status);
 
 struct oib_mad_send_buf {
 	struct oib_mad_agent *agent;
-	void *mad;			/* OIB_MAD_SIZE bytes, header first, zeroed at create */
+	void *mad;			/* hdr_len + data_len bytes, headers first, zeroed at create */
+	size_t hdr_len;			/* RMPP: the headers each segment repeats; else OIB_MAD_SIZE */
+	size_t data_len;		/* RMPP: the message's data after the headers; else 0 */
 	struct oib_ah *ah;		/* from oib_mad_create_ah() or _resp_ah() */
 	u32 remote_qpn;			/* default 1 */
 	u32 remote_qkey;		/* default OIB_GSI_QKEY */
@@ -113,11 +175,13 @@ struct oib_mad_send_wc {
 	struct oib_mad_send_buf *send_buf;
 	enum oib_mad_send_status status;
 	enum oib_wc_status wc_status;	/* OIB_MAD_SEND_ERROR: the work completion's status */
+	u8 rmpp_status;			/* OIB_MAD_SEND_ABORTED: the receiver's reason */
 };
 
 /* A received MAD; valid only during the receive handler call. */
 struct oib_mad_recv {
-	const struct oib_mad_hdr *mad;	/* OIB_MAD_SIZE bytes */
+	const struct oib_mad_hdr *mad;	/* len bytes */
+	size_t len;			/* OIB_MAD_SIZE, or an RMPP message's headers and all data */
 	const u8 *grh;			/* OIB_MAD_GRH_SIZE bytes (RoCE: always present) */
 	u32 port_num;
 	u32 src_qp;
@@ -133,11 +197,21 @@ typedef void (*oib_mad_recv_handler)(struct oib_mad_agent *agent,
 				     struct oib_mad_send_buf *send_buf,
 				     const struct oib_mad_recv *recv);
 
-/* What an agent receives.  mgmt_class 0: a send-only agent (it still gets its responses). */
+/*
+ * What an agent receives.  mgmt_class 0: a send-only agent (it still gets its responses).
+ * rmpp_version OIB_RMPP_VERSION: the layer segments the agent's RMPP sends and reassembles RMPP
+ * messages for it (requests it takes, responses to its requests), holding at most rmpp_max_bytes
+ * (0: OIB_MAD_RMPP_DEFAULT_MAX) of partial messages at once, and answering STOP beyond; 0: the
+ * agent sees every segment as a MAD of its own and speaks RMPP itself.
+ */
+#define OIB_MAD_RMPP_DEFAULT_MAX	(1 << 20)
+
 struct oib_mad_reg_req {
 	u8 mgmt_class;
 	u8 class_version;
 	u8 oui[3];			/* vendor range 2 classes only */
+	u8 rmpp_version;
+	u32 rmpp_max_bytes;
 	DECLARE_BITMAP(method_mask, OIB_MGMT_MAX_METHODS);	/* request methods, < 0x80 */
 };
 
@@ -171,6 +245,16 @@ struct oib_ah *oib_mad_create_resp_ah(struct oib_mad_agent *agent, const struct 
 struct oib_mad_send_buf *oib_create_send_mad(struct oib_mad_agent *agent, struct oib_ah *ah,
 					     gfp_t gfp);
 /*
+ * An RMPP send buffer for a message of @mgmt_class with @data_len bytes of data (up to
+ * OIB_MAD_RMPP_MAX_DATA): the owner fills the headers (the RMPP header is the layer's) and the
+ * data after them; the layer sends it in segments of OIB_MAD_SIZE - hdr_len data bytes.  The
+ * agent must have registered with rmpp_version; -EINVAL otherwise.
+ */
+#define OIB_MAD_RMPP_MAX_DATA		(16 << 20)
+struct oib_mad_send_buf *oib_create_rmpp_send_mad(struct oib_mad_agent *agent,
+						  struct oib_ah *ah, u8 mgmt_class,
+						  size_t data_len, gfp_t gfp);
+/*
  * Post: the layer writes the agent's hi_tid into the top of the TID of a request that awaits a
  * response.  -EINVAL: bad buffer or MAD header, or posted before; -ENODEV: the port is gone or
  * the agent is unregistering.  Any context but hard-irq.
@@ -200,6 +284,16 @@ enum oib_mad_port_stat {
 	OIB_MAD_PORT_RETRIES,		/* resends after a timeout */
 	OIB_MAD_PORT_RECOVERIES,	/* QP error recoveries */
 	OIB_MAD_PORT_MAX_OUTSTANDING,	/* high-water mark of posted work requests */
+	OIB_MAD_PORT_RMPP_SEGS_SENT,	/* RMPP DATA segments posted, resends included */
+	OIB_MAD_PORT_RMPP_SEGS_RECV,	/* RMPP DATA segments taken in order */
+	OIB_MAD_PORT_RMPP_DUPLICATES,	/* RMPP DATA segments received before */
+	OIB_MAD_PORT_RMPP_OUT_OF_WINDOW,	/* RMPP DATA segments ahead of a gap or the window */
+	OIB_MAD_PORT_RMPP_ACKS_SENT,
+	OIB_MAD_PORT_RMPP_ACKS_RECV,
+	OIB_MAD_PORT_RMPP_STOPS_SENT,	/* STOP and ABORT sent */
+	OIB_MAD_PORT_RMPP_STOPS_RECV,	/* STOP and ABORT received for a transfer of ours */
+	OIB_MAD_PORT_RMPP_REASSEMBLED,	/* messages delivered whole */
+	OIB_MAD_PORT_RMPP_DISCARDED,	/* partial messages dropped: aborted, timed out, agent gone */
 	OIB_MAD_PORT_NSTATS,
 };
 
