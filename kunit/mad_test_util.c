@@ -16,7 +16,7 @@ void madt_send_handler(struct oib_mad_agent *agent, struct oib_mad_send_wc *wc)
 	if (idx != MADT_UNTRACKED) {
 		if ((uintptr_t)idx >= mt->n || ++mt->once[(uintptr_t)idx] != 1)
 			atomic_inc(&mt->bad);
-		if (wc->status <= OIB_MAD_SEND_ERROR)
+		if (wc->status <= OIB_MAD_SEND_ABORTED)
 			atomic_inc(&mt->status[wc->status]);
 		mt->send_seq = atomic_inc_return(&mt->seq);
 	}

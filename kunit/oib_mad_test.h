@@ -33,7 +33,7 @@ struct madt_agent {
 	atomic_t drop_responses;	/* drop (by fabric rule) this many of our answers */
 	atomic_t dup_responses;		/* duplicate this many */
 	atomic_t requests, responses, completed, bad, seq;
-	atomic_t status[OIB_MAD_SEND_ERROR + 1];
+	atomic_t status[OIB_MAD_SEND_ABORTED + 1];
 	u16 last_resp_status;
 	u8 last_resp_method;
 	int resp_seq, send_seq;		/* order of the last response and send handler calls */

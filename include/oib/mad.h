@@ -24,6 +24,7 @@
 
 #include <linux/types.h>
 #include <linux/bitmap.h>
+#include <linux/sizes.h>
 #include <oib/device.h>
 
 #define OIB_MAD_SIZE		256	/* every MAD on QP1 is exactly this long */
@@ -118,7 +119,7 @@ struct oib_rmpp_hdr {
 
 #define OIB_MAD_RMPP_HDR_SIZE		36	/* common + RMPP headers */
 #define OIB_MAD_VENDOR_HDR_SIZE		40	/* ... + reserved byte + OUI (vendor range 2) */
-#define OIB_MAD_SA_HDR_SIZE		56	/* ... + SA header (SM_Key, offset, component mask) */
+#define OIB_MAD_SA_HDR_SIZE		56	/* ... + SA header (SM_Key, offset, comp. mask) */
 #define OIB_MAD_RMPP_SEG_PAYLOAD	(OIB_MAD_SIZE - OIB_MAD_RMPP_HDR_SIZE)	/* 220 */
 
 /* Does @mgmt_class carry an RMPP header (subnet administration and vendor range 2)? */
@@ -159,8 +160,8 @@ const char *oib_mad_send_status_name(enum oib_mad_send_status status);
 
 struct oib_mad_send_buf {
 	struct oib_mad_agent *agent;
-	void *mad;			/* hdr_len + data_len bytes, headers first, zeroed at create */
-	size_t hdr_len;			/* RMPP: the headers each segment repeats; else OIB_MAD_SIZE */
+	void *mad;			/* hdr_len + data_len bytes, headers first, zeroed */
+	size_t hdr_len;			/* RMPP: headers each segment repeats; else OIB_MAD_SIZE */
 	size_t data_len;		/* RMPP: the message's data after the headers; else 0 */
 	struct oib_ah *ah;		/* from oib_mad_create_ah() or _resp_ah() */
 	u32 remote_qpn;			/* default 1 */
@@ -181,7 +182,7 @@ struct oib_mad_send_wc {
 /* A received MAD; valid only during the receive handler call. */
 struct oib_mad_recv {
 	const struct oib_mad_hdr *mad;	/* len bytes */
-	size_t len;			/* OIB_MAD_SIZE, or an RMPP message's headers and all data */
+	size_t len;			/* OIB_MAD_SIZE, or an RMPP message's headers and data */
 	const u8 *grh;			/* OIB_MAD_GRH_SIZE bytes (RoCE: always present) */
 	u32 port_num;
 	u32 src_qp;
@@ -204,7 +205,7 @@ typedef void (*oib_mad_recv_handler)(struct oib_mad_agent *agent,
  * (0: OIB_MAD_RMPP_DEFAULT_MAX) of partial messages at once, and answering STOP beyond; 0: the
  * agent sees every segment as a MAD of its own and speaks RMPP itself.
  */
-#define OIB_MAD_RMPP_DEFAULT_MAX	(1 << 20)
+#define OIB_MAD_RMPP_DEFAULT_MAX	SZ_1M
 
 struct oib_mad_reg_req {
 	u8 mgmt_class;
@@ -250,7 +251,7 @@ struct oib_mad_send_buf *oib_create_send_mad(struct oib_mad_agent *agent, struct
  * data after them; the layer sends it in segments of OIB_MAD_SIZE - hdr_len data bytes.  The
  * agent must have registered with rmpp_version; -EINVAL otherwise.
  */
-#define OIB_MAD_RMPP_MAX_DATA		(16 << 20)
+#define OIB_MAD_RMPP_MAX_DATA		SZ_16M
 struct oib_mad_send_buf *oib_create_rmpp_send_mad(struct oib_mad_agent *agent,
 						  struct oib_ah *ah, u8 mgmt_class,
 						  size_t data_len, gfp_t gfp);
@@ -287,13 +288,13 @@ enum oib_mad_port_stat {
 	OIB_MAD_PORT_RMPP_SEGS_SENT,	/* RMPP DATA segments posted, resends included */
 	OIB_MAD_PORT_RMPP_SEGS_RECV,	/* RMPP DATA segments taken in order */
 	OIB_MAD_PORT_RMPP_DUPLICATES,	/* RMPP DATA segments received before */
-	OIB_MAD_PORT_RMPP_OUT_OF_WINDOW,	/* RMPP DATA segments ahead of a gap or the window */
+	OIB_MAD_PORT_RMPP_OUT_OF_WINDOW,	/* RMPP DATA segments past a gap or the window */
 	OIB_MAD_PORT_RMPP_ACKS_SENT,
 	OIB_MAD_PORT_RMPP_ACKS_RECV,
 	OIB_MAD_PORT_RMPP_STOPS_SENT,	/* STOP and ABORT sent */
 	OIB_MAD_PORT_RMPP_STOPS_RECV,	/* STOP and ABORT received for a transfer of ours */
 	OIB_MAD_PORT_RMPP_REASSEMBLED,	/* messages delivered whole */
-	OIB_MAD_PORT_RMPP_DISCARDED,	/* partial messages dropped: aborted, timed out, agent gone */
+	OIB_MAD_PORT_RMPP_DISCARDED,	/* partial messages dropped: aborted, idle, agent gone */
 	OIB_MAD_PORT_NSTATS,
 };
 

@@ -26,6 +26,8 @@ static bool mad_reg_conflicts(const struct oib_mad_reg_req *a, const struct oib_
 
 static int mad_check_reg(const struct oib_mad_reg_req *req, oib_mad_recv_handler recv_handler)
 {
+	if (req && req->rmpp_version && req->rmpp_version != OIB_RMPP_VERSION)
+		return -EINVAL;
 	if (!req || !req->mgmt_class)
 		return 0;	/* send-only */
 	if (!recv_handler || req->mgmt_class == OIB_MGMT_CLASS_SUBN_LID_ROUTED ||
@@ -73,6 +75,8 @@ struct oib_mad_agent *oib_register_mad_agent(struct oib_device *device, u32 port
 		ma->reg = *req;
 		ma->has_class = true;
 	}
+	ma->rmpp = req && req->rmpp_version;
+	ma->rmpp_max = req && req->rmpp_max_bytes ? req->rmpp_max_bytes : OIB_MAD_RMPP_DEFAULT_MAX;
 	INIT_LIST_HEAD(&ma->sends);
 	INIT_DELAYED_WORK(&ma->timeout_work, mad_timeout_work);
 	refcount_set(&ma->refs, 1);

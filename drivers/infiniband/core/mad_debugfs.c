@@ -19,6 +19,16 @@ static const char * const mad_port_stat_names[OIB_MAD_PORT_NSTATS] = {
 	[OIB_MAD_PORT_DROP_NO_AGENT] = "drop_no_agent", [OIB_MAD_PORT_TIMEOUTS] = "timeouts",
 	[OIB_MAD_PORT_RETRIES] = "retries", [OIB_MAD_PORT_RECOVERIES] = "recoveries",
 	[OIB_MAD_PORT_MAX_OUTSTANDING] = "max_outstanding",
+	[OIB_MAD_PORT_RMPP_SEGS_SENT] = "rmpp_segs_sent",
+	[OIB_MAD_PORT_RMPP_SEGS_RECV] = "rmpp_segs_recv",
+	[OIB_MAD_PORT_RMPP_DUPLICATES] = "rmpp_duplicates",
+	[OIB_MAD_PORT_RMPP_OUT_OF_WINDOW] = "rmpp_out_of_window",
+	[OIB_MAD_PORT_RMPP_ACKS_SENT] = "rmpp_acks_sent",
+	[OIB_MAD_PORT_RMPP_ACKS_RECV] = "rmpp_acks_recv",
+	[OIB_MAD_PORT_RMPP_STOPS_SENT] = "rmpp_stops_sent",
+	[OIB_MAD_PORT_RMPP_STOPS_RECV] = "rmpp_stops_recv",
+	[OIB_MAD_PORT_RMPP_REASSEMBLED] = "rmpp_reassembled",
+	[OIB_MAD_PORT_RMPP_DISCARDED] = "rmpp_discarded",
 };
 
 static const char * const mad_agent_stat_names[OIB_MAD_AGENT_NSTATS] = {
@@ -29,11 +39,15 @@ static const char * const mad_agent_stat_names[OIB_MAD_AGENT_NSTATS] = {
 
 static void mad_show_send(struct seq_file *m, const struct mad_send *ms)
 {
-	const struct oib_mad_hdr *hdr = (const void *)ms->mad;
+	const struct oib_mad_hdr *hdr = ms->buf.mad;
 
-	seq_printf(m, "    %-10s tid %016llx class %#04x method %#04x refs %u retries_left %u\n",
+	seq_printf(m, "    %-10s tid %016llx class %#04x method %#04x refs %u retries_left %u",
 		   mad_state_name(ms->state), be64_to_cpu(hdr->tid), hdr->mgmt_class,
 		   hdr->method, ms->refs, ms->retries_left);
+	if (ms->rmpp)
+		seq_printf(m, " rmpp segs %u next %u acked %u window %u",
+			   ms->seg_count, ms->seg_next, ms->last_ack, ms->win_last);
+	seq_putc(m, '\n');
 }
 
 static int mad_port_show(struct seq_file *m, void *v)
@@ -45,7 +59,7 @@ static int mad_port_show(struct seq_file *m, void *v)
 	int i;
 
 	for (i = 0; i < OIB_MAD_PORT_NSTATS; i++)
-		seq_printf(m, "%-16s %llu\n", mad_port_stat_names[i],
+		seq_printf(m, "%-20s %llu\n", mad_port_stat_names[i],
 			   (u64)atomic64_read(&port->stats[i]));
 
 	spin_lock_irq(&port->lock);

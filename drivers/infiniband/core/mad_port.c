@@ -13,6 +13,7 @@ static void mad_port_release(struct kref *ref)
 {
 	struct mad_port *port = container_of(ref, struct mad_port, ref);
 
+	cancel_delayed_work_sync(&port->reasm_tick);
 	cancel_work_sync(&port->work);	/* the last kick may still be queued */
 	kvfree(port->rbufs);
 	kfree(port);
@@ -107,6 +108,10 @@ void mad_port_post_locked(struct mad_port *port)
 			break;
 		mad_fsm(ms, MAD_EV_WR_POSTED);
 		list_move_tail(&ms->port_link, &port->send_list);
+		if (ms->rmpp) {
+			mad_rmpp_build_seg(ms);
+			mad_port_count(port, OIB_MAD_PORT_RMPP_SEGS_SENT);
+		}
 		port->outstanding++;
 		high = atomic64_read(&port->stats[OIB_MAD_PORT_MAX_OUTSTANDING]);
 		if (port->outstanding > high)
@@ -240,6 +245,7 @@ static void mad_port_work(struct work_struct *work)
 	}
 	mutex_unlock(&port->qp_mutex);
 
+	mad_reasm_expire(port);
 	mad_send_deliver_done(port);
 
 	spin_lock_irq(&port->lock);
@@ -335,7 +341,10 @@ void mad_port_teardown(struct mad_port *port)
 	list_for_each_entry_safe(ms, next, &port->send_list, port_link)
 		mad_send_wr_done(port, ms, OIB_WC_WR_FLUSH_ERR);
 	spin_unlock_irq(&port->lock);
-	mad_port_kick(port);
+	/* No run of the work that still saw the port alive, so no tick after this cancel. */
+	flush_work(&port->work);
+	cancel_delayed_work_sync(&port->reasm_tick);
+	mad_port_kick(port);	/* handlers, and the messages being received dropped */
 	flush_work(&port->work);
 	oib_dealloc_pd(port->pd);
 }
@@ -353,6 +362,8 @@ void mad_port_init(struct mad_port *port, struct oib_device *device, u32 port_nu
 	INIT_LIST_HEAD(&port->send_list);
 	INIT_LIST_HEAD(&port->done);
 	INIT_WORK(&port->work, mad_port_work);
+	hash_init(port->reasm);
+	INIT_DELAYED_WORK(&port->reasm_tick, mad_reasm_tick);
 }
 
 struct oib_qp *oib_mad_port_qp(struct oib_device *device, u32 port_num)

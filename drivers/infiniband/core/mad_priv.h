@@ -4,6 +4,7 @@
 #define OIB_MAD_PRIV_H
 
 #include <linux/completion.h>
+#include <linux/hashtable.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -19,12 +20,24 @@
 #define MAD_UNREGISTER_REPORT	(10 * HZ)	/* unregister reports what it waits for */
 #define MAD_RECV_BUF_SIZE	(OIB_MAD_GRH_SIZE + OIB_MAD_SIZE)
 
+/* RMPP (mad_rmpp.c sends, mad_reasm.c receives) */
+#define MAD_RMPP_ACK_TIMEOUT_MS	100	/* a sender's wait for an ACK, per try */
+#define MAD_RMPP_RETRIES	10	/* resends without progress before giving up */
+#define MAD_RMPP_WINDOW		32	/* segments a receiver takes past the last it ACKed */
+#define MAD_REASM_IDLE		(5 * HZ)	/* a partial message with no progress is dropped */
+/* a received message is remembered this long, to acknowledge its end again if the ACK was lost */
+#define MAD_REASM_TIME_WAIT	msecs_to_jiffies(MAD_RMPP_ACK_TIMEOUT_MS * (MAD_RMPP_RETRIES + 2))
+#define MAD_REASM_TICK		(HZ / 4)
+#define MAD_REASM_HASH_BITS	6
+
 /*
  * A send MAD's lifecycle.  The state is the one truth; lists and references are views of it.
  * Changed only by mad_fsm() under the port lock.  Which lists a MAD is on, per state:
  *   IDLE        none (created, not posted)
  *   QUEUED      agent's sends, a port backlog          (waiting for a work request slot)
  *   POSTED      agent's sends, the port send list      (its WR is on the QP)
+ *   WAIT_ACK    agent's sends                           (RMPP: the window is out; waiting for
+ *                                                       the receiver's ACK)
  *   WAIT_RESP   agent's sends                           (sent; waiting for the response)
  *   RESP_EARLY  agent's sends, the port send list      (response held until the send completes)
  *   CANCELLED   agent's sends, the port send list      (cancelled or flushed; its WR is still on
@@ -35,6 +48,7 @@ enum mad_state {
 	MAD_IDLE,
 	MAD_QUEUED,
 	MAD_POSTED,
+	MAD_WAIT_ACK,
 	MAD_WAIT_RESP,
 	MAD_RESP_EARLY,
 	MAD_CANCELLED,
@@ -51,7 +65,14 @@ enum mad_event {
 	MAD_EV_RESP,		/* its response arrived */
 	MAD_EV_RETRY,		/* the wait expired, retries left: send again */
 	MAD_EV_TIMEOUT,		/* the wait expired, no retries left */
-	MAD_EV_CANCEL,		/* cancel or flush (status says which) */
+	MAD_EV_CANCEL,		/* cancel, flush or abort (status says which) */
+	/* RMPP sends: one segment per work request, the window opened by the receiver's ACKs */
+	MAD_EV_SENT_MORE,	/* the WR completed well; the window has more segments to send */
+	MAD_EV_SENT_ACK,	/* the WR completed well; the window is out, an ACK is awaited */
+	MAD_EV_ACK,		/* an ACK that opens no new segment to send */
+	MAD_EV_ACK_MORE,	/* an ACK that lets more segments go */
+	MAD_EV_ACKED_WAIT,	/* every segment acknowledged; a response is awaited */
+	MAD_EV_ACKED_DONE,	/* every segment acknowledged; nothing more awaited */
 	MAD_NEVENTS,
 };
 
@@ -74,6 +95,9 @@ struct mad_agent {
 	bool dead;			/* unregistering: no new MADs, no new receives */
 	struct list_head port_link;	/* port->agents */
 	struct list_head sends;		/* struct mad_send.agent_link: its MADs until done */
+	bool rmpp;			/* the layer does RMPP for it */
+	size_t rmpp_max;		/* bytes of partial messages it may hold */
+	size_t reasm_bytes;		/* what it holds now (port work only) */
 	struct delayed_work timeout_work;	/* expires the waits in @sends */
 	bool timer_armed;		/* timeout_work is scheduled for timer_due */
 	unsigned long timer_due;
@@ -102,9 +126,22 @@ struct mad_send {
 	unsigned int retries_left;
 	bool sent;			/* its request has been on the wire: a response may come */
 	bool is_response;		/* goes on the response backlog */
-	u8 *early_resp;			/* RESP_EARLY/DONE: the held response, MAD_RECV_BUF_SIZE */
+	u8 *early_resp;			/* RESP_EARLY/DONE: the held response (GRH first) */
 	struct oib_mad_recv resp;	/* its description */
-	u8 mad[OIB_MAD_SIZE] __aligned(8);
+
+	/* RMPP sends: the owner's message and the transfer's progress (segments count from 1) */
+	bool rmpp;
+	bool abort_peer;		/* done mid-transfer: send the receiver ABORT first */
+	u8 rmpp_status;			/* ABORT/STOP status, received or to send */
+	u8 *msg;			/* buf.mad: hdr_len + data_len bytes */
+	u32 seg_count;
+	u32 seg_next;			/* the next segment to post */
+	u32 last_ack;			/* the receiver has 1..last_ack */
+	u32 win_last;			/* and takes up to win_last */
+	u32 back_to;			/* a repeated ACK already sent us back to this segment */
+	unsigned int ack_retries;	/* ACK waits left without progress */
+
+	u8 mad[OIB_MAD_SIZE] __aligned(8);	/* what the work request sends (RMPP: a segment) */
 };
 
 struct mad_recv_buf {
@@ -142,6 +179,10 @@ struct mad_port {
 	unsigned int outstanding;	/* length of send_list */
 	atomic64_t stats[OIB_MAD_PORT_NSTATS];
 	struct dentry *debugfs;
+
+	/* RMPP messages being received (struct mad_reasm, by TID): the port work's alone */
+	DECLARE_HASHTABLE(reasm, MAD_REASM_HASH_BITS);
+	struct delayed_work reasm_tick;	/* kicks the port work to expire them */
 };
 
 extern struct workqueue_struct *mad_wq;
@@ -190,13 +231,54 @@ void mad_flush_agent_locked(struct mad_agent *ma, enum oib_mad_send_status statu
 void mad_send_wr_done(struct mad_port *port, struct mad_send *ms, enum oib_wc_status status);
 void mad_send_deliver_done(struct mad_port *port);
 void mad_timeout_work(struct work_struct *work);
-bool mad_send_match_response(struct mad_port *port, const u8 *buf,
-			     const struct oib_mad_recv *recv);
+void mad_arm_timeout(struct mad_agent *ma, struct mad_send *ms, unsigned int timeout_ms);
+void mad_backlog_add(struct mad_port *port, struct mad_send *ms);
+void mad_send_finish_locked(struct mad_port *port, struct mad_send *ms);
+bool mad_send_cancel_locked(struct mad_send *ms, enum oib_mad_send_status status);
+bool mad_send_match_response(struct mad_port *port, u8 *copy, const struct oib_mad_recv *recv);
+struct mad_agent *mad_send_rmpp_requester(struct mad_port *port, const struct oib_mad_hdr *hdr);
+
+/* mad_rmpp.c: RMPP sends */
+static inline const struct oib_rmpp_hdr *mad_rmpp_hdr(const struct oib_mad_hdr *hdr)
+{
+	return (const struct oib_rmpp_hdr *)(hdr + 1);
+}
+
+bool mad_is_rmpp(const struct oib_mad_hdr *hdr);
+void mad_rmpp_start(struct mad_send *ms);
+void mad_rmpp_build_seg(struct mad_send *ms);
+bool mad_rmpp_sent(struct mad_port *port, struct mad_send *ms);
+bool mad_rmpp_recv_ctl(struct mad_port *port, const struct oib_mad_recv *recv);
+void mad_rmpp_abort_peer(struct mad_port *port, struct mad_send *ms);
+void mad_rmpp_fill(void *mad, const void *hdr, size_t hdr_len, u8 type, u8 flags, u8 status,
+		   u32 seg, u32 paylen_newwin);
+
+/* mad_reasm.c: RMPP receives */
+enum mad_verdict {
+	MAD_RX_DISPATCHED,
+	MAD_RX_RESPONSE,
+	MAD_RX_ANSWERED,
+	MAD_RX_MALFORMED,
+	MAD_RX_UNMATCHED,
+	MAD_RX_NO_AGENT,
+	MAD_RX_RMPP,		/* a segment or ACK/STOP/ABORT, counted by the RMPP counters */
+	MAD_RX_NOT_RMPP,	/* not for the layer's RMPP: dispatch as a single MAD */
+};
+
+enum mad_verdict mad_reasm_recv(struct mad_port *port, const u8 *buf,
+				const struct oib_mad_recv *recv);
+bool mad_reasm_abort(struct mad_port *port, const struct oib_mad_recv *recv);
+void mad_reasm_expire(struct mad_port *port);
+void mad_reasm_tick(struct work_struct *work);
 
 /* mad_recv.c */
 void mad_recv_complete(struct mad_port *port, const struct oib_wc *wc);
 void mad_self_send_handler(struct oib_mad_agent *agent, struct oib_mad_send_wc *wc);
 int mad_ah_attr_from_grh(struct mad_port *port, const u8 *grh, struct oib_ah_attr *attr);
+int mad_grh_gids(const u8 *grh, union oib_gid *sgid, union oib_gid *dgid);
+struct oib_mad_send_buf *mad_self_buf(struct mad_port *port, const struct oib_ah_attr *attr,
+				      u32 remote_qpn, u16 pkey_index);
+void mad_self_post(struct oib_mad_send_buf *sb);
 
 /* mad_debugfs.c */
 void mad_debugfs_init(void);

@@ -14,6 +14,7 @@ static const char * const mad_send_status_names[] = {
 	[OIB_MAD_SEND_CANCELLED] = "cancelled",
 	[OIB_MAD_SEND_FLUSHED] = "flushed",
 	[OIB_MAD_SEND_ERROR] = "send error",
+	[OIB_MAD_SEND_ABORTED] = "aborted",
 };
 
 const char *oib_mad_send_status_name(enum oib_mad_send_status status)
@@ -38,12 +39,43 @@ struct oib_mad_send_buf *oib_create_send_mad(struct oib_mad_agent *agent, struct
 	INIT_LIST_HEAD(&ms->port_link);
 	ms->buf.agent = agent;
 	ms->buf.mad = ms->mad;
+	ms->buf.hdr_len = OIB_MAD_SIZE;
 	ms->buf.ah = ah;
 	ms->buf.remote_qpn = 1;
 	ms->buf.remote_qkey = OIB_GSI_QKEY;
 	return &ms->buf;
 }
 EXPORT_SYMBOL(oib_create_send_mad);
+
+struct oib_mad_send_buf *oib_create_rmpp_send_mad(struct oib_mad_agent *agent,
+						  struct oib_ah *ah, u8 mgmt_class,
+						  size_t data_len, gfp_t gfp)
+{
+	struct oib_mad_send_buf *buf;
+	struct mad_send *ms;
+	size_t hdr_len;
+
+	if (!agent || !to_magent(agent)->rmpp || !oib_mad_class_uses_rmpp(mgmt_class) ||
+	    data_len > OIB_MAD_RMPP_MAX_DATA)
+		return ERR_PTR(-EINVAL);
+	buf = oib_create_send_mad(agent, ah, gfp);
+	if (IS_ERR(buf))
+		return buf;
+	ms = to_msend(buf);
+	hdr_len = oib_mad_rmpp_hdr_len(mgmt_class);
+	ms->msg = kvzalloc(hdr_len + data_len, gfp);
+	if (!ms->msg) {
+		kfree(ms);
+		return ERR_PTR(-ENOMEM);
+	}
+	ms->rmpp = true;
+	ms->seg_count = max_t(size_t, 1, DIV_ROUND_UP(data_len, OIB_MAD_SIZE - hdr_len));
+	buf->mad = ms->msg;
+	buf->hdr_len = hdr_len;
+	buf->data_len = data_len;
+	return buf;
+}
+EXPORT_SYMBOL(oib_create_rmpp_send_mad);
 
 void oib_free_send_mad(struct oib_mad_send_buf *send_buf)
 {
@@ -58,7 +90,8 @@ void oib_free_send_mad(struct oib_mad_send_buf *send_buf)
 	if (WARN_ONCE(state != MAD_IDLE && state != MAD_DONE,
 		      "oib_mad: freeing a send buffer in state %s", mad_state_name(state)))
 		return;
-	kfree(ms->early_resp);
+	kvfree(ms->early_resp);
+	kvfree(ms->msg);
 	kfree(ms);
 }
 EXPORT_SYMBOL(oib_free_send_mad);
@@ -80,22 +113,32 @@ static int mad_check_send(struct mad_send *ms)
 	/* A MAD that waits for a response must be a request, to an agent that can receive. */
 	if (buf->timeout_ms && (oib_mad_is_response(hdr) || !ma->agent.recv_handler))
 		return -EINVAL;
+	/* An RMPP message keeps the class it was sized for. */
+	if (ms->rmpp && (!oib_mad_class_uses_rmpp(hdr->mgmt_class) ||
+			 oib_mad_rmpp_hdr_len(hdr->mgmt_class) != buf->hdr_len))
+		return -EINVAL;
 	return 0;
 }
 
 /* The MAD is done: off the agent's list, onto the port's done list for its handlers. */
-static void mad_send_finish_locked(struct mad_port *port, struct mad_send *ms)
+void mad_send_finish_locked(struct mad_port *port, struct mad_send *ms)
 {
 	list_del_init(&ms->agent_link);
 	list_add_tail(&ms->port_link, &port->done);
 }
 
-/* Arm the agent's timeout work for @ms's deadline if it is due sooner than planned. */
-static void mad_arm_timeout(struct mad_agent *ma, struct mad_send *ms)
+/* Onto the end of its backlog: responses (and RMPP responses' segments) before requests. */
+void mad_backlog_add(struct mad_port *port, struct mad_send *ms)
+{
+	list_add_tail(&ms->port_link, ms->is_response ? &port->resp_backlog : &port->req_backlog);
+}
+
+/* Wait @timeout_ms from now; arm the agent's timeout work if that is due sooner than planned. */
+void mad_arm_timeout(struct mad_agent *ma, struct mad_send *ms, unsigned int timeout_ms)
 {
 	unsigned long now = jiffies;
 
-	ms->deadline = now + msecs_to_jiffies(ms->timeout_ms);
+	ms->deadline = now + msecs_to_jiffies(timeout_ms);
 	if (ma->timer_armed && time_before_eq(ma->timer_due, ms->deadline))
 		return;
 	ma->timer_armed = true;
@@ -137,12 +180,15 @@ int oib_post_send_mad(struct oib_mad_send_buf *send_buf)
 				       (be64_to_cpu(hdr->tid) & 0xffffffff));
 	ms->timeout_ms = send_buf->timeout_ms;
 	ms->retries_left = send_buf->retries;
-	ms->is_response = oib_mad_is_response(hdr);
+	/* the layer's own MADs (answers, RMPP ACK/STOP/ABORT) are replies too */
+	ms->is_response = oib_mad_is_response(hdr) || ma == port->self;
 	ms->status = OIB_MAD_SEND_OK;
+	if (ms->rmpp)
+		mad_rmpp_start(ms);
 	refcount_inc(&ma->refs);	/* until its send handler returned */
 	list_add_tail(&ms->agent_link, &ma->sends);
 	mad_fsm(ms, MAD_EV_POST);
-	list_add_tail(&ms->port_link, ms->is_response ? &port->resp_backlog : &port->req_backlog);
+	mad_backlog_add(port, ms);
 	mad_agent_count(ma, OIB_MAD_AGENT_SENT);
 	mad_port_post_locked(port);
 out:
@@ -162,9 +208,11 @@ void mad_send_wr_done(struct mad_port *port, struct mad_send *ms, enum oib_wc_st
 	port->outstanding--;
 	ms->sent = true;
 	if (status == OIB_WC_SUCCESS) {
+		if (ms->state == MAD_POSTED && ms->rmpp && mad_rmpp_sent(port, ms))
+			return;		/* more segments, or their ACKs, to come */
 		if (ms->state == MAD_POSTED && ms->timeout_ms) {
 			mad_fsm(ms, MAD_EV_SENT_WAIT);
-			mad_arm_timeout(ms->agent, ms);
+			mad_arm_timeout(ms->agent, ms, ms->timeout_ms);
 			return;
 		}
 		mad_fsm(ms, MAD_EV_SENT_DONE);
@@ -181,32 +229,45 @@ void mad_send_wr_done(struct mad_port *port, struct mad_send *ms, enum oib_wc_st
 }
 
 /*
- * Cancel (or flush, by @status) one MAD.  Queued or waiting: done now.  With its work request on
- * the QP: CANCELLED, done when that completes.  False if it is past cancelling.
+ * Cancel (or flush or abort, by @status) one MAD.  Queued or waiting: done now.  With its work
+ * request on the QP: CANCELLED, done when that completes.  False if it is past cancelling.  An
+ * RMPP transfer ended by this side tells its receiver with ABORT.
  */
-static bool mad_send_cancel_locked(struct mad_send *ms, enum oib_mad_send_status status)
+bool mad_send_cancel_locked(struct mad_send *ms, enum oib_mad_send_status status)
 {
 	struct mad_port *port = ms->agent->port;
+	bool wr_on_qp;
 
 	switch (ms->state) {
 	case MAD_QUEUED:
 		list_del_init(&ms->port_link);
 		fallthrough;
+	case MAD_WAIT_ACK:
 	case MAD_WAIT_RESP:
-		ms->status = status;
-		mad_fsm(ms, MAD_EV_CANCEL);
-		mad_send_finish_locked(port, ms);
-		return true;
+		wr_on_qp = false;
+		break;
 	case MAD_POSTED:
 	case MAD_RESP_EARLY:
-		ms->status = status;
-		mad_fsm(ms, MAD_EV_CANCEL);
-		kfree(ms->early_resp);
-		ms->early_resp = NULL;
-		return true;
+		wr_on_qp = true;
+		break;
 	default:
 		return false;
 	}
+	if (ms->rmpp && status != OIB_MAD_SEND_ABORTED && ms->seg_next > 1 &&
+	    ms->last_ack < ms->seg_count && ms->state != MAD_WAIT_RESP &&
+	    ms->state != MAD_RESP_EARLY) {
+		ms->abort_peer = true;
+		ms->rmpp_status = OIB_RMPP_STATUS_UNSPEC;
+	}
+	ms->status = status;
+	mad_fsm(ms, MAD_EV_CANCEL);
+	if (wr_on_qp) {
+		kvfree(ms->early_resp);
+		ms->early_resp = NULL;
+	} else {
+		mad_send_finish_locked(port, ms);
+	}
+	return true;
 }
 
 void mad_flush_agent_locked(struct mad_agent *ma, enum oib_mad_send_status status)
@@ -254,6 +315,7 @@ int oib_modify_mad(struct oib_mad_send_buf *send_buf, unsigned int timeout_ms)
 	switch (ms->state) {
 	case MAD_QUEUED:
 	case MAD_POSTED:
+	case MAD_WAIT_ACK:
 	case MAD_WAIT_RESP:
 		if (!ms->timeout_ms) {	/* it awaits no response: nothing to time */
 			ret = -EINVAL;
@@ -261,7 +323,7 @@ int oib_modify_mad(struct oib_mad_send_buf *send_buf, unsigned int timeout_ms)
 		}
 		ms->timeout_ms = timeout_ms;
 		if (ms->state == MAD_WAIT_RESP)
-			mad_arm_timeout(ms->agent, ms);
+			mad_arm_timeout(ms->agent, ms, timeout_ms);
 		break;
 	default:
 		ret = -ENOENT;
@@ -284,7 +346,9 @@ void mad_timeout_work(struct work_struct *work)
 	spin_lock_irq(&port->lock);
 	ma->timer_armed = false;
 	list_for_each_entry_safe(ms, next, &ma->sends, agent_link) {
-		if (ms->state != MAD_WAIT_RESP)
+		unsigned int *left;
+
+		if (ms->state != MAD_WAIT_RESP && ms->state != MAD_WAIT_ACK)
 			continue;
 		if (time_before(now, ms->deadline)) {
 			if (!any || time_before(ms->deadline, due))
@@ -294,13 +358,23 @@ void mad_timeout_work(struct work_struct *work)
 		}
 		mad_port_count(port, OIB_MAD_PORT_TIMEOUTS);
 		mad_agent_count(ma, OIB_MAD_AGENT_TIMEOUTS);
-		if (ms->retries_left) {
-			ms->retries_left--;
+		left = ms->state == MAD_WAIT_ACK ? &ms->ack_retries : &ms->retries_left;
+		if (*left) {
+			(*left)--;
 			mad_port_count(port, OIB_MAD_PORT_RETRIES);
 			mad_agent_count(ma, OIB_MAD_AGENT_RETRIES);
+			/* RMPP: the rest of the window again, or (no response) all of it */
+			if (ms->state == MAD_WAIT_ACK)
+				ms->seg_next = ms->last_ack + 1;
+			else if (ms->rmpp)
+				mad_rmpp_start(ms);
 			mad_fsm(ms, MAD_EV_RETRY);
-			list_add_tail(&ms->port_link, &port->req_backlog);
+			mad_backlog_add(port, ms);
 		} else {
+			if (ms->state == MAD_WAIT_ACK) {
+				ms->abort_peer = true;
+				ms->rmpp_status = OIB_RMPP_STATUS_TMR;
+			}
 			ms->status = OIB_MAD_SEND_RESP_TIMEOUT;
 			mad_fsm(ms, MAD_EV_TIMEOUT);
 			mad_send_finish_locked(port, ms);
@@ -318,43 +392,68 @@ void mad_timeout_work(struct work_struct *work)
 		mad_port_kick(port);
 }
 
-/*
- * A response arrived (@buf: GRH and MAD).  If it answers a request of ours still expecting it
- * (by agent, TID and class), hand it to that MAD: kept until the send completed, delivered with
- * it.  False if it answers nothing (unsolicited, duplicate, late, cancelled).
- */
-bool mad_send_match_response(struct mad_port *port, const u8 *buf,
-			     const struct oib_mad_recv *recv)
+/* The request of ours that @hdr answers, if it still expects an answer (port lock held). */
+static struct mad_send *mad_send_find_request(struct mad_port *port, const struct oib_mad_hdr *hdr)
 {
-	const struct oib_mad_hdr *hdr = recv->mad;
 	u32 hi_tid = be64_to_cpu(hdr->tid) >> 32;
-	struct mad_send *ms, *found = NULL;
+	struct mad_send *ms;
 	struct mad_agent *ma;
-	u8 *copy;
 
-	copy = kmemdup(buf, MAD_RECV_BUF_SIZE, GFP_KERNEL);
-	if (!copy)
-		return false;
-
-	spin_lock_irq(&port->lock);
+	lockdep_assert_held(&port->lock);
 	list_for_each_entry(ma, &port->agents, port_link) {
 		if (ma->agent.hi_tid != hi_tid || ma->dead)
 			continue;
 		list_for_each_entry(ms, &ma->sends, agent_link) {
-			const struct oib_mad_hdr *req = (const void *)ms->mad;
+			const struct oib_mad_hdr *req = ms->buf.mad;
 
 			if (req->tid != hdr->tid || req->mgmt_class != hdr->mgmt_class ||
 			    !ms->timeout_ms)
 				continue;
 			if (ms->state == MAD_POSTED || ms->state == MAD_WAIT_RESP ||
-			    (ms->state == MAD_QUEUED && ms->sent))
-				found = ms;
-			break;
+			    ms->state == MAD_WAIT_ACK || (ms->state == MAD_QUEUED && ms->sent))
+				return ms;
+			return NULL;
 		}
-		break;
+		return NULL;
 	}
-	if (found) {
-		ms = found;
+	return NULL;
+}
+
+/*
+ * A segment of an RMPP response arrived: the agent whose request it answers, with a reference
+ * for the caller to drop, if that agent has the layer reassemble for it; its request's wait
+ * starts again, the responder being busy answering.
+ */
+struct mad_agent *mad_send_rmpp_requester(struct mad_port *port, const struct oib_mad_hdr *hdr)
+{
+	struct mad_agent *ma = NULL;
+	struct mad_send *ms;
+
+	spin_lock_irq(&port->lock);
+	ms = mad_send_find_request(port, hdr);
+	if (ms && ms->agent->rmpp) {
+		ma = ms->agent;
+		refcount_inc(&ma->refs);
+		if (ms->state == MAD_WAIT_RESP)
+			mad_arm_timeout(ma, ms, ms->timeout_ms);
+	}
+	spin_unlock_irq(&port->lock);
+	return ma;
+}
+
+/*
+ * A response arrived (@copy: GRH and MAD or whole RMPP message, @recv->len bytes of MAD, ours
+ * to free).  If it answers a request of ours still expecting it (by agent, TID and class), hand
+ * it to that MAD: kept until the send completed, delivered with it.  False if it answers
+ * nothing (unsolicited, duplicate, late, cancelled).
+ */
+bool mad_send_match_response(struct mad_port *port, u8 *copy, const struct oib_mad_recv *recv)
+{
+	struct mad_send *ms;
+
+	spin_lock_irq(&port->lock);
+	ms = mad_send_find_request(port, recv->mad);
+	if (ms) {
 		ms->early_resp = copy;
 		ms->resp = *recv;
 		ms->resp.grh = copy;
@@ -362,13 +461,14 @@ bool mad_send_match_response(struct mad_port *port, const u8 *buf,
 		copy = NULL;
 		if (ms->state == MAD_QUEUED)	/* a resend was waiting: no need now */
 			list_del_init(&ms->port_link);
+		ms->abort_peer = false;		/* the response says it got through */
 		mad_fsm(ms, MAD_EV_RESP);
 		if (ms->state == MAD_DONE)
 			mad_send_finish_locked(port, ms);
 	}
 	spin_unlock_irq(&port->lock);
-	kfree(copy);
-	return found;
+	kvfree(copy);
+	return ms;
 }
 
 /* Call the handlers of every finished MAD, in the order they finished. */
@@ -388,14 +488,17 @@ void mad_send_deliver_done(struct mad_port *port)
 			break;
 
 		ma = ms->agent;
+		if (ms->abort_peer)
+			mad_rmpp_abort_peer(port, ms);
 		if (ms->early_resp && ms->status == OIB_MAD_SEND_OK) {
 			mad_agent_count(ma, OIB_MAD_AGENT_RECEIVED);
 			ma->agent.recv_handler(&ma->agent, &ms->buf, &ms->resp);
 		}
-		kfree(ms->early_resp);
+		kvfree(ms->early_resp);
 		ms->early_resp = NULL;
 		wc = (struct oib_mad_send_wc){ .send_buf = &ms->buf, .status = ms->status,
-					       .wc_status = ms->wc_status };
+					       .wc_status = ms->wc_status,
+					       .rmpp_status = ms->rmpp_status };
 		mad_agent_count(ma, OIB_MAD_AGENT_COMPLETED);
 		ma->agent.send_handler(&ma->agent, &wc);	/* may free ms */
 		mad_agent_put(ma);
