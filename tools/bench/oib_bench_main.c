@@ -2,15 +2,18 @@
 /*
  * oib_bench: on insmod, measures the memcpy reference and then RC SEND rate, RDMA WRITE and READ
  * bandwidth and SEND ping-pong latency between two oib_rxe devices on a fabric of their own, with
- * the logic of oib_bench_core.h (shared with oib_bench_ibrxe, the same over the in-tree verbs).
- * Results go to the kernel log; the module stays loaded, doing nothing, until rmmod.  Never loaded
- * by make check (tools/bench.sh builds it only for make bench).
+ * the logic of oib_bench_core.h (shared with oib_bench_ibrxe, the same over the in-tree verbs),
+ * and last the MAD phases of oib_bench_mad.c (round trips and RMPP between two devices of their
+ * own; the module needs oib_mad).  Results go to the kernel log; the module stays loaded, doing
+ * nothing, until rmmod.  Never loaded by make check (tools/bench.sh builds it only for make
+ * bench).
  */
 #include <linux/module.h>
 #include <oib/verbs.h>
 #include <oib/device.h>
 #include <oib/rxe.h>
 #include "oib_bench_core.h"
+#include "oib_bench_mad.h"
 
 static char *fabric = "oib_bench";
 module_param(fabric, charp, 0444);
@@ -273,6 +276,7 @@ static int __init oib_bench_init(void)
 	for (i = 1; i >= 0; i--)
 		oib_bench_side_destroy(&c->side[i]);
 	kfree(c);
+	oib_bench_mad_run(fabric, timeout_ms);
 	pr_info("oib-bench: oib done\n");
 	return 0;
 }
@@ -283,5 +287,5 @@ static void __exit oib_bench_exit(void)
 
 module_init(oib_bench_init);
 module_exit(oib_bench_exit);
-MODULE_DESCRIPTION("oib benchmark: memcpy reference and oib_rxe RC over the fabric");
+MODULE_DESCRIPTION("oib benchmark: memcpy reference, oib_rxe RC and oib_mad over the fabric");
 MODULE_LICENSE("GPL");

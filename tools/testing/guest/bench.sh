@@ -2,9 +2,11 @@
 # make bench, in the guest (mode bench of /init): runs the benchmark modules that tools/bench.sh put
 # in /oib/bench and prints their results between markers for the host to turn into figures.
 #   setup: the in-tree stack's kernel modules (/oib/bench/kmods, order in kmods.order), dummy0 with
-#   MTU 9000 and 10.0.0.1/24, `rdma link add rxe0`; oib_core and oib_rxe;
+#   MTU 9000 and 10.0.0.1/24, `rdma link add rxe0`; the oib driver modules ($OIB_KO/order: oib_core,
+#   oib_rxe, oib_mad);
 #   each round: oib_bench_ibrxe on rxe0, then oib_bench (the memcpy reference, then two oib_rxe
-#   devices).  Each module runs its phases on insmod and is removed after.
+#   devices for RC, then two for MAD and RMPP: it needs oib_mad).  Each module runs its phases on
+#   insmod and is removed after.
 # Kernel command line: oib.bench_rounds=N (default 3); bench.PARAM=V goes to both benchmark modules,
 # oib_bench.PARAM=V and oib_bench_ibrxe.PARAM=V to one.  Exit status 0 when every step worked (a
 # benchmark reporting "n/a" is not a failure of this script).
@@ -39,6 +41,7 @@ for m in $(cat $OIB_KO/order); do
 	insmod $OIB_KO/$m.ko || err "insmod $m"
 	loaded="$m $loaded"
 done
+[ -d /sys/module/oib_mad ] || err "oib_mad is not loaded: oib_bench needs it"
 
 i=0
 while [ $i -lt "$rounds" ]; do
