@@ -2,8 +2,9 @@
 # make bench: builds (once) the non-debug bench kernel (tools/bench-kernel.sh), builds the oib modules
 # and the benchmark modules (tools/bench) against it, boots it under QEMU in the guest's bench mode
 # (tools/testing/guest/bench.sh) and prints the figures: the guest's memcpy reference, the in-tree rxe
-# and oib, each against memcpy, and a table of oib/rxe.  The benchmark modules print raw counts
-# (operations, bytes, nanoseconds); the arithmetic is done here.
+# and oib, each against memcpy, and a table of oib/rxe; then oib_mad's MAD round trips per second
+# (1 and 64 outstanding) and RMPP throughput (64 KiB responses), oib only.  The benchmark modules
+# print raw counts (operations, bytes, nanoseconds); the arithmetic is done here.
 # Environment: TIMEOUT=<s> (guest, default 900), V=1 (whole console on stdout), ROUNDS=<n> (rounds
 # of both benchmarks, alternating; figures are medians, default 3), BENCH_ARGS='bench.PARAM=V ...'
 # (module parameters for both benchmark modules, or oib_bench.PARAM=V / oib_bench_ibrxe.PARAM=V).
@@ -88,9 +89,11 @@ fi | sed -n 's/^\(\[[ 0-9.]*\] \)*oib-bench: //p' >"$out/bench.results"
 grep -v '^\(result\|n/a\) ' "$out/bench.results" | awk '!seen[$0]++ { print "bench: " $0 }' || true
 missing=0
 figs=$(awk -v out="$out/bench.missing" '
-# one figure from raw counts: one-way latency in us, a rate in Mpps (Mops/s) or bandwidth in MB/s
+# one figure from raw counts: one-way latency in us, a rate in Mpps (Mops/s), MAD round trips per
+# second, or bandwidth in MB/s
 function val(t, o, b, n) {
 	if (t ~ /_lat$/) return n / o / 2 / 1000
+	if (t ~ /^mad_rt_/) return o * 1e9 / n
 	if (t ~ /_rate$/ || t == "copy_64B") return o * 1000 / n
 	return b * 1000 / n
 }
@@ -103,8 +106,8 @@ function fig(key,   k, i, j, x, a) {
 	lo = a[1]; hi = a[k]
 	return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
 }
-function unit(t) { return t ~ /_lat$/ ? "us" : t ~ /_rate$/ ? "Mpps" : "MB/s" }
-function fmt(t, f) { return sprintf(t ~ /_lat$/ ? "%.2f" : t ~ /_rate$/ ? "%.4f" : "%.1f", f) }
+function unit(t) { return t ~ /_lat$/ ? "us" : t ~ /_rate$/ ? "Mpps" : t ~ /^mad_rt_/ ? "rt/s" : "MB/s" }
+function fmt(t, f) { return sprintf(t ~ /_lat$/ ? "%.2f" : t ~ /_rate$/ ? "%.4f" : t ~ /^mad_rt_/ ? "%.0f" : "%.1f", f) }
 function show(stack, t,   f, key, rng) {
 	key = stack SUBSEP t
 	f = fig(key)
@@ -116,6 +119,8 @@ function show(stack, t,   f, key, rng) {
 	if (key in why) rng = rng sprintf(", %d n/a: %s", nwhy[key], why[key])
 	if (t ~ /_lat$/)
 		printf "bench: %s %s %s us (%.0f x memcpy 64 B time) [%s]\n", stack, t, fmt(t, f), f / mlat, rng
+	else if (t ~ /^mad_rt_/)
+		printf "bench: %s %s %s round trips/s (one every %.1f us) [%s]\n", stack, t, fmt(t, f), 1e6 / f, rng
 	else if (t ~ /_rate$/)
 		printf "bench: %s %s %s Mpps (%.5f of memcpy 64 B) [%s]\n", stack, t, fmt(t, f), f / mrate, rng
 	else
@@ -136,6 +141,8 @@ $1 == "n/a" {
 }
 END {
 	split("rc_send_64B_rate rdma_write_64KiB_bw rdma_read_64KiB_bw rc_send_64B_lat", tests, " ")
+	nmad = split("mad_rt_1 mad_rt_64 rmpp_64KiB_bw", mad, " ")
+	split("MAD round trips/s (1 outstanding)|MAD round trips/s (64 outstanding)|RMPP 64 KiB response throughput", madname, "|")
 	for (s in all) for (i = 1; i <= 4; i++) if (!((s, tests[i]) in why)) { why[s, tests[i]] = all[s]; nwhy[s, tests[i]] = nall[s] }
 	mrate = fig("memcpy" SUBSEP "copy_64B")
 	mbw = fig("memcpy" SUBSEP "copy_64KiB")
@@ -158,6 +165,11 @@ END {
 		printf "%-22s %-16s %-16s %-16s %s\n", t, m, cell("rxe", t), cell("oib", t), sp
 	}
 	print "(latency: one way, half the ping-pong round trip; speed-up > 1: oib faster; target >= 2)"
+	print ""
+	for (i = 1; i <= nmad; i++) show("oib", mad[i])
+	printf "\n%-36s %s\n", "oib_mad, two oib_rxe ports (median)", "oib"
+	for (i = 1; i <= nmad; i++) printf "%-36s %s\n", madname[i], cell("oib", mad[i])
+	print "(a round trip: Get posted to GetResp delivered, send handler done; RMPP: 64 KiB of data per response, one at a time)"
 }' "$out/bench.results")
 echo "$figs"
 [ ! -s "$out/bench.missing" ] || missing=$(wc -l <"$out/bench.missing")
