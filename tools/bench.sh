@@ -107,7 +107,7 @@ function fig(key,   k, i, j, x, a) {
 	return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
 }
 function unit(t) { return t ~ /_lat$/ ? "us" : t ~ /_rate$/ ? "Mpps" : t ~ /^mad_rt_/ ? "rt/s" : "MB/s" }
-function fmt(t, f) { return sprintf(t ~ /_lat$/ ? "%.2f" : t ~ /_rate$/ ? "%.4f" : t ~ /^mad_rt_/ ? "%.0f" : "%.1f", f) }
+function fmt(t, f) { return sprintf(t ~ /_lat$/ ? "%.2f" : t ~ /_rate$/ ? "%.4f" : t ~ /^mad_rt_/ ? "%.0f" : t ~ /^rmpp_/ ? "%.2f" : "%.1f", f) }
 function show(stack, t,   f, key, rng) {
 	key = stack SUBSEP t
 	f = fig(key)

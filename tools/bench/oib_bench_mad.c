@@ -22,6 +22,7 @@
  * every wait bounded.  Results use oib_bench_core.h's lines:
  *   oib-bench: result oib TEST ops=N bytes=N ns=N
  *   oib-bench: n/a oib TEST REASON (ERRNO)
+ * and after the RMPP phase a line with both ports' RMPP counters (segments, ACKs, duplicates).
  */
 #include <linux/atomic.h>
 #include <linux/delay.h>
@@ -51,7 +52,7 @@ static const u8 oib_bench_oui[3] = { 0x00, 0x0f, 0xb1 };
 static unsigned int mad_iters = 5000;
 module_param(mad_iters, uint, 0444);
 MODULE_PARM_DESC(mad_iters, "measured MAD round trips with 1 and with 64 outstanding");
-static unsigned int rmpp_iters = 100;
+static unsigned int rmpp_iters = 50;
 module_param(rmpp_iters, uint, 0444);
 MODULE_PARM_DESC(rmpp_iters, "measured 64 KiB RMPP responses");
 
@@ -490,6 +491,21 @@ static void oib_bench_mad_roundtrips(struct oib_bench_mad *b)
 	oib_bench_mad_agents_put(b);
 }
 
+/* What RMPP did on both ports (warm-up included): to tell a slow transfer from a lossy one. */
+static void oib_bench_mad_rmpp_stats(struct oib_bench_mad *b)
+{
+	struct oib_device *req = b->device[0], *resp = b->device[1];
+
+	pr_info("oib-bench: oib rmpp: responder sent %llu segments, got %llu ACKs; requester took %llu segments, %llu duplicates, %llu out of window, sent %llu ACKs, reassembled %llu\n",
+		oib_mad_port_stat(resp, 1, OIB_MAD_PORT_RMPP_SEGS_SENT),
+		oib_mad_port_stat(resp, 1, OIB_MAD_PORT_RMPP_ACKS_RECV),
+		oib_mad_port_stat(req, 1, OIB_MAD_PORT_RMPP_SEGS_RECV),
+		oib_mad_port_stat(req, 1, OIB_MAD_PORT_RMPP_DUPLICATES),
+		oib_mad_port_stat(req, 1, OIB_MAD_PORT_RMPP_OUT_OF_WINDOW),
+		oib_mad_port_stat(req, 1, OIB_MAD_PORT_RMPP_ACKS_SENT),
+		oib_mad_port_stat(req, 1, OIB_MAD_PORT_RMPP_REASSEMBLED));
+}
+
 /* rmpp_64KiB_bw: Gets between RMPP agents of a vendor range 2 class, 64 KiB responses. */
 static void oib_bench_mad_rmpp(struct oib_bench_mad *b)
 {
@@ -517,6 +533,7 @@ static void oib_bench_mad_rmpp(struct oib_bench_mad *b)
 	else
 		oib_bench_mad_result("rmpp_64KiB_bw", n, (u64)n * OIB_BENCH_RMPP_LEN, ns);
 	oib_bench_mad_agents_put(b);
+	oib_bench_mad_rmpp_stats(b);
 }
 
 void oib_bench_mad_run(const char *fabric, unsigned int timeout_ms)
