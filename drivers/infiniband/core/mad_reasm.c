@@ -275,29 +275,12 @@ static bool mad_reasm_take(struct mad_port *port, struct mad_reasm *r,
 	return true;
 }
 
-/* A DATA segment for @ma, which has the layer reassemble for it. */
-static void mad_reasm_data(struct mad_port *port, struct mad_agent *ma, const u8 *buf,
-			   const struct oib_mad_recv *recv)
+/* A DATA segment of transfer @r. */
+static void mad_reasm_segment(struct mad_port *port, struct mad_reasm *r,
+			      const struct oib_mad_hdr *hdr)
 {
-	const struct oib_mad_hdr *hdr = recv->mad;
 	u32 seg = be32_to_cpu(mad_rmpp_hdr(hdr)->seg_num);
-	union oib_gid peer, me;
-	struct mad_reasm *r;
 
-	if (mad_grh_gids(buf, &peer, &me)) {
-		mad_port_count(port, OIB_MAD_PORT_DROP_MALFORMED);
-		return;
-	}
-	r = mad_reasm_find(port, recv, &peer);
-	if (!r) {
-		if (seg != 1) {		/* the rest of a transfer already dropped */
-			mad_port_count(port, OIB_MAD_PORT_RMPP_OUT_OF_WINDOW);
-			return;
-		}
-		r = mad_reasm_new(port, ma, buf, recv, &peer);
-		if (!r)
-			return;
-	}
 	if (r->state == REASM_TIME_WAIT || seg < r->expected) {
 		mad_port_count(port, OIB_MAD_PORT_RMPP_DUPLICATES);
 		mad_reasm_ack(port, r);
@@ -312,6 +295,55 @@ static void mad_reasm_data(struct mad_port *port, struct mad_agent *ma, const u8
 		return;
 	}
 	mad_reasm_take(port, r, hdr, seg);
+}
+
+/* The agent a request segment is for, with a reference, if it has the layer reassemble. */
+static struct mad_agent *mad_reasm_request_agent(struct mad_port *port,
+						 const struct oib_mad_hdr *hdr)
+{
+	struct mad_agent *ma;
+	bool class_known;
+
+	ma = mad_agent_find_request(port, hdr, &class_known);
+	if (ma && !ma->rmpp) {
+		mad_agent_put(ma);
+		ma = NULL;
+	}
+	return ma;
+}
+
+/*
+ * A DATA segment: for the transfer it belongs to (a response's may outlive its request, in
+ * time-wait), or the first of a new one for the agent that has the layer reassemble for it.
+ */
+static enum mad_verdict mad_reasm_data(struct mad_port *port, const u8 *buf,
+				       const struct oib_mad_recv *recv)
+{
+	const struct oib_mad_hdr *hdr = recv->mad;
+	struct mad_agent *ma = NULL;
+	union oib_gid peer, me;
+	struct mad_reasm *r;
+
+	if (mad_grh_gids(buf, &peer, &me))
+		return MAD_RX_MALFORMED;
+	r = mad_reasm_find(port, recv, &peer);
+	if (oib_mad_is_response(hdr))
+		ma = mad_send_rmpp_requester(port, hdr);	/* and restarts its wait */
+	else if (!r)
+		ma = mad_reasm_request_agent(port, hdr);
+	if (!r && !ma)
+		return MAD_RX_NOT_RMPP;
+	if (!r) {
+		if (be32_to_cpu(mad_rmpp_hdr(hdr)->seg_num) == 1)
+			r = mad_reasm_new(port, ma, buf, recv, &peer);
+		else	/* the rest of a transfer already dropped */
+			mad_port_count(port, OIB_MAD_PORT_RMPP_OUT_OF_WINDOW);
+	}
+	if (r)
+		mad_reasm_segment(port, r, hdr);
+	if (ma)
+		mad_agent_put(ma);
+	return MAD_RX_RMPP;
 }
 
 /* A STOP or ABORT from the sender of a message we receive: drop it.  False if there is none. */
@@ -340,14 +372,12 @@ enum mad_verdict mad_reasm_recv(struct mad_port *port, const u8 *buf,
 {
 	const struct oib_mad_hdr *hdr = recv->mad;
 	const struct oib_rmpp_hdr *rh = mad_rmpp_hdr(hdr);
-	struct mad_agent *ma;
-	bool class_known;
 
 	if (rh->rmpp_version != OIB_RMPP_VERSION)
 		return MAD_RX_MALFORMED;
 	switch (rh->rmpp_type) {
 	case OIB_RMPP_TYPE_DATA:
-		break;
+		return mad_reasm_data(port, buf, recv);
 	case OIB_RMPP_TYPE_ACK:
 		return mad_rmpp_recv_ctl(port, recv) ? MAD_RX_RMPP : MAD_RX_UNMATCHED;
 	case OIB_RMPP_TYPE_STOP:
@@ -358,21 +388,6 @@ enum mad_verdict mad_reasm_recv(struct mad_port *port, const u8 *buf,
 	default:
 		return MAD_RX_MALFORMED;
 	}
-
-	if (oib_mad_is_response(hdr)) {
-		ma = mad_send_rmpp_requester(port, hdr);
-	} else {
-		ma = mad_agent_find_request(port, hdr, &class_known);
-		if (ma && !ma->rmpp) {
-			mad_agent_put(ma);
-			ma = NULL;
-		}
-	}
-	if (!ma)
-		return MAD_RX_NOT_RMPP;
-	mad_reasm_data(port, ma, buf, recv);
-	mad_agent_put(ma);
-	return MAD_RX_RMPP;
 }
 
 /*
