@@ -26,6 +26,7 @@ struct rt_side {
 	wait_queue_head_t wq;
 	size_t resp_len;		/* answer with this much data; ~0: do not answer */
 	size_t expect_len;		/* the data a request or response must carry */
+	bool any_len;			/* fuzz: take whatever arrives */
 	struct oib_mad_send_buf *answer;	/* the last answer posted */
 	atomic_t requests, responses, completed, bad;
 	atomic_t status[OIB_MAD_SEND_ABORTED + 1];
@@ -116,7 +117,7 @@ static void rt_recv_handler(struct oib_mad_agent *agent, struct oib_mad_send_buf
 {
 	struct rt_side *s = agent->context;
 
-	if (READ_ONCE(s->unregistered) || !rt_check(recv, s->expect_len))
+	if (READ_ONCE(s->unregistered) || (!s->any_len && !rt_check(recv, s->expect_len)))
 		atomic_inc(&s->bad);
 	if (send_buf) {
 		if (recv->mad->tid != ((struct oib_mad_hdr *)send_buf->mad)->tid)
@@ -470,6 +471,136 @@ static void mad_rmpp_bad_segments(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, madt_wait(&raw->mt, &raw->mt.completed, 12));
 }
 
+/* Fuzz: the next segment of a well-formed transfer of @segs segments, kept per TID. */
+struct rt_fuzz_tid {
+	u32 next, segs;
+};
+
+static void rt_fuzz_good(struct rt_fuzz_tid *t, u32 r, struct oib_rmpp_hdr *rh, u8 *method)
+{
+	u32 pad = r % RT_PER_SEG;
+
+	if (!t->next || t->next > t->segs) {
+		t->next = 1;
+		t->segs = 1 + r % 12;
+	}
+	*method = RT_GET_TABLE;
+	rh->rmpp_version = OIB_RMPP_VERSION;
+	rh->rmpp_type = OIB_RMPP_TYPE_DATA;
+	rh->rmpp_rtime_flags = OIB_RMPP_FLAG_ACTIVE;
+	rh->seg_num = cpu_to_be32(t->next);
+	rh->paylen_newwin = 0;
+	if (t->next == 1) {
+		rh->rmpp_rtime_flags |= OIB_RMPP_FLAG_FIRST;
+		rh->paylen_newwin = cpu_to_be32(t->segs * OIB_MAD_RMPP_SEG_PAYLOAD - pad);
+	}
+	if (t->next == t->segs) {
+		rh->rmpp_rtime_flags |= OIB_RMPP_FLAG_LAST;
+		rh->paylen_newwin = cpu_to_be32(OIB_MAD_RMPP_SEG_PAYLOAD - pad);
+	}
+	t->next++;
+}
+
+/*
+ * Seeded fuzz: thousands of RMPP MADs to an RMPP agent from a few TIDs, half of them the next
+ * segment of a well-formed transfer, the rest with segment numbers, flags, lengths, types,
+ * versions and methods mostly near the truth.  Nothing crashes, every MAD that arrived is counted
+ * under one verdict, messages are reassembled in between, and RMPP still works after.
+ */
+static void mad_rmpp_fuzz(struct kunit *test)
+{
+	static const u8 methods[] = { RT_GET_TABLE, RT_GET_TABLE, RT_GET_TABLE_RESP, 0x14 };
+	static const enum oib_mad_port_stat verdicts[] = {
+		OIB_MAD_PORT_DISPATCHED, OIB_MAD_PORT_RESPONSES, OIB_MAD_PORT_ANSWERED,
+		OIB_MAD_PORT_DROP_MALFORMED, OIB_MAD_PORT_DROP_UNMATCHED,
+		OIB_MAD_PORT_DROP_NO_AGENT, OIB_MAD_PORT_RMPP,
+	};
+	const unsigned int total = 3000, batch = 24;
+	struct rt_raw *raw = kunit_kzalloc(test, sizeof(*raw), GFP_KERNEL);
+	struct rt_pair *p = rt_pair(test, 64 << 10);
+	struct rt_fuzz_tid tids[8] = {};
+	struct rnd_state rnd;
+	unsigned int sent, i;
+	u64 arrived, sum;
+
+	KUNIT_ASSERT_NOT_NULL(test, raw);
+	madt_init(test, &raw->mt, p->da, 0);
+	madt_agent(test, &raw->mt, 0);
+	raw->ah = madt_ah(test, &raw->mt, p->db, 1);
+	p->b.any_len = true;
+	prandom_seed_state(&rnd, 0x726d7070);
+	for (sent = 0; sent < total; sent += batch) {
+		for (i = 0; i < batch; i++) {
+			u32 r = prandom_u32_state(&rnd), r2 = prandom_u32_state(&rnd);
+			u32 seg = r % 8 ? 1 + r2 % 6 : r2;
+			u32 paylen = r2 % 3 ? OIB_MAD_RMPP_SEG_PAYLOAD * (1 + r % 5) - r2 % 40 :
+					      prandom_u32_state(&rnd) % 2000;
+			u8 type = r % 16 ? 1 + (r >> 4) % 4 : r >> 8;
+			u8 version = r % 32 ? OIB_RMPP_VERSION : r >> 16;
+			u8 method = methods[(r >> 20) % ARRAY_SIZE(methods)];
+			struct oib_mad_send_buf *sb;
+			struct oib_rmpp_hdr *rh;
+			struct oib_mad_hdr *hdr;
+
+			sb = madt_buf(&raw->mt, raw->ah, RT_CLASS, 0, 0, 0, 0);
+			KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sb);
+			sb->context[0] = MADT_UNTRACKED;
+			hdr = sb->mad;
+			hdr->class_version = 2;
+			hdr->tid = cpu_to_be64(0x700 + (r >> 24) % 8);
+			prandom_bytes_state(&rnd, (u8 *)sb->mad + RT_HDR, OIB_MAD_SIZE - RT_HDR);
+			rh = sb->mad + OIB_MAD_HDR_SIZE;
+			rh->rmpp_version = version;
+			rh->rmpp_type = type;
+			rh->rmpp_rtime_flags = OIB_RMPP_FLAG_ACTIVE | ((r2 >> 28) & 6);
+			rh->rmpp_status = r2 % 64 ? 0 : r2 >> 8;
+			rh->seg_num = cpu_to_be32(seg);
+			rh->paylen_newwin = cpu_to_be32(paylen);
+			if (r2 & 1)
+				rt_fuzz_good(&tids[(r >> 24) % 8], r2 >> 1, rh, &method);
+			hdr->method = method;
+			KUNIT_ASSERT_EQ(test, 0, oib_post_send_mad(sb));
+		}
+		KUNIT_ASSERT_TRUE(test, madt_wait(&raw->mt, &raw->mt.completed, sent + batch));
+		/* the receiver keeps up, so its ring never runs dry */
+		KUNIT_ASSERT_TRUE(test, madt_wait_stat(p->db, OIB_MAD_PORT_RECEIVED,
+						       sent + batch));
+	}
+	arrived = rt_stat(p->db, OIB_MAD_PORT_RECEIVED);
+	for (sum = 0, i = 0; i < ARRAY_SIZE(verdicts); i++)
+		sum += rt_stat(p->db, verdicts[i]);
+	KUNIT_EXPECT_EQ(test, (u64)total, arrived);
+	KUNIT_EXPECT_EQ(test, arrived, sum);
+	KUNIT_EXPECT_GT(test, rt_stat(p->db, OIB_MAD_PORT_RMPP_SEGS_RECV), 200ULL);
+	KUNIT_EXPECT_GT(test, rt_stat(p->db, OIB_MAD_PORT_RMPP_REASSEMBLED), 10ULL);
+	KUNIT_EXPECT_EQ(test, rt_stat(p->db, OIB_MAD_PORT_RMPP_REASSEMBLED),
+			(u64)atomic_read(&p->b.requests));
+	KUNIT_EXPECT_GT(test, rt_stat(p->db, OIB_MAD_PORT_RMPP_STOPS_SENT), 10ULL);
+	kunit_info(test, "fuzz: %llu arrived: rmpp %llu (taken %llu, dup %llu, ooo %llu, whole %llu, stop/abort out %llu in %llu), malformed %llu, unmatched %llu, dispatched %llu, answered %llu\n",
+		   arrived, rt_stat(p->db, OIB_MAD_PORT_RMPP),
+		   rt_stat(p->db, OIB_MAD_PORT_RMPP_SEGS_RECV),
+		   rt_stat(p->db, OIB_MAD_PORT_RMPP_DUPLICATES),
+		   rt_stat(p->db, OIB_MAD_PORT_RMPP_OUT_OF_WINDOW),
+		   rt_stat(p->db, OIB_MAD_PORT_RMPP_REASSEMBLED),
+		   rt_stat(p->db, OIB_MAD_PORT_RMPP_STOPS_SENT),
+		   rt_stat(p->db, OIB_MAD_PORT_RMPP_STOPS_RECV),
+		   rt_stat(p->db, OIB_MAD_PORT_DROP_MALFORMED),
+		   rt_stat(p->db, OIB_MAD_PORT_DROP_UNMATCHED),
+		   rt_stat(p->db, OIB_MAD_PORT_DISPATCHED),
+		   rt_stat(p->db, OIB_MAD_PORT_ANSWERED));
+
+	/* RMPP still works, both ways */
+	p->b.any_len = false;
+	p->b.expect_len = 3000;
+	p->b.resp_len = 5000;
+	p->a.expect_len = 5000;
+	KUNIT_ASSERT_EQ(test, 0, rt_request(p, 0x800, 3000, 3));
+	KUNIT_ASSERT_TRUE(test, rt_wait(&p->a, &p->a.completed, 1));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.status[OIB_MAD_SEND_OK]));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&p->a.bad));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&p->b.bad));
+}
+
 /*
  * Many rounds with the fabric delaying frames: the requester unregisters while its answer is
  * being reassembled, or the responder while its answer is half sent.  Unregister returns, no
@@ -511,6 +642,7 @@ static struct kunit_case oib_mad_rmpp_cases[] = {
 	KUNIT_CASE(mad_rmpp_abort_cancel),
 	KUNIT_CASE(mad_rmpp_stop_budget),
 	KUNIT_CASE(mad_rmpp_bad_segments),
+	KUNIT_CASE_SLOW(mad_rmpp_fuzz),
 	KUNIT_CASE_SLOW(mad_rmpp_unregister_races),
 	{}
 };

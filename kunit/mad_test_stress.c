@@ -132,7 +132,7 @@ static void mad_malformed_fuzz(struct kunit *test)
 	static const enum oib_mad_port_stat verdicts[] = {
 		OIB_MAD_PORT_DISPATCHED, OIB_MAD_PORT_RESPONSES, OIB_MAD_PORT_ANSWERED,
 		OIB_MAD_PORT_DROP_MALFORMED, OIB_MAD_PORT_DROP_UNMATCHED,
-		OIB_MAD_PORT_DROP_NO_AGENT,
+		OIB_MAD_PORT_DROP_NO_AGENT, OIB_MAD_PORT_RMPP,
 	};
 
 	(void)f;

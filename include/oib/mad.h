@@ -285,6 +285,7 @@ enum oib_mad_port_stat {
 	OIB_MAD_PORT_RETRIES,		/* resends after a timeout */
 	OIB_MAD_PORT_RECOVERIES,	/* QP error recoveries */
 	OIB_MAD_PORT_MAX_OUTSTANDING,	/* high-water mark of posted work requests */
+	OIB_MAD_PORT_RMPP,		/* received MADs the RMPP layer took (rmpp_* below) */
 	OIB_MAD_PORT_RMPP_SEGS_SENT,	/* RMPP DATA segments posted, resends included */
 	OIB_MAD_PORT_RMPP_SEGS_RECV,	/* RMPP DATA segments taken in order */
 	OIB_MAD_PORT_RMPP_DUPLICATES,	/* RMPP DATA segments received before */

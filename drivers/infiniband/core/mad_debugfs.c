@@ -19,6 +19,7 @@ static const char * const mad_port_stat_names[OIB_MAD_PORT_NSTATS] = {
 	[OIB_MAD_PORT_DROP_NO_AGENT] = "drop_no_agent", [OIB_MAD_PORT_TIMEOUTS] = "timeouts",
 	[OIB_MAD_PORT_RETRIES] = "retries", [OIB_MAD_PORT_RECOVERIES] = "recoveries",
 	[OIB_MAD_PORT_MAX_OUTSTANDING] = "max_outstanding",
+	[OIB_MAD_PORT_RMPP] = "rmpp",
 	[OIB_MAD_PORT_RMPP_SEGS_SENT] = "rmpp_segs_sent",
 	[OIB_MAD_PORT_RMPP_SEGS_RECV] = "rmpp_segs_recv",
 	[OIB_MAD_PORT_RMPP_DUPLICATES] = "rmpp_duplicates",

@@ -261,7 +261,7 @@ enum mad_verdict {
 	MAD_RX_MALFORMED,
 	MAD_RX_UNMATCHED,
 	MAD_RX_NO_AGENT,
-	MAD_RX_RMPP,		/* a segment or ACK/STOP/ABORT, counted by the RMPP counters */
+	MAD_RX_RMPP,		/* a segment or ACK/STOP/ABORT the RMPP layer took */
 	MAD_RX_NOT_RMPP,	/* not for the layer's RMPP: dispatch as a single MAD */
 };
 

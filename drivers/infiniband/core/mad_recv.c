@@ -178,7 +178,7 @@ static const enum oib_mad_port_stat mad_verdict_stat[] = {
 	[MAD_RX_MALFORMED] = OIB_MAD_PORT_DROP_MALFORMED,
 	[MAD_RX_UNMATCHED] = OIB_MAD_PORT_DROP_UNMATCHED,
 	[MAD_RX_NO_AGENT] = OIB_MAD_PORT_DROP_NO_AGENT,
-	[MAD_RX_RMPP] = OIB_MAD_PORT_NSTATS,	/* the RMPP counters say what it was */
+	[MAD_RX_RMPP] = OIB_MAD_PORT_RMPP,
 };
 
 /* One receive completion (port work only); its buffer goes back on the ring. */
@@ -197,8 +197,7 @@ void mad_recv_complete(struct mad_port *port, const struct oib_wc *wc)
 	/* A receive in error (a datagram longer than a MAD) is a malformed MAD. */
 	verdict = wc->status == OIB_WC_SUCCESS ? mad_recv_one(port, rb->data, wc) :
 						 MAD_RX_MALFORMED;
-	if (mad_verdict_stat[verdict] != OIB_MAD_PORT_NSTATS)
-		mad_port_count(port, mad_verdict_stat[verdict]);
+	mad_port_count(port, mad_verdict_stat[verdict]);
 	trace_oib_mad_recv(port->port_num, (const void *)(rb->data + OIB_MAD_GRH_SIZE),
 			   wc->byte_len, verdict);
 	if (!port->recovering)	/* back on the ring at once: bursts must not find it empty */
