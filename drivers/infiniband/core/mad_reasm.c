@@ -141,6 +141,18 @@ static bool mad_reasm_reserve(struct mad_reasm *r, size_t need)
 	return true;
 }
 
+/* Make room in @ma's budget: forget its transfers in time-wait, the cheapest to lose. */
+static void mad_reasm_evict(struct mad_port *port, struct mad_agent *ma)
+{
+	struct hlist_node *next;
+	struct mad_reasm *r;
+	int bkt;
+
+	hash_for_each_safe(port->reasm, bkt, next, r, link)
+		if (r->ma == ma && r->state == REASM_TIME_WAIT)
+			mad_reasm_free(port, r);
+}
+
 /* A first segment: a new transfer for @ma, or NULL (refused with STOP or ABORT, or no memory). */
 static struct mad_reasm *mad_reasm_new(struct mad_port *port, struct mad_agent *ma, const u8 *buf,
 				       const struct oib_mad_recv *recv,
@@ -182,8 +194,11 @@ static struct mad_reasm *mad_reasm_new(struct mad_port *port, struct mad_agent *
 		type = OIB_RMPP_TYPE_ABORT;
 		status = OIB_RMPP_STATUS_BAD_LEN;
 	} else if (!mad_reasm_reserve(r, OIB_MAD_GRH_SIZE + hdr_len + data)) {
-		type = OIB_RMPP_TYPE_STOP;
-		status = OIB_RMPP_STATUS_RESX;
+		mad_reasm_evict(port, ma);
+		if (!mad_reasm_reserve(r, OIB_MAD_GRH_SIZE + hdr_len + data)) {
+			type = OIB_RMPP_TYPE_STOP;
+			status = OIB_RMPP_STATUS_RESX;
+		}
 	}
 	if (type) {
 		mad_reasm_abort_with(port, r, type, status);
