@@ -86,7 +86,7 @@ static unsigned int mad_state_refs(const struct mad_send *ms, enum mad_state sta
 {
 	bool wr = state == MAD_POSTED || state == MAD_RESP_EARLY || state == MAD_CANCELLED;
 
-	return wr + mad_state_awaits(ms, state);
+	return (wr ? ms->wr_count : 0) + mad_state_awaits(ms, state);
 }
 
 /*
@@ -105,9 +105,9 @@ void mad_fsm(struct mad_send *ms, enum mad_event event)
 
 	/* The seed's references: taken and dropped by the events that start and end them. */
 	if (event == MAD_EV_WR_POSTED)
-		ms->refs++;
+		ms->refs += ms->wr_count;
 	if (mad_event_wr_done(event))
-		ms->refs--;
+		ms->refs -= ms->wr_count;
 	if (event == MAD_EV_POST && mad_state_awaits(ms, to))
 		ms->refs++;
 	if (mad_state_awaits(ms, from) && !mad_state_awaits(ms, to))

@@ -84,6 +84,32 @@ static int mad_qp_to_rts(struct oib_qp *qp)
 	return oib_modify_qp(qp, &attr, OIB_QP_STATE | OIB_QP_SQ_PSN);
 }
 
+/* Post @ms's work requests: one MAD, or a train of RMPP segments with only the last signalled. */
+static int mad_port_post_wrs(struct mad_port *port, struct mad_send *ms)
+{
+	struct oib_send_wr wrs[MAD_RMPP_TRAIN] = {};
+	struct oib_sge sges[MAD_RMPP_TRAIN];
+	unsigned int i;
+
+	for (i = 0; i < ms->wr_count; i++) {
+		sges[i] = (struct oib_sge){
+			.addr = (u64)(uintptr_t)(ms->rmpp ? ms->train + i * OIB_MAD_SIZE : ms->mad),
+			.length = OIB_MAD_SIZE, .lkey = port->pd->local_dma_lkey,
+		};
+		wrs[i].next = i + 1 < ms->wr_count ? &wrs[i + 1] : NULL;
+		wrs[i].wr_id = ms->wr_id + i;
+		wrs[i].opcode = OIB_WR_SEND;
+		wrs[i].send_flags = i + 1 < ms->wr_count ? 0 : OIB_SEND_SIGNALED;
+		wrs[i].sg_list = &sges[i];
+		wrs[i].num_sge = 1;
+		wrs[i].wr.ud.ah = ms->buf.ah;
+		wrs[i].wr.ud.remote_qpn = ms->buf.remote_qpn;
+		wrs[i].wr.ud.remote_qkey = ms->buf.remote_qkey;
+		wrs[i].wr.ud.pkey_index = ms->buf.pkey_index;
+	}
+	return oib_post_send(port->qp, wrs, NULL);
+}
+
 /*
  * Post from the backlogs while the window has room: responses first, so that answers never
  * starve behind a flood of new requests; each backlog in order.  A post the QP refuses completes
@@ -91,9 +117,6 @@ static int mad_qp_to_rts(struct oib_qp *qp)
  */
 void mad_port_post_locked(struct mad_port *port)
 {
-	struct oib_sge sge = { .length = OIB_MAD_SIZE };
-	struct oib_send_wr wr = { .opcode = OIB_WR_SEND, .send_flags = OIB_SEND_SIGNALED,
-				  .sg_list = &sge, .num_sge = 1 };
 	struct mad_send *ms;
 	u64 high;
 	int ret;
@@ -106,46 +129,53 @@ void mad_port_post_locked(struct mad_port *port)
 						      port_link);
 		if (!ms)
 			break;
+		ms->wr_count = 1;
+		if (ms->rmpp) {
+			ms->wr_count = mad_rmpp_build_train(ms, MAD_MAX_OUTSTANDING -
+								port->outstanding);
+			atomic64_add(ms->wr_count, &port->stats[OIB_MAD_PORT_RMPP_SEGS_SENT]);
+		}
+		ms->wr_id = port->next_wr_id;
+		port->next_wr_id += MAD_RMPP_TRAIN;
+		ms->wr_error = OIB_WC_SUCCESS;
 		mad_fsm(ms, MAD_EV_WR_POSTED);
 		list_move_tail(&ms->port_link, &port->send_list);
-		if (ms->rmpp) {
-			mad_rmpp_build_seg(ms);
-			mad_port_count(port, OIB_MAD_PORT_RMPP_SEGS_SENT);
-		}
-		port->outstanding++;
+		port->outstanding += ms->wr_count;
 		high = atomic64_read(&port->stats[OIB_MAD_PORT_MAX_OUTSTANDING]);
 		if (port->outstanding > high)
 			atomic64_set(&port->stats[OIB_MAD_PORT_MAX_OUTSTANDING], port->outstanding);
 
-		sge.addr = (u64)(uintptr_t)ms->mad;
-		sge.lkey = port->pd->local_dma_lkey;
-		wr.wr_id = (u64)(uintptr_t)ms;
-		wr.wr.ud.ah = ms->buf.ah;
-		wr.wr.ud.remote_qpn = ms->buf.remote_qpn;
-		wr.wr.ud.remote_qkey = ms->buf.remote_qkey;
-		wr.wr.ud.pkey_index = ms->buf.pkey_index;
-		ret = oib_post_send(port->qp, &wr, NULL);
-		mad_port_count(port, OIB_MAD_PORT_SENT);
+		ret = mad_port_post_wrs(port, ms);
+		atomic64_add(ms->wr_count, &port->stats[OIB_MAD_PORT_SENT]);
 		if (ret)
 			mad_send_wr_done(port, ms, OIB_WC_LOC_QP_OP_ERR);
 	}
 }
 
 /* A send completion: find its MAD on the send list (a stale wr_id matches nothing). */
+/*
+ * A send completion: find its MAD on the send list by the id of its work request (a stale id
+ * matches nothing).  A train's MAD is done with its last work request, which completes even after
+ * an error in the train (flushed, as everything after an error is); the first error is its status.
+ */
 static void mad_send_complete(struct mad_port *port, const struct oib_wc *wc)
 {
 	struct mad_send *ms, *found = NULL;
 	unsigned long flags;
+	u64 i = 0;
 
 	spin_lock_irqsave(&port->lock, flags);
 	list_for_each_entry(ms, &port->send_list, port_link) {
-		if ((u64)(uintptr_t)ms == wc->wr_id) {
+		i = wc->wr_id - ms->wr_id;
+		if (i < ms->wr_count) {
 			found = ms;
 			break;
 		}
 	}
-	if (found)
-		mad_send_wr_done(port, found, wc->status);
+	if (found && wc->status != OIB_WC_SUCCESS && found->wr_error == OIB_WC_SUCCESS)
+		found->wr_error = wc->status;
+	if (found && i == found->wr_count - 1)
+		mad_send_wr_done(port, found, found->wr_error);
 	spin_unlock_irqrestore(&port->lock, flags);
 }
 
@@ -262,7 +292,7 @@ int mad_port_setup(struct mad_port *port)
 		.qp_type = OIB_QPT_GSI, .port_num = port->port_num,
 		.cap = { .max_send_wr = MAD_SEND_DEPTH, .max_recv_wr = MAD_RECV_RING,
 			 .max_send_sge = 1, .max_recv_sge = 1 },
-		.sq_sig_type = OIB_SIGNAL_ALL_WR,
+		.sq_sig_type = OIB_SIGNAL_REQ_WR,	/* RMPP trains: the last WR only */
 	};
 	int ret;
 

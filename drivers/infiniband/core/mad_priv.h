@@ -24,6 +24,7 @@
 #define MAD_RMPP_ACK_TIMEOUT_MS	100	/* a sender's wait for an ACK, per try */
 #define MAD_RMPP_RETRIES	10	/* resends without progress before giving up */
 #define MAD_RMPP_WINDOW		32	/* segments a receiver takes past the last it ACKed */
+#define MAD_RMPP_TRAIN		16	/* segments posted at once, in one chain of WRs */
 #define MAD_REASM_IDLE		(5 * HZ)	/* a partial message with no progress is dropped */
 /* a received message is remembered this long, to acknowledge its end again if the ACK was lost */
 #define MAD_REASM_TIME_WAIT	msecs_to_jiffies(MAD_RMPP_ACK_TIMEOUT_MS * (MAD_RMPP_RETRIES + 2))
@@ -141,7 +142,12 @@ struct mad_send {
 	u32 back_to;			/* a repeated ACK already sent us back to this segment */
 	unsigned int ack_retries;	/* ACK waits left without progress */
 
-	u8 mad[OIB_MAD_SIZE] __aligned(8);	/* what the work request sends (RMPP: a segment) */
+	u8 *train;			/* [MAD_RMPP_TRAIN][OIB_MAD_SIZE]: the segments posted */
+
+	u64 wr_id;			/* POSTED...: the id of its first work request (+1 each) */
+	unsigned int wr_count;		/* POSTED...: its work requests on the QP */
+	enum oib_wc_status wr_error;	/* the first error among their completions */
+	u8 mad[OIB_MAD_SIZE] __aligned(8);	/* what a single MAD's work request sends */
 };
 
 struct mad_recv_buf {
@@ -176,7 +182,8 @@ struct mad_port {
 	struct list_head req_backlog;	/* ... then requests and resends */
 	struct list_head send_list;	/* every MAD with a WR on the QP, in post order */
 	struct list_head done;		/* DONE, handlers not yet called */
-	unsigned int outstanding;	/* length of send_list */
+	unsigned int outstanding;	/* work requests of the MADs on send_list */
+	u64 next_wr_id;			/* WR ids, never reused: a stale one matches nothing */
 	atomic64_t stats[OIB_MAD_PORT_NSTATS];
 	struct dentry *debugfs;
 
@@ -246,7 +253,7 @@ static inline const struct oib_rmpp_hdr *mad_rmpp_hdr(const struct oib_mad_hdr *
 
 bool mad_is_rmpp(const struct oib_mad_hdr *hdr);
 void mad_rmpp_start(struct mad_send *ms);
-void mad_rmpp_build_seg(struct mad_send *ms);
+unsigned int mad_rmpp_build_train(struct mad_send *ms, unsigned int room);
 bool mad_rmpp_sent(struct mad_port *port, struct mad_send *ms);
 bool mad_rmpp_recv_ctl(struct mad_port *port, const struct oib_mad_recv *recv);
 void mad_rmpp_abort_peer(struct mad_port *port, struct mad_send *ms);

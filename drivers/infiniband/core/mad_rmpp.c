@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * RMPP sends (IBTA 13.6): a message longer than one MAD leaves as DATA segments, one work request
+ * RMPP sends (IBTA 13.6): a message longer than one MAD leaves as DATA segments, in trains of up to
+ * MAD_RMPP_TRAIN work requests posted as one chain (only the last signalled), one train on the QP
  * at a time, within the window the receiver opens with its ACKs.  An ACK for less than we sent
  * means the segment after it was lost: sending goes back there, once per hole.  A wait for an ACK
  * that expires sends the rest of the window again, up to MAD_RMPP_RETRIES times without progress.
@@ -44,11 +45,11 @@ void mad_rmpp_start(struct mad_send *ms)
 }
 
 /*
- * Lay segment seg_next out in the work request's buffer and move on.  The payload length counts
- * what follows the RMPP header in every segment, the class headers included, less the padding
- * of the last: all of it in the first segment, the last segment's share in the last.
+ * Lay segment seg_next out in @seg (a work request's buffer) and move on.  The payload length
+ * counts what follows the RMPP header in every segment, the class headers included, less the
+ * padding of the last: all of it in the first segment, the last segment's share in the last.
  */
-void mad_rmpp_build_seg(struct mad_send *ms)
+static void mad_rmpp_build_seg(struct mad_send *ms, u8 *seg)
 {
 	size_t hdr_len = ms->buf.hdr_len, per = OIB_MAD_SIZE - hdr_len;
 	size_t pad = ms->seg_count * per - ms->buf.data_len;
@@ -64,13 +65,30 @@ void mad_rmpp_build_seg(struct mad_send *ms)
 		flags |= OIB_RMPP_FLAG_LAST;
 		paylen = OIB_MAD_RMPP_SEG_PAYLOAD - pad;
 	}
-	mad_rmpp_fill(ms->mad, ms->msg, hdr_len, OIB_RMPP_TYPE_DATA, flags, 0, n, paylen);
-	memcpy(ms->mad + hdr_len, ms->msg + hdr_len + off, len);
-	memset(ms->mad + hdr_len + len, 0, per - len);
+	mad_rmpp_fill(seg, ms->msg, hdr_len, OIB_RMPP_TYPE_DATA, flags, 0, n, paylen);
+	memcpy(seg + hdr_len, ms->msg + hdr_len + off, len);
+	memset(seg + hdr_len + len, 0, per - len);
 }
 
 /*
- * Its segment's work request completed well (POSTED, port lock held): the next segment, or the
+ * The next train of segments, in the train's buffers: as many as the window, MAD_RMPP_TRAIN and
+ * @room (free work request slots on the port, at least 1) allow, and at least one (after a
+ * timeout, the segment after the last acknowledged goes even if the window ends before it).
+ * Returns how many; their work requests go as one chain.
+ */
+unsigned int mad_rmpp_build_train(struct mad_send *ms, unsigned int room)
+{
+	unsigned int n = 0, max = min_t(unsigned int, room, MAD_RMPP_TRAIN);
+
+	do {
+		mad_rmpp_build_seg(ms, ms->train + n * OIB_MAD_SIZE);
+		n++;
+	} while (n < max && ms->seg_next <= ms->win_last);
+	return n;
+}
+
+/*
+ * Its train's last work request completed well (POSTED, port lock held): the next train, or the
  * wait for an ACK.  False once every segment is acknowledged: the MAD ends like any other.
  */
 bool mad_rmpp_sent(struct mad_port *port, struct mad_send *ms)

@@ -64,8 +64,9 @@ struct oib_mad_send_buf *oib_create_rmpp_send_mad(struct oib_mad_agent *agent,
 	ms = to_msend(buf);
 	hdr_len = oib_mad_rmpp_hdr_len(mgmt_class);
 	ms->msg = kvzalloc(hdr_len + data_len, gfp);
-	if (!ms->msg) {
-		kfree(ms);
+	ms->train = kmalloc_array(MAD_RMPP_TRAIN, OIB_MAD_SIZE, gfp);
+	if (!ms->msg || !ms->train) {
+		oib_free_send_mad(buf);
 		return ERR_PTR(-ENOMEM);
 	}
 	ms->rmpp = true;
@@ -92,6 +93,7 @@ void oib_free_send_mad(struct oib_mad_send_buf *send_buf)
 		return;
 	kvfree(ms->early_resp);
 	kvfree(ms->msg);
+	kfree(ms->train);
 	kfree(ms);
 }
 EXPORT_SYMBOL(oib_free_send_mad);
@@ -205,7 +207,7 @@ void mad_send_wr_done(struct mad_port *port, struct mad_send *ms, enum oib_wc_st
 {
 	lockdep_assert_held(&port->lock);
 	list_del_init(&ms->port_link);
-	port->outstanding--;
+	port->outstanding -= ms->wr_count;
 	ms->sent = true;
 	if (status == OIB_WC_SUCCESS) {
 		if (ms->state == MAD_POSTED && ms->rmpp && mad_rmpp_sent(port, ms))
