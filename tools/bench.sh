@@ -5,7 +5,9 @@
 # and oib, each against memcpy, and a table of oib/rxe; then oib_mad's MAD round trips per second
 # (1 and 64 outstanding) and RMPP throughput (64 KiB responses), oib only.  The benchmark modules
 # print raw counts (operations, bytes, nanoseconds); the arithmetic is done here.
-# Environment: TIMEOUT=<s> (guest, default 900), V=1 (whole console on stdout), ROUNDS=<n> (rounds
+# Environment: PROFILE=1 (the first round of each module under `perf record -a`, its hottest kernel
+# symbols printed after the figures and in build/bench.profile; the figures of that round include
+# the sampling's cost), TIMEOUT=<s> (guest, default 900), V=1 (whole console on stdout), ROUNDS=<n> (rounds
 # of both benchmarks, alternating; figures are medians, default 3), BENCH_ARGS='bench.PARAM=V ...'
 # (module parameters for both benchmark modules, or oib_bench.PARAM=V / oib_bench_ibrxe.PARAM=V).
 # Logs: build/bench.log (console), build/bench-build.log and build/bench-modules.log (compilers),
@@ -63,11 +65,24 @@ done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' | while read -r ko; do
 	esac >"$stage/oib/bench/kmods/$n"
 	echo "$n" >>"$stage/oib/bench/kmods.order"
 done
-cp "$rdma" "$stage/bin/rdma"
-for lib in $(ldd "$rdma" | grep -o '/[^ ]*'); do
-	mkdir -p "$stage$(dirname "$lib")"
-	cp -L "$lib" "$stage$lib"
-done
+# stage_bin PATH: a host binary and its libraries into the guest's /bin and library directories
+stage_bin() {
+	cp "$1" "$stage/bin/"
+	for lib in $(ldd "$1" | grep -o '/[^ ]*'); do
+		mkdir -p "$stage$(dirname "$lib")"
+		cp -L "$lib" "$stage$lib"
+	done
+}
+stage_bin "$rdma"
+profile=
+if [ "${PROFILE:-0}" = 1 ]; then
+	if ! command -v perf >/dev/null; then
+		[ "$(id -u)" -eq 0 ] || { echo "bench: perf missing: run as root" >&2; exit 1; }
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends linux-perf >/dev/null
+	fi
+	stage_bin "$(command -v perf)"
+	profile=oib.bench_profile=1
+fi
 (cd "$stage" && find . -print0 | cpio --null -o -H newc --owner=0:0 --quiet) | gzip -6 >"$out/bench-extra.cpio.gz"
 cat "$out/bench-base.cpio.gz" "$out/bench-extra.cpio.gz" >"$out/bench.cpio.gz"
 echo "bench: initramfs with" $(cat "$stage/oib/bench/kmods.order") "and rdma"
@@ -75,7 +90,7 @@ echo "bench: initramfs with" $(cat "$stage/oib/bench/kmods.order") "and rdma"
 rc=0
 # shellcheck disable=SC2086 # BENCH_ARGS: words for the kernel command line
 tools/qemu.sh "$kdir/arch/x86/boot/bzImage" "$out/bench.cpio.gz" "$out/bench.log" "${TIMEOUT:-900}" oib.mode=bench \
-	oib.bench_rounds="${ROUNDS:-3}" ${BENCH_ARGS:-} || rc=$?
+	oib.bench_rounds="${ROUNDS:-3}" $profile ${BENCH_ARGS:-} || rc=$?
 
 # the figures, from the modules' lines (kernel timestamps stripped): the guest's dmesg between its
 # markers, or, if it died before printing that, the same lines as the console showed them
@@ -173,6 +188,12 @@ END {
 }' "$out/bench.results")
 echo "$figs"
 [ ! -s "$out/bench.missing" ] || missing=$(wc -l <"$out/bench.missing")
+if [ -n "$profile" ]; then
+	sed -n '/^oib-guest: profile .* begin/,/^oib-guest: profile .* end/p' "$out/bench.log" |
+		sed 's/^oib-guest: //' >"$out/bench.profile"
+	echo
+	cat "$out/bench.profile"
+fi
 rm -f "$out/bench.missing"
 
 echo

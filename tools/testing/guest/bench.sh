@@ -16,12 +16,14 @@ err() { echo "oib-guest: bench: $*"; rc=1; }
 msg() { echo "oib-guest: bench: $*  [$(cut -d' ' -f1 /proc/uptime) s]"; }
 
 rounds=3
+profile=0
 both=
 oargs=
 rargs=
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	oib.bench_rounds=*) rounds=${arg#*=} ;;
+	oib.bench_profile=*) profile=${arg#*=} ;;
 	bench.*=*) both="$both ${arg#bench.}" ;;
 	oib_bench.*=*) oargs="$oargs ${arg#oib_bench.}" ;;
 	oib_bench_ibrxe.*=*) rargs="$rargs ${arg#oib_bench_ibrxe.}" ;;
@@ -43,16 +45,33 @@ for m in $(cat $OIB_KO/order); do
 done
 [ -d /sys/module/oib_mad ] || err "oib_mad is not loaded: oib_bench needs it"
 
+# bench NAME MODULE ARGS...: insmod, in the first round under perf when profiling (its report is
+# taken before rmmod, while the module's symbols are still in /proc/kallsyms)
+bench() {
+	name=$1
+	shift
+	if [ "$profile" = 1 ] && [ "$i" = 1 ]; then
+		perf record -q -a -e cpu-clock -F 1999 -o /tmp/$name.data -- insmod "$@" || return 1
+		echo "oib-guest: profile $name begin"
+		perf report -q -i /tmp/$name.data --stdio --sort sym --percent-limit 0.7 2>/dev/null |
+			head -40
+		echo "oib-guest: profile $name end"
+		rm -f /tmp/$name.data
+	else
+		insmod "$@"
+	fi
+}
+
 i=0
 while [ $i -lt "$rounds" ]; do
 	i=$((i + 1))
 	msg "round $i of $rounds: in-tree rxe"
 	if [ $rxe = 1 ]; then
-		insmod $B/oib_bench_ibrxe.ko dev=rxe0 $both $rargs || err "insmod oib_bench_ibrxe"
+		bench rxe $B/oib_bench_ibrxe.ko dev=rxe0 $both $rargs || err "insmod oib_bench_ibrxe"
 		rmmod oib_bench_ibrxe || err "rmmod oib_bench_ibrxe"
 	fi
 	msg "round $i of $rounds: memcpy and oib"
-	insmod $B/oib_bench.ko $both $oargs || err "insmod oib_bench"
+	bench oib $B/oib_bench.ko $both $oargs || err "insmod oib_bench"
 	rmmod oib_bench || err "rmmod oib_bench"
 done
 
