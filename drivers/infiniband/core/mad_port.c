@@ -152,7 +152,6 @@ void mad_port_post_locked(struct mad_port *port)
 	}
 }
 
-/* A send completion: find its MAD on the send list (a stale wr_id matches nothing). */
 /*
  * A send completion: find its MAD on the send list by the id of its work request (a stale id
  * matches nothing).  A train's MAD is done with its last work request, which completes even after
