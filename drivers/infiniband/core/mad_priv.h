@@ -110,8 +110,9 @@ struct mad_agent {
 /*
  * A send MAD (the send buffer's private side).  Owned by the agent's owner while IDLE and after
  * DONE; by the layer in between.  @refs counts what the seed calls references on the MAD: one per
- * posted work request, one while a response is awaited; it must be 0 exactly when the state
- * reaches DONE (checked).  Everything but the owner's fields is under the port lock.
+ * posted work request (an RMPP train has several), one while a response (or an RMPP ACK) is
+ * awaited; it must be 0 exactly when the state reaches DONE (checked).  Everything but the owner's
+ * fields is under the port lock.
  */
 struct mad_send {
 	struct oib_mad_send_buf buf;
