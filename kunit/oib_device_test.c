@@ -292,7 +292,7 @@ static void device_names_are_unique(struct kunit *test)
 	struct oib_device *b = oib_test_rxe_ports(test, 1);
 
 	KUNIT_EXPECT_STRNEQ(test, oib_dev_name(a), oib_dev_name(b));
-	KUNIT_EXPECT_NE(test, a->node_guid, b->node_guid);
+	KUNIT_EXPECT_NE(test, be64_to_cpu(a->node_guid), be64_to_cpu(b->node_guid));
 }
 
 /* ---- Ports ---- */

@@ -199,7 +199,7 @@ static void ud_lengths_and_immediate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, OIB_WC_SUCCESS, wc.status);
 	KUNIT_EXPECT_EQ(test, (u32)GRH, wc.byte_len);
 	KUNIT_EXPECT_TRUE(test, wc.wc_flags & OIB_WC_WITH_IMM);
-	KUNIT_EXPECT_EQ(test, cpu_to_be32(0xabcd0123), wc.ex.imm_data);
+	KUNIT_EXPECT_EQ(test, 0xabcd0123, be32_to_cpu(wc.ex.imm_data));
 	KUNIT_ASSERT_EQ(test, 1, ud_poll(a.cq, &wc));
 
 	/* A receive too small for GRH + payload completes in error. */

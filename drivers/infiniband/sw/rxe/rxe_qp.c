@@ -567,6 +567,21 @@ out:
 	return ret;
 }
 
+/* Pop the head of @q into @out, with at most @max_sge SGEs; false if @q is empty. */
+static bool rxe_recv_pop(struct rxe_queue *q, struct rxe_recv_wqe *out, u32 max_sge)
+{
+	struct rxe_recv_wqe *wqe;
+
+	if (rxe_queue_empty(q))
+		return false;
+	wqe = rxe_queue_head(q);
+	out->wr_id = wqe->wr_id;
+	out->num_sge = min(wqe->num_sge, max_sge);
+	memcpy(out->sge, wqe->sge, out->num_sge * sizeof(out->sge[0]));
+	rxe_queue_pop(q);
+	return true;
+}
+
 /*
  * The next receive for @qp, from its SRQ or RQ, copied out with at most @max_sge SGEs; false if
  * none is posted.  Under rq_lock.  *@limit says the SRQ fell below its armed limit: the caller
@@ -574,29 +589,21 @@ out:
  */
 bool rxe_recv_take(struct rxe_qp *qp, struct rxe_recv_wqe *out, u32 max_sge, bool *limit)
 {
-	struct rxe_srq *srq = qp->ib.srq ? to_rsrq(qp->ib.srq) : NULL;
-	struct rxe_queue *q = srq ? &srq->queue : &qp->rq;
-	struct rxe_recv_wqe *wqe;
-	bool taken = false;
+	struct rxe_srq *srq;
+	bool taken;
 
 	lockdep_assert_held(&qp->rq_lock);
 	*limit = false;
-	if (srq)
-		spin_lock(&srq->lock);
-	if (!rxe_queue_empty(q)) {
-		wqe = rxe_queue_head(q);
-		out->wr_id = wqe->wr_id;
-		out->num_sge = min(wqe->num_sge, max_sge);
-		memcpy(out->sge, wqe->sge, out->num_sge * sizeof(out->sge[0]));
-		rxe_queue_pop(q);
-		taken = true;
-		if (srq && srq->limit && rxe_queue_count(q) < srq->limit) {
-			srq->limit = 0;		/* the event disarms the limit */
-			*limit = true;
-		}
+	if (!qp->ib.srq)
+		return rxe_recv_pop(&qp->rq, out, max_sge);
+	srq = to_rsrq(qp->ib.srq);
+	spin_lock(&srq->lock);
+	taken = rxe_recv_pop(&srq->queue, out, max_sge);
+	if (taken && srq->limit && rxe_queue_count(&srq->queue) < srq->limit) {
+		srq->limit = 0;		/* the event disarms the limit */
+		*limit = true;
 	}
-	if (srq)
-		spin_unlock(&srq->lock);
+	spin_unlock(&srq->lock);
 	return taken;
 }
 
