@@ -188,6 +188,38 @@ static void mad_cancel_waiting(struct kunit *test)
 	madt_expect_clean(test, &p->a);
 }
 
+/*
+ * At most MAD_MAX_AWAITING (128) requests of a port wait for responses; the rest are held, in
+ * order, without a timer, and let go one for each request done.  A responder that does not
+ * answer sees 128; cancelling one lets the next go; cancelling a held one just ends it.
+ */
+static void mad_awaiting_bound(struct kunit *test)
+{
+	const int n = 200, bound = 128;
+	struct madt_pair *p = madt_pair(test, n, false);
+	struct oib_mad_send_buf *sb[200];
+	int i;
+
+	for (i = 0; i < n; i++)
+		sb[i] = madt_send(test, &p->a, p->ah, MADT_CLASS, i, 20000, 0);
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->b, &p->b.requests, bound));
+	msleep(100);
+	KUNIT_EXPECT_EQ(test, bound, atomic_read(&p->b.requests));
+	KUNIT_EXPECT_EQ(test, (u64)bound, oib_mad_port_stat(p->da, 1, OIB_MAD_PORT_MAX_AWAITING));
+	KUNIT_EXPECT_EQ(test, (u64)(n - bound), oib_mad_port_stat(p->da, 1, OIB_MAD_PORT_HELD));
+	KUNIT_EXPECT_EQ(test, 0, oib_cancel_mad(sb[n - 1]));		/* held */
+	KUNIT_EXPECT_EQ(test, 0, oib_cancel_mad(sb[0]));		/* waiting */
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->b, &p->b.requests, bound + 1));
+	KUNIT_EXPECT_EQ(test, (u32)bound, p->b.last_req_tid);	/* the first held one */
+	for (i = n - 2; i > 0; i--)	/* held ones first: nothing more is let go */
+		KUNIT_EXPECT_EQ(test, 0, oib_cancel_mad(sb[i]));
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->a, &p->a.completed, n));
+	KUNIT_EXPECT_EQ(test, n, atomic_read(&p->a.status[OIB_MAD_SEND_CANCELLED]));
+	msleep(50);
+	KUNIT_EXPECT_EQ(test, bound + 1, atomic_read(&p->b.requests));
+	madt_expect_clean(test, &p->a);
+}
+
 /* Cancel while the send completion is held back, and while queued behind a full window. */
 static void mad_cancel_before_send_completion(struct kunit *test)
 {
@@ -389,6 +421,7 @@ static struct kunit_case oib_mad_cases[] = {
 	KUNIT_CASE(mad_retries_exhausted),
 	KUNIT_CASE(mad_cancel_waiting),
 	KUNIT_CASE(mad_cancel_before_send_completion),
+	KUNIT_CASE(mad_awaiting_bound),
 	KUNIT_CASE(mad_modify_timeout),
 	KUNIT_CASE(mad_response_before_send_completion),
 	KUNIT_CASE(mad_wr_error_isolated),

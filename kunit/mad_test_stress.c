@@ -264,13 +264,9 @@ static void mad_backlog(struct kunit *test)
 				    "agent %d; no receive posted: %llu/%llu frames", i,
 				    oib_rxe_port_stat(da, 1, OIB_RXE_RX_DROP_NO_RECV),
 				    oib_rxe_port_stat(db, 1, OIB_RXE_RX_DROP_NO_RECV));
-		/*
-		 * On a loaded emulator the responder can fall a whole timeout behind, so a MAD may
-		 * run out of retries: that is a correct outcome.  Nothing else is.
-		 */
+		/* at most 128 requests wait for the responder at once: none times out */
 		ok = atomic_read(&a[i].status[OIB_MAD_SEND_OK]);
-		KUNIT_EXPECT_EQ(test, MADT_PER_AGENT,
-				ok + atomic_read(&a[i].status[OIB_MAD_SEND_RESP_TIMEOUT]));
+		KUNIT_EXPECT_EQ(test, MADT_PER_AGENT, ok);
 		KUNIT_EXPECT_EQ(test, ok, atomic_read(&a[i].responses));
 		for (j = 0; j < MADT_PER_AGENT; j++)
 			KUNIT_EXPECT_EQ(test, 1, a[i].once[j]);
@@ -281,10 +277,11 @@ static void mad_backlog(struct kunit *test)
 	KUNIT_EXPECT_GT(test, ok_total, 0);
 	KUNIT_EXPECT_LE(test, oib_mad_port_stat(da, 1, OIB_MAD_PORT_MAX_OUTSTANDING), 32ULL);
 	KUNIT_EXPECT_LE(test, oib_mad_port_stat(db, 1, OIB_MAD_PORT_MAX_OUTSTANDING), 32ULL);
+	KUNIT_EXPECT_EQ(test, oib_mad_port_stat(da, 1, OIB_MAD_PORT_MAX_AWAITING), 128ULL);
+	KUNIT_EXPECT_EQ(test, 0ULL, oib_rxe_port_stat(db, 1, OIB_RXE_RX_DROP_NO_RECV));
 	/* Every answered request was dispatched at least once (resends reach it again). */
 	KUNIT_EXPECT_GE(test, oib_mad_port_stat(db, 1, OIB_MAD_PORT_DISPATCHED), (u64)ok_total);
 	kunit_info(test, "%d answered\n", ok_total);
-	/* Requests outrun the responder's receive ring: those lost are resent. */
 	kunit_info(test, "%d MADs from %d agents: %lld ms, %llu retries, %llu requests found no receive posted\n",
 		   MADT_AGENTS * MADT_PER_AGENT, MADT_AGENTS, ms,
 		   oib_mad_port_stat(da, 1, OIB_MAD_PORT_RETRIES),

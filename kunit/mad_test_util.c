@@ -93,6 +93,7 @@ void madt_recv_handler(struct oib_mad_agent *agent, struct oib_mad_send_buf *sen
 		}
 		return;
 	}
+	mt->last_req_tid = (u32)be64_to_cpu(recv->mad->tid);
 	atomic_inc(&mt->requests);
 	if (READ_ONCE(mt->respond))
 		madt_answer(mt, agent, recv);

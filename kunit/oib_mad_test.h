@@ -36,6 +36,7 @@ struct madt_agent {
 	atomic_t status[OIB_MAD_SEND_ABORTED + 1];
 	u16 last_resp_status;
 	u8 last_resp_method;
+	u32 last_req_tid;		/* low half of the last request's TID */
 	int resp_seq, send_seq;		/* order of the last response and send handler calls */
 	unsigned int recv_sleep_ms;	/* responses: sleep this long in the receive handler */
 	struct completion in_recv;

@@ -8,6 +8,8 @@
  * response, which the layer matches by transaction ID and class and delivers to the receive handler
  * together with the request it answers; without a response in time it is resent up to its retry
  * count.  Every posted send buffer completes to the send handler exactly once, with a status.
+ * A port lets at most 128 requests wait for responses at once; later ones are held, in order,
+ * and their timeouts start only when they are sent.
  *
  * Handlers of all agents on one port run in process context from that port's work, one at a time.
  * They may post, cancel, modify and free send buffers; they must not unregister an agent of the
@@ -285,6 +287,8 @@ enum oib_mad_port_stat {
 	OIB_MAD_PORT_RETRIES,		/* resends after a timeout */
 	OIB_MAD_PORT_RECOVERIES,	/* QP error recoveries */
 	OIB_MAD_PORT_MAX_OUTSTANDING,	/* high-water mark of posted work requests */
+	OIB_MAD_PORT_HELD,		/* requests held back: too many awaited responses */
+	OIB_MAD_PORT_MAX_AWAITING,	/* high-water mark of requests awaiting responses */
 	OIB_MAD_PORT_RMPP,		/* received MADs the RMPP layer took (rmpp_* below) */
 	OIB_MAD_PORT_RMPP_SEGS_SENT,	/* RMPP DATA segments posted, resends included */
 	OIB_MAD_PORT_RMPP_SEGS_RECV,	/* RMPP DATA segments taken in order */

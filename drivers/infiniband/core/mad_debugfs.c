@@ -19,6 +19,8 @@ static const char * const mad_port_stat_names[OIB_MAD_PORT_NSTATS] = {
 	[OIB_MAD_PORT_DROP_NO_AGENT] = "drop_no_agent", [OIB_MAD_PORT_TIMEOUTS] = "timeouts",
 	[OIB_MAD_PORT_RETRIES] = "retries", [OIB_MAD_PORT_RECOVERIES] = "recoveries",
 	[OIB_MAD_PORT_MAX_OUTSTANDING] = "max_outstanding",
+	[OIB_MAD_PORT_HELD] = "held",
+	[OIB_MAD_PORT_MAX_AWAITING] = "max_awaiting",
 	[OIB_MAD_PORT_RMPP] = "rmpp",
 	[OIB_MAD_PORT_RMPP_SEGS_SENT] = "rmpp_segs_sent",
 	[OIB_MAD_PORT_RMPP_SEGS_RECV] = "rmpp_segs_recv",
@@ -56,7 +58,7 @@ static int mad_port_show(struct seq_file *m, void *v)
 	struct mad_port *port = m->private;
 	const struct mad_send *ms;
 	const struct mad_agent *ma;
-	unsigned int resp = 0, req = 0;
+	unsigned int resp = 0, req = 0, held = 0;
 	int i;
 
 	for (i = 0; i < OIB_MAD_PORT_NSTATS; i++)
@@ -68,8 +70,11 @@ static int mad_port_show(struct seq_file *m, void *v)
 		resp++;
 	list_for_each_entry(ms, &port->req_backlog, port_link)
 		req++;
-	seq_printf(m, "outstanding %u/%u backlog responses %u requests %u%s%s\n",
-		   port->outstanding, MAD_MAX_OUTSTANDING, resp, req,
+	list_for_each_entry(ms, &port->held, port_link)
+		held++;
+	seq_printf(m, "outstanding %u/%u backlog responses %u requests %u awaiting %u/%u held %u%s%s\n",
+		   port->outstanding, MAD_MAX_OUTSTANDING, resp, req, port->awaiting,
+		   MAD_MAX_AWAITING, held,
 		   port->dying ? " dying" : "", port->recovering ? " recovering" : "");
 	seq_puts(m, "port send list:\n");
 	list_for_each_entry(ms, &port->send_list, port_link)

@@ -388,6 +388,7 @@ void mad_port_init(struct mad_port *port, struct oib_device *device, u32 port_nu
 	INIT_LIST_HEAD(&port->agents);
 	INIT_LIST_HEAD(&port->resp_backlog);
 	INIT_LIST_HEAD(&port->req_backlog);
+	INIT_LIST_HEAD(&port->held);
 	INIT_LIST_HEAD(&port->send_list);
 	INIT_LIST_HEAD(&port->done);
 	INIT_WORK(&port->work, mad_port_work);

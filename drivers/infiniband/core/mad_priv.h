@@ -16,6 +16,7 @@
 #define MAD_RECV_RING		512	/* receives kept posted on each GSI QP */
 #define MAD_SEND_DEPTH		64	/* GSI send queue depth */
 #define MAD_MAX_OUTSTANDING	32	/* work requests posted per port at once */
+#define MAD_MAX_AWAITING	128	/* requests per port waiting for their responses */
 #define MAD_WORK_BUDGET		64	/* completions handled per port work run */
 #define MAD_UNREGISTER_REPORT	(10 * HZ)	/* unregister reports what it waits for */
 #define MAD_RECV_BUF_SIZE	(OIB_MAD_GRH_SIZE + OIB_MAD_SIZE)
@@ -36,6 +37,7 @@
  * Changed only by mad_fsm() under the port lock.  Which lists a MAD is on, per state:
  *   IDLE        none (created, not posted)
  *   QUEUED      agent's sends, a port backlog          (waiting for a work request slot)
+ *               or the port's held list                 (waiting for fewer awaited responses)
  *   POSTED      agent's sends, the port send list      (its WR is on the QP)
  *   WAIT_ACK    agent's sends                           (RMPP: the window is out; waiting for
  *                                                       the receiver's ACK)
@@ -128,6 +130,7 @@ struct mad_send {
 	unsigned int retries_left;
 	bool sent;			/* its request has been on the wire: a response may come */
 	bool is_response;		/* goes on the response backlog */
+	bool admitted;			/* counted in port->awaiting until done */
 	u8 *early_resp;			/* RESP_EARLY/DONE: the held response (GRH first) */
 	struct oib_mad_recv resp;	/* its description */
 
@@ -181,6 +184,8 @@ struct mad_port {
 	struct list_head agents;
 	struct list_head resp_backlog;	/* responses wait here first ... */
 	struct list_head req_backlog;	/* ... then requests and resends */
+	struct list_head held;		/* requests past MAD_MAX_AWAITING, in post order */
+	unsigned int awaiting;		/* requests admitted (may await a response), not done */
 	struct list_head send_list;	/* every MAD with a WR on the QP, in post order */
 	struct list_head done;		/* DONE, handlers not yet called */
 	unsigned int outstanding;	/* work requests of the MADs on send_list */

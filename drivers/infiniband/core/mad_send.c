@@ -122,17 +122,55 @@ static int mad_check_send(struct mad_send *ms)
 	return 0;
 }
 
-/* The MAD is done: off the agent's list, onto the port's done list for its handlers. */
-void mad_send_finish_locked(struct mad_port *port, struct mad_send *ms)
-{
-	list_del_init(&ms->agent_link);
-	list_add_tail(&ms->port_link, &port->done);
-}
-
 /* Onto the end of its backlog: responses (and RMPP responses' segments) before requests. */
 void mad_backlog_add(struct mad_port *port, struct mad_send *ms)
 {
 	list_add_tail(&ms->port_link, ms->is_response ? &port->resp_backlog : &port->req_backlog);
+}
+
+/*
+ * A request that will wait for its response joins the requests waiting on the port, at most
+ * MAD_MAX_AWAITING of them; past that it is held (QUEUED on the held list, in order, no timer)
+ * until one of them is done.  So a flood of requests cannot outrun the responder's receive ring
+ * and time out in its queue: their timeouts measure the responder, not the flood.
+ */
+static void mad_admit_locked(struct mad_port *port, struct mad_send *ms)
+{
+	u64 high;
+
+	if (!ms->timeout_ms) {
+		mad_backlog_add(port, ms);
+		return;
+	}
+	if (port->awaiting >= MAD_MAX_AWAITING) {
+		list_add_tail(&ms->port_link, &port->held);
+		mad_port_count(port, OIB_MAD_PORT_HELD);
+		return;
+	}
+	port->awaiting++;
+	ms->admitted = true;
+	high = atomic64_read(&port->stats[OIB_MAD_PORT_MAX_AWAITING]);
+	if (port->awaiting > high)
+		atomic64_set(&port->stats[OIB_MAD_PORT_MAX_AWAITING], port->awaiting);
+	mad_backlog_add(port, ms);
+}
+
+/* The MAD is done: off the agent's list, onto the port's done list for its handlers. */
+void mad_send_finish_locked(struct mad_port *port, struct mad_send *ms)
+{
+	struct mad_send *next;
+
+	list_del_init(&ms->agent_link);
+	list_add_tail(&ms->port_link, &port->done);
+	if (!ms->admitted)
+		return;
+	ms->admitted = false;
+	port->awaiting--;
+	next = list_first_entry_or_null(&port->held, struct mad_send, port_link);
+	if (next) {
+		list_del_init(&next->port_link);
+		mad_admit_locked(port, next);
+	}
 }
 
 /* Wait @timeout_ms from now; arm the agent's timeout work if that is due sooner than planned. */
@@ -190,7 +228,7 @@ int oib_post_send_mad(struct oib_mad_send_buf *send_buf)
 	refcount_inc(&ma->refs);	/* until its send handler returned */
 	list_add_tail(&ms->agent_link, &ma->sends);
 	mad_fsm(ms, MAD_EV_POST);
-	mad_backlog_add(port, ms);
+	mad_admit_locked(port, ms);
 	mad_agent_count(ma, OIB_MAD_AGENT_SENT);
 	mad_port_post_locked(port);
 out:
