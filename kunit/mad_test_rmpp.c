@@ -187,7 +187,7 @@ static void rt_ah_release(void *ah)
 	oib_destroy_ah(ah);
 }
 
-static struct rt_pair *rt_pair(struct kunit *test, u32 a_max)
+static struct rt_pair *rt_pair_ports(struct kunit *test, u32 a_max, u32 a_ports)
 {
 	struct oib_ah_attr attr = { .port_num = 1, .flags = OIB_AH_GRH,
 				    .grh = { .hop_limit = 64 } };
@@ -195,7 +195,7 @@ static struct rt_pair *rt_pair(struct kunit *test, u32 a_max)
 
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	p->fabric = madt_fabric(test);
-	p->da = madt_dev(test, 1);
+	p->da = madt_dev(test, a_ports);
 	p->db = madt_dev(test, 1);
 	rt_side(test, &p->a, p->da, a_max);
 	rt_side(test, &p->b, p->db, 0);
@@ -204,6 +204,11 @@ static struct rt_pair *rt_pair(struct kunit *test, u32 a_max)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p->ah);
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rt_ah_release, p->ah));
 	return p;
+}
+
+static struct rt_pair *rt_pair(struct kunit *test, u32 a_max)
+{
+	return rt_pair_ports(test, a_max, 1);
 }
 
 /* A GetTable from a, @data_len bytes long (RMPP if more than 0), waiting for the answer. */
@@ -396,6 +401,40 @@ static void mad_rmpp_stop_budget(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.status[OIB_MAD_SEND_RESP_TIMEOUT]));
 
 	rt_round_trip(test, p, 0x401, 0, 3000);
+}
+
+/*
+ * An RMPP send whose work requests fail (an address handle of the device's other port) completes
+ * once, in error, with nothing reaching the receiver; the next transfer is unaffected.  (oib_rxe
+ * sends datagrams as they are posted, so a train is never caught half-way on the QP.)
+ */
+static void mad_rmpp_train_error(struct kunit *test)
+{
+	struct oib_ah_attr attr = { .port_num = 2, .flags = OIB_AH_GRH,
+				    .grh = { .hop_limit = 64 } };
+	struct rt_pair *p = rt_pair_ports(test, 0, 2);
+	struct oib_mad_send_buf *sb;
+	struct oib_ah *bad;
+
+	KUNIT_ASSERT_EQ(test, 0, oib_query_gid(p->db, 1, 0, &attr.grh.dgid, NULL));
+	bad = oib_mad_create_ah(p->a.agent, &attr);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, bad);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rt_ah_release, bad));
+	sb = oib_create_rmpp_send_mad(p->a.agent, bad, RT_CLASS, 40 * RT_PER_SEG, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sb);
+	((struct oib_mad_hdr *)sb->mad)->base_version = OIB_MAD_BASE_VERSION;
+	((struct oib_mad_hdr *)sb->mad)->mgmt_class = RT_CLASS;
+	((struct oib_mad_hdr *)sb->mad)->class_version = 2;
+	((struct oib_mad_hdr *)sb->mad)->method = RT_GET_TABLE;
+	sb->timeout_ms = RT_REQ_TIMEOUT_MS;
+	KUNIT_ASSERT_EQ(test, 0, oib_post_send_mad(sb));
+	KUNIT_ASSERT_TRUE(test, rt_wait(&p->a, &p->a.completed, 1));
+	msleep(50);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.completed));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.status[OIB_MAD_SEND_ERROR]));
+	KUNIT_EXPECT_EQ(test, 1ULL, rt_stat(p->da, OIB_MAD_PORT_SEND_ERRORS));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&p->b.requests));
+	rt_round_trip(test, p, 0x900, 40 * RT_PER_SEG, 3000);
 }
 
 /* ---- segments from an agent that speaks RMPP itself ---- */
@@ -637,6 +676,7 @@ static struct kunit_case oib_mad_rmpp_cases[] = {
 	KUNIT_CASE(mad_rmpp_request),
 	KUNIT_CASE(mad_rmpp_abort_cancel),
 	KUNIT_CASE(mad_rmpp_stop_budget),
+	KUNIT_CASE(mad_rmpp_train_error),
 	KUNIT_CASE(mad_rmpp_bad_segments),
 	KUNIT_CASE_SLOW(mad_rmpp_fuzz),
 	KUNIT_CASE_SLOW(mad_rmpp_unregister_races),
