@@ -150,7 +150,7 @@ void oib_unregister_mad_agent(struct oib_mad_agent *agent)
 	mad_flush_agent_locked(ma, OIB_MAD_SEND_FLUSHED);
 	spin_unlock_irq(&port->lock);
 	cancel_delayed_work_sync(&ma->timeout_work);
-	mad_port_kick(port);
+	mad_reasm_due(port);	/* its messages being received are dropped, with their references */
 
 	mad_agent_put(ma);
 	while (!wait_for_completion_timeout(&ma->done, MAD_UNREGISTER_REPORT))

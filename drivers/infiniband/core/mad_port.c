@@ -87,25 +87,25 @@ static int mad_qp_to_rts(struct oib_qp *qp)
 /* Post @ms's work requests: one MAD, or a train of RMPP segments with only the last signalled. */
 static int mad_port_post_wrs(struct mad_port *port, struct mad_send *ms)
 {
-	struct oib_send_wr wrs[MAD_RMPP_TRAIN] = {};
+	struct oib_send_wr wrs[MAD_RMPP_TRAIN];
 	struct oib_sge sges[MAD_RMPP_TRAIN];
 	unsigned int i;
 
 	for (i = 0; i < ms->wr_count; i++) {
+		bool last = i + 1 == ms->wr_count;
+
 		sges[i] = (struct oib_sge){
 			.addr = (u64)(uintptr_t)(ms->rmpp ? ms->train + i * OIB_MAD_SIZE : ms->mad),
 			.length = OIB_MAD_SIZE, .lkey = port->pd->local_dma_lkey,
 		};
-		wrs[i].next = i + 1 < ms->wr_count ? &wrs[i + 1] : NULL;
-		wrs[i].wr_id = ms->wr_id + i;
-		wrs[i].opcode = OIB_WR_SEND;
-		wrs[i].send_flags = i + 1 < ms->wr_count ? 0 : OIB_SEND_SIGNALED;
-		wrs[i].sg_list = &sges[i];
-		wrs[i].num_sge = 1;
-		wrs[i].wr.ud.ah = ms->buf.ah;
-		wrs[i].wr.ud.remote_qpn = ms->buf.remote_qpn;
-		wrs[i].wr.ud.remote_qkey = ms->buf.remote_qkey;
-		wrs[i].wr.ud.pkey_index = ms->buf.pkey_index;
+		wrs[i] = (struct oib_send_wr){
+			.next = last ? NULL : &wrs[i + 1], .wr_id = ms->wr_id + i,
+			.opcode = OIB_WR_SEND, .send_flags = last ? OIB_SEND_SIGNALED : 0,
+			.sg_list = &sges[i], .num_sge = 1,
+			.wr.ud = { .ah = ms->buf.ah, .remote_qpn = ms->buf.remote_qpn,
+				   .remote_qkey = ms->buf.remote_qkey,
+				   .pkey_index = ms->buf.pkey_index },
+		};
 	}
 	return oib_post_send(port->qp, wrs, NULL);
 }

@@ -86,9 +86,10 @@ struct mad_port;
 
 /*
  * An agent.  Refcounting: @refs is 1 for the registration, plus one per posted send MAD until its
- * send handler returned, plus one per receive handler call in progress; unregister drops the
- * first and waits for @done.  The memory is freed by unregister after that.  @dead, the lists and
- * the registration fields are under the port lock.
+ * send handler returned, plus one per receive handler call in progress, plus one per RMPP
+ * message being received for it (until the port work drops it); unregister drops the first and
+ * waits for @done.  The memory is freed by unregister after that.  @dead, the lists and the
+ * registration fields are under the port lock; @reasm_bytes is the port work's.
  */
 struct mad_agent {
 	struct oib_mad_agent agent;
@@ -162,10 +163,11 @@ struct mad_recv_buf {
 /*
  * A port's MAD service.  Refcounting: @ref is 1 from setup until the device's removal, plus one
  * per agent registered on it; the last put frees it.  @lock protects every send MAD's state and
- * lists (the agents' too), the backlogs, send list, done list, @outstanding, @dying, @recovering,
- * @hold_sends and the agent list.  @qp_mutex protects the QP and CQ pointers against teardown
- * and serialises their use by the port work (polling, the receive ring, recovery); posting uses
- * the QP under @lock and stops once @dying is set.
+ * lists (the agents' too), the backlogs, held list, send list, done list, @outstanding,
+ * @awaiting, @next_wr_id, @dying, @recovering, @hold_sends and the agent list.  @qp_mutex
+ * protects the QP and CQ pointers against teardown and serialises their use by the port work
+ * (polling, the receive ring, recovery); posting uses the QP under @lock and stops once @dying is
+ * set.  The RMPP transfer table (@reasm) belongs to the port work alone.
  */
 struct mad_port {
 	struct kref ref;
@@ -195,7 +197,8 @@ struct mad_port {
 
 	/* RMPP messages being received (struct mad_reasm, by TID): the port work's alone */
 	DECLARE_HASHTABLE(reasm, MAD_REASM_HASH_BITS);
-	struct delayed_work reasm_tick;	/* kicks the port work to expire them */
+	struct delayed_work reasm_tick;	/* has the port work expire them, while there are any */
+	unsigned long reasm_due;	/* bit 0: the port work looks at them on its next run */
 };
 
 extern struct workqueue_struct *mad_wq;
@@ -282,6 +285,7 @@ enum mad_verdict mad_reasm_recv(struct mad_port *port, const u8 *buf,
 				const struct oib_mad_recv *recv);
 bool mad_reasm_abort(struct mad_port *port, const struct oib_mad_recv *recv);
 void mad_reasm_expire(struct mad_port *port);
+void mad_reasm_due(struct mad_port *port);
 void mad_reasm_tick(struct work_struct *work);
 
 /* mad_recv.c */

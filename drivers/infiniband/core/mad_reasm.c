@@ -189,6 +189,8 @@ static struct mad_reasm *mad_reasm_new(struct mad_port *port, struct mad_agent *
 	refcount_inc(&ma->refs);
 	ma->reasm_bytes += sizeof(*r);
 	hash_add(port->reasm, &r->link, (u32)be64_to_cpu(hdr->tid));
+	if (!READ_ONCE(port->dying))	/* expiry ticks while any transfer is kept */
+		queue_delayed_work(mad_wq, &port->reasm_tick, MAD_REASM_TICK);
 
 	if (data < 0) {
 		type = OIB_RMPP_TYPE_ABORT;
@@ -408,7 +410,8 @@ enum mad_verdict mad_reasm_recv(struct mad_port *port, const u8 *buf,
 /*
  * Drop what is over: time-waits ended, transfers idle too long (the sender is told with ABORT),
  * transfers of unregistering agents, everything when the port goes away.  Then come back later
- * while any remain.  Port work only.
+ * while any remain.  Port work only, when mad_reasm_due() asked or the port is dying, so that
+ * receiving a MAD does not walk the table.
  */
 void mad_reasm_expire(struct mad_port *port)
 {
@@ -418,19 +421,30 @@ void mad_reasm_expire(struct mad_port *port)
 	struct mad_reasm *r;
 	int bkt;
 
+	if (!test_and_clear_bit(0, &port->reasm_due) && !dying)
+		return;
 	hash_for_each_safe(port->reasm, bkt, next, r, link) {
 		if (dying || READ_ONCE(r->ma->dead))
 			mad_reasm_free(port, r);
-		else if (time_after_eq(now, r->expires) && r->state == REASM_ACTIVE)
+		else if (time_before(now, r->expires))
+			continue;
+		else if (r->state == REASM_ACTIVE)
 			mad_reasm_abort_with(port, r, OIB_RMPP_TYPE_ABORT, OIB_RMPP_STATUS_T2L);
-		else if (time_after_eq(now, r->expires))
+		else
 			mad_reasm_free(port, r);
 	}
 	if (!dying && !hash_empty(port->reasm))
 		queue_delayed_work(mad_wq, &port->reasm_tick, MAD_REASM_TICK);
 }
 
+/* Have the port work look at its transfers: the tick, or an agent unregistering. */
+void mad_reasm_due(struct mad_port *port)
+{
+	set_bit(0, &port->reasm_due);
+	mad_port_kick(port);
+}
+
 void mad_reasm_tick(struct work_struct *work)
 {
-	mad_port_kick(container_of(to_delayed_work(work), struct mad_port, reasm_tick));
+	mad_reasm_due(container_of(to_delayed_work(work), struct mad_port, reasm_tick));
 }
