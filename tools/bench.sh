@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench: builds (once) the non-debug bench kernel (tools/bench-kernel.sh), builds the oib modules
+# make bench: builds (once) the non-debug bench kernel (tools/kernel.sh bench), builds the oib modules
 # and the benchmark modules (tools/bench) against it, boots it under QEMU in the guest's bench mode
 # (tools/testing/guest/bench.sh) and prints the figures: the guest's memcpy reference, the in-tree rxe
 # and oib, each against memcpy, and a table of oib/rxe; then oib_mad's MAD round trips per second
@@ -30,7 +30,7 @@ if ! command -v rdma >/dev/null; then
 fi
 rdma=$(command -v rdma)
 
-kdir=$(tools/bench-kernel.sh)
+kdir=$(tools/kernel.sh bench)
 kver=$(cat "$kdir/include/config/kernel.release")
 modroot=$kdir/mods/lib/modules/$kver
 echo "bench: kernel $kdir ($kver)"

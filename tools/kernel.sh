@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
-# Builds (once) and prints the path of the cached test kernel.
+# tools/kernel.sh [test|bench]: builds (once) and prints the path of the cached test or bench kernel.
 #
-# The kernel comes from Debian's linux-source-6.12 tarball, configured as allnoconfig plus
-# kunit/test-kernel.config.  It is cached under $OIB_CACHE (default ~/.cache/oib) in a directory keyed
-# by a hash of the fragment, the source package version and this script, so a changed fragment builds a
-# new kernel and an unchanged one is never rebuilt.  Progress goes to stderr; stdout is the build dir.
+# Debian's linux-source-6.12, configured as allnoconfig plus tools/kernel/base.config plus
+# tools/kernel/<kind>.config (test: KUnit and the debugging options; bench: none of them).  Cached under
+# $OIB_CACHE (default ~/.cache/oib) in kernel-<kind>-<hash of both fragments, the source version and
+# this script>, so a changed fragment builds a new kernel and an unchanged one is never rebuilt.
+# Progress goes to stderr; stdout is the build dir.
 set -euo pipefail
 
+kind=${1:-test}
 top=$(cd "$(dirname "$0")/.." && pwd)
+base=$top/tools/kernel/base.config
+frag=$top/tools/kernel/$kind.config
+[ -f "$frag" ] || { echo "kernel: no configuration '$kind' (test or bench)" >&2; exit 2; }
 cache=${OIB_CACHE:-$HOME/.cache/oib}
-frag=$top/kunit/test-kernel.config
 tarball=/usr/src/linux-source-6.12.tar.xz
 ver=$(dpkg-query -W -f='${Version}' linux-source-6.12)
-key=$(cat "$frag" "$0" <(echo "$ver") | sha256sum | cut -c1-12)
-out=$cache/kernel-$key
+key=$(cat "$base" "$frag" "$0" <(echo "$ver") | sha256sum | cut -c1-12)
+out=$cache/kernel-$kind-$key
 src=$cache/src/linux-source-6.12
 
 if [ -f "$out/.oib-built" ]; then
@@ -21,6 +25,7 @@ if [ -f "$out/.oib-built" ]; then
 	exit 0
 fi
 
+# One lock for every kind: the unpacked source is shared.
 mkdir -p "$cache"
 exec 9>"$cache/.lock"
 flock 9
@@ -40,7 +45,8 @@ fi
 echo "kernel: configuring $out" >&2
 rm -rf "$out"
 mkdir -p "$out"
-make -s -C "$src" O="$out" KCONFIG_ALLCONFIG="$frag" allnoconfig >&2
+cat "$base" "$frag" >"$out/oib.config"
+make -s -C "$src" O="$out" KCONFIG_ALLCONFIG="$out/oib.config" allnoconfig >&2
 make -s -C "$src" O="$out" olddefconfig >&2
 
 bad=0
@@ -53,10 +59,10 @@ while IFS= read -r line; do
 	else
 		grep -qx "$line" "$out/.config" || { echo "kernel: $line did not stick" >&2; bad=1; }
 	fi
-done <"$frag"
+done <"$out/oib.config"
 [ $bad -eq 0 ] || exit 1
 
-echo "kernel: building (about 7 minutes on 2 cores, once)" >&2
+echo "kernel: building the $kind kernel (5-10 minutes on 2 cores, once)" >&2
 start=$(date +%s)
 make -s -C "$out" -j"$(nproc)" bzImage modules >&2
 make -s -C "$out" INSTALL_MOD_PATH="$out/mods" modules_install >&2
