@@ -12,7 +12,7 @@
 # after decoding.  Lines inside a block that are not base64 (kernel messages, "[   12.345678] "
 # timestamps, CRs) are ignored, so the guest should quieten the console while it prints.  Guest
 # scripts print captures with oib_pcap_dump (tools/testing/guest/lib.sh); KUnit suites print the
-# same format from the kernel (see rc_capture in kunit/oib_rc_test.c), and make check decodes what
+# same format from the kernel (see rc_capture in kunit/rxe/rc_test.c), and make check decodes what
 # it finds with tshark.
 #
 # Capture is started beforehand with "echo start [max_bytes] >.../fabrics/<name>/capture".

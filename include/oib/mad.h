@@ -315,8 +315,4 @@ enum oib_mad_agent_stat {
 u64 oib_mad_port_stat(struct oib_device *device, u32 port, enum oib_mad_port_stat stat);
 u64 oib_mad_agent_stat(struct oib_mad_agent *agent, enum oib_mad_agent_stat stat);
 
-/* Diagnostics and tests: the port's GSI QP, and holding back its send completions. */
-struct oib_qp *oib_mad_port_qp(struct oib_device *device, u32 port);
-int oib_mad_port_hold_send_completions(struct oib_device *device, u32 port, bool hold);
-
 #endif /* OIB_MAD_H */

@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* oib_mad internals shared between its files; nothing here is API.  Design: Documentation/mad.md */
+#ifndef OIB_MAD_PRIV_H
+#define OIB_MAD_PRIV_H
+
+#include <linux/completion.h>
+#include <linux/hashtable.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <oib/mad.h>
+
+#define MAD_RECV_RING		512	/* receives kept posted on each GSI QP */
+#define MAD_SEND_DEPTH		64	/* GSI send queue depth */
+#define MAD_MAX_OUTSTANDING	32	/* work requests posted per port at once */
+#define MAD_MAX_AWAITING	128	/* requests per port waiting for their responses */
+#define MAD_WORK_BUDGET		64	/* completions handled per port work run */
+#define MAD_UNREGISTER_REPORT	(10 * HZ)	/* unregister reports what it waits for */
+#define MAD_RECV_BUF_SIZE	(OIB_MAD_GRH_SIZE + OIB_MAD_SIZE)
+
+/* RMPP (mad_rmpp.c sends, mad_reasm.c receives) */
+#define MAD_RMPP_ACK_TIMEOUT_MS	100	/* a sender's wait for an ACK, per try */
+#define MAD_RMPP_RETRIES	10	/* resends without progress before giving up */
+#define MAD_RMPP_WINDOW		32	/* segments a receiver takes past the last it ACKed */
+#define MAD_RMPP_TRAIN		16	/* segments posted at once, in one chain of WRs */
+#define MAD_REASM_IDLE		(5 * HZ)	/* a partial message with no progress is dropped */
+/* a received message is remembered this long, to acknowledge its end again if the ACK was lost */
+#define MAD_REASM_TIME_WAIT	msecs_to_jiffies(MAD_RMPP_ACK_TIMEOUT_MS * (MAD_RMPP_RETRIES + 2))
+#define MAD_REASM_TICK		(HZ / 4)
+#define MAD_REASM_HASH_BITS	6
+
+/*
+ * A send MAD's lifecycle.  The state is the one truth; lists and references are views of it.
+ * Changed only by mad_fsm() under the port lock.  Which lists a MAD is on, per state:
+ *   IDLE        none (created, not posted)
+ *   QUEUED      agent's sends, a port backlog          (waiting for a work request slot)
+ *               or the port's held list                 (waiting for fewer awaited responses)
+ *   POSTED      agent's sends, the port send list      (its WR is on the QP)
+ *   WAIT_ACK    agent's sends                           (RMPP: the window is out; waiting for
+ *                                                       the receiver's ACK)
+ *   WAIT_RESP   agent's sends                           (sent; waiting for the response)
+ *   RESP_EARLY  agent's sends, the port send list      (response held until the send completes)
+ *   CANCELLED   agent's sends, the port send list      (cancelled or flushed; its WR is still on
+ *                                                       the QP)
+ *   DONE        the port done list until its handlers ran, then none
+ */
+enum mad_state {
+	MAD_IDLE,
+	MAD_QUEUED,
+	MAD_POSTED,
+	MAD_WAIT_ACK,
+	MAD_WAIT_RESP,
+	MAD_RESP_EARLY,
+	MAD_CANCELLED,
+	MAD_DONE,
+	MAD_NSTATES,
+};
+
+enum mad_event {
+	MAD_EV_POST,		/* oib_post_send_mad() */
+	MAD_EV_WR_POSTED,	/* its work request went to the QP */
+	MAD_EV_SENT_WAIT,	/* the WR completed well; a response is awaited */
+	MAD_EV_SENT_DONE,	/* the WR completed well; nothing more awaited */
+	MAD_EV_SEND_ERR,	/* the WR completed in error (or was flushed) */
+	MAD_EV_RESP,		/* its response arrived */
+	MAD_EV_RETRY,		/* the wait expired, retries left: send again */
+	MAD_EV_TIMEOUT,		/* the wait expired, no retries left */
+	MAD_EV_CANCEL,		/* cancel, flush or abort (status says which) */
+	/* RMPP sends: one segment per work request, the window opened by the receiver's ACKs */
+	MAD_EV_SENT_MORE,	/* the WR completed well; the window has more segments to send */
+	MAD_EV_SENT_ACK,	/* the WR completed well; the window is out, an ACK is awaited */
+	MAD_EV_ACK,		/* an ACK that opens no new segment to send */
+	MAD_EV_ACK_MORE,	/* an ACK that lets more segments go */
+	MAD_EV_ACKED_WAIT,	/* every segment acknowledged; a response is awaited */
+	MAD_EV_ACKED_DONE,	/* every segment acknowledged; nothing more awaited */
+	MAD_NEVENTS,
+};
+
+const char *mad_state_name(enum mad_state state);
+const char *mad_event_name(enum mad_event event);
+
+struct mad_port;
+
+/*
+ * An agent.  Refcounting: @refs is 1 for the registration, plus one per posted send MAD until its
+ * send handler returned, plus one per receive handler call in progress, plus one per RMPP
+ * message being received for it (until the port work drops it); unregister drops the first and
+ * waits for @done.  The memory is freed by unregister after that.  @dead, the lists and the
+ * registration fields are under the port lock; @reasm_bytes is the port work's.
+ */
+struct mad_agent {
+	struct oib_mad_agent agent;
+	struct mad_port *port;
+	struct oib_mad_reg_req reg;
+	bool has_class;
+	bool dead;			/* unregistering: no new MADs, no new receives */
+	struct list_head port_link;	/* port->agents */
+	struct list_head sends;		/* struct mad_send.agent_link: its MADs until done */
+	bool rmpp;			/* the layer does RMPP for it */
+	size_t rmpp_max;		/* bytes of partial messages it may hold */
+	size_t reasm_bytes;		/* what it holds now (port work only) */
+	struct delayed_work timeout_work;	/* expires the waits in @sends */
+	bool timer_armed;		/* timeout_work is scheduled for timer_due */
+	unsigned long timer_due;
+	refcount_t refs;
+	struct completion done;
+	atomic64_t stats[OIB_MAD_AGENT_NSTATS];
+};
+
+/*
+ * A send MAD (the send buffer's private side).  Owned by the agent's owner while IDLE and after
+ * DONE; by the layer in between.  @refs counts what the seed calls references on the MAD: one per
+ * posted work request (an RMPP train has several), one while a response (or an RMPP ACK) is
+ * awaited; it must be 0 exactly when the state reaches DONE (checked).  Everything but the owner's
+ * fields is under the port lock.
+ */
+struct mad_send {
+	struct oib_mad_send_buf buf;
+	struct mad_agent *agent;
+	enum mad_state state;
+	unsigned int refs;
+	enum oib_mad_send_status status;	/* the outcome, fixed on the way to DONE */
+	enum oib_wc_status wc_status;
+	struct list_head agent_link;	/* agent->sends */
+	struct list_head port_link;	/* a backlog, port->send_list or port->done */
+	unsigned long deadline;		/* WAIT_RESP: jiffies */
+	unsigned int timeout_ms;	/* per try */
+	unsigned int retries_left;
+	bool sent;			/* its request has been on the wire: a response may come */
+	bool is_response;		/* goes on the response backlog */
+	bool admitted;			/* counted in port->awaiting until done */
+	u8 *early_resp;			/* RESP_EARLY/DONE: the held response (GRH first) */
+	struct oib_mad_recv resp;	/* its description */
+
+	/* RMPP sends: the owner's message and the transfer's progress (segments count from 1) */
+	bool rmpp;
+	bool abort_peer;		/* done mid-transfer: send the receiver ABORT first */
+	u8 rmpp_status;			/* ABORT/STOP status, received or to send */
+	u8 *msg;			/* buf.mad: hdr_len + data_len bytes */
+	u32 seg_count;
+	u32 seg_next;			/* the next segment to post */
+	u32 last_ack;			/* the receiver has 1..last_ack */
+	u32 win_last;			/* and takes up to win_last */
+	u32 back_to;			/* a repeated ACK already sent us back to this segment */
+	unsigned int ack_retries;	/* ACK waits left without progress */
+
+	u8 *train;			/* [MAD_RMPP_TRAIN][OIB_MAD_SIZE]: the segments posted */
+
+	u64 wr_id;			/* POSTED...: the id of its first work request (+1 each) */
+	unsigned int wr_count;		/* POSTED...: its work requests on the QP */
+	enum oib_wc_status wr_error;	/* the first error among their completions */
+	u8 mad[OIB_MAD_SIZE] __aligned(8);	/* what a single MAD's work request sends */
+};
+
+struct mad_recv_buf {
+	bool posted;
+	u8 data[MAD_RECV_BUF_SIZE] __aligned(8);
+};
+
+/*
+ * A port's MAD service.  Refcounting: @ref is 1 from setup until the device's removal, plus one
+ * per agent registered on it; the last put frees it.  @lock protects every send MAD's state and
+ * lists (the agents' too), the backlogs, held list, send list, done list, @outstanding,
+ * @awaiting, @next_wr_id, @dying, @recovering, @hold_sends and the agent list.  @qp_mutex
+ * protects the QP and CQ pointers against teardown and serialises their use by the port work
+ * (polling, the receive ring, recovery); posting uses the QP under @lock and stops once @dying is
+ * set.  The RMPP transfer table (@reasm) belongs to the port work alone.
+ */
+struct mad_port {
+	struct kref ref;
+	struct oib_device *device;
+	u32 port_num;
+	struct oib_pd *pd;
+	struct mutex qp_mutex;		/* see above */
+	struct oib_cq *send_cq, *recv_cq;
+	struct oib_qp *qp;
+	struct mad_recv_buf *rbufs;	/* [MAD_RECV_RING] */
+	struct work_struct work;	/* completions, done list, recovery */
+	struct mad_agent *self;		/* answers requests nobody takes */
+
+	spinlock_t lock;		/* see above */
+	bool dying, recovering, hold_sends;
+	struct list_head agents;
+	struct list_head resp_backlog;	/* responses wait here first ... */
+	struct list_head req_backlog;	/* ... then requests and resends */
+	struct list_head held;		/* requests past MAD_MAX_AWAITING, in post order */
+	unsigned int awaiting;		/* requests admitted (may await a response), not done */
+	struct list_head send_list;	/* every MAD with a WR on the QP, in post order */
+	struct list_head done;		/* DONE, handlers not yet called */
+	unsigned int outstanding;	/* work requests of the MADs on send_list */
+	u64 next_wr_id;			/* WR ids, never reused: a stale one matches nothing */
+	atomic64_t stats[OIB_MAD_PORT_NSTATS];
+	struct dentry *debugfs;
+
+	/* RMPP messages being received (struct mad_reasm, by TID): the port work's alone */
+	DECLARE_HASHTABLE(reasm, MAD_REASM_HASH_BITS);
+	struct delayed_work reasm_tick;	/* has the port work expire them, while there are any */
+	unsigned long reasm_due;	/* bit 0: the port work looks at them on its next run */
+	unsigned long reasm_idle;	/* MAD_REASM_IDLE, unless a test changed it */
+	unsigned long reasm_time_wait;	/* MAD_REASM_TIME_WAIT, likewise */
+};
+
+extern struct workqueue_struct *mad_wq;
+extern struct oib_client mad_client;
+
+static inline struct mad_agent *to_magent(struct oib_mad_agent *agent)
+{
+	return container_of(agent, struct mad_agent, agent);
+}
+
+static inline struct mad_send *to_msend(struct oib_mad_send_buf *buf)
+{
+	return container_of(buf, struct mad_send, buf);
+}
+
+static inline void mad_port_count(struct mad_port *port, enum oib_mad_port_stat stat)
+{
+	atomic64_inc(&port->stats[stat]);
+}
+
+static inline void mad_agent_count(struct mad_agent *ma, enum oib_mad_agent_stat stat)
+{
+	atomic64_inc(&ma->stats[stat]);
+}
+
+/* mad_fsm.c */
+void mad_fsm(struct mad_send *ms, enum mad_event event);
+
+/* mad_port.c */
+void mad_port_init(struct mad_port *port, struct oib_device *device, u32 port_num);
+int mad_port_setup(struct mad_port *port);
+void mad_port_teardown(struct mad_port *port);
+struct mad_port *mad_port_get(struct oib_device *device, u32 port);	/* no reference */
+void mad_port_put(struct mad_port *port);
+void mad_port_kick(struct mad_port *port);
+int mad_post_recv(struct mad_port *port, u32 index);
+void mad_port_post_locked(struct mad_port *port);
+
+/* mad_agent.c */
+struct mad_agent *mad_agent_find_request(struct mad_port *port, const struct oib_mad_hdr *hdr,
+					 bool *class_known);
+void mad_agent_put(struct mad_agent *ma);
+void mad_flush_agent_locked(struct mad_agent *ma, enum oib_mad_send_status status);
+
+/* mad_send.c */
+void mad_send_wr_done(struct mad_port *port, struct mad_send *ms, enum oib_wc_status status);
+void mad_send_deliver_done(struct mad_port *port);
+void mad_timeout_work(struct work_struct *work);
+void mad_arm_timeout(struct mad_agent *ma, struct mad_send *ms, unsigned int timeout_ms);
+void mad_backlog_add(struct mad_port *port, struct mad_send *ms);
+void mad_send_finish_locked(struct mad_port *port, struct mad_send *ms);
+bool mad_send_cancel_locked(struct mad_send *ms, enum oib_mad_send_status status);
+bool mad_send_match_response(struct mad_port *port, u8 *copy, const struct oib_mad_recv *recv);
+struct mad_agent *mad_send_rmpp_requester(struct mad_port *port, const struct oib_mad_hdr *hdr);
+
+/* mad_rmpp.c: RMPP sends */
+static inline const struct oib_rmpp_hdr *mad_rmpp_hdr(const struct oib_mad_hdr *hdr)
+{
+	return (const struct oib_rmpp_hdr *)(hdr + 1);
+}
+
+bool mad_is_rmpp(const struct oib_mad_hdr *hdr);
+void mad_rmpp_start(struct mad_send *ms);
+unsigned int mad_rmpp_build_train(struct mad_send *ms, unsigned int room);
+bool mad_rmpp_sent(struct mad_port *port, struct mad_send *ms);
+bool mad_rmpp_recv_ctl(struct mad_port *port, const struct oib_mad_recv *recv);
+void mad_rmpp_abort_peer(struct mad_port *port, struct mad_send *ms);
+void mad_rmpp_fill(void *mad, const void *hdr, size_t hdr_len, u8 type, u8 flags, u8 status,
+		   u32 seg, u32 paylen_newwin);
+
+/* mad_reasm.c: RMPP receives */
+enum mad_verdict {
+	MAD_RX_DISPATCHED,
+	MAD_RX_RESPONSE,
+	MAD_RX_ANSWERED,
+	MAD_RX_MALFORMED,
+	MAD_RX_UNMATCHED,
+	MAD_RX_NO_AGENT,
+	MAD_RX_RMPP,		/* a segment or ACK/STOP/ABORT the RMPP layer took */
+	MAD_RX_NOT_RMPP,	/* not for the layer's RMPP: dispatch as a single MAD */
+};
+
+enum mad_verdict mad_reasm_recv(struct mad_port *port, const u8 *buf,
+				const struct oib_mad_recv *recv);
+bool mad_reasm_abort(struct mad_port *port, const struct oib_mad_recv *recv);
+void mad_reasm_expire(struct mad_port *port);
+void mad_reasm_due(struct mad_port *port);
+void mad_reasm_tick(struct work_struct *work);
+
+/* mad_recv.c */
+void mad_recv_complete(struct mad_port *port, const struct oib_wc *wc);
+void mad_self_send_handler(struct oib_mad_agent *agent, struct oib_mad_send_wc *wc);
+int mad_ah_attr_from_grh(struct mad_port *port, const u8 *grh, struct oib_ah_attr *attr);
+int mad_grh_gids(const u8 *grh, union oib_gid *sgid, union oib_gid *dgid);
+struct oib_mad_send_buf *mad_self_buf(struct mad_port *port, const struct oib_ah_attr *attr,
+				      u32 remote_qpn, u16 pkey_index);
+void mad_self_post(struct oib_mad_send_buf *sb);
+
+/* mad_debugfs.c */
+void mad_debugfs_init(void);
+void mad_debugfs_exit(void);
+void mad_debugfs_add_port(struct mad_port *port);
+void mad_debugfs_remove_port(struct mad_port *port);
+void mad_debugfs_remove_device(struct oib_device *device);
+
+#endif /* OIB_MAD_PRIV_H */

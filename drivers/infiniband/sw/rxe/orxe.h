@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * oib_rxe internals.  Each structure embeds the core's object first (the core allocates it with
+ * our size) and says which lock guards what.  Object lifetimes are the core's (see <oib/verbs.h>);
+ * the device's own tables (QPNs, memory keys) only map numbers to objects that exist.
+ */
+#ifndef OIB_RXE_H_PRIV
+#define OIB_RXE_H_PRIV
+
+#include <linux/hrtimer.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+#include <oib/provider.h>
+#include <oib/rxe.h>
+#include "orxe_queue.h"
+#include "orxe_fabric.h"
+#include "orxe_hdr.h"
+
+#define ORXE_VENDOR_ID		0xffffff	/* no IEEE OUI: a software device */
+#define ORXE_MAX_SGE		32
+#define ORXE_MAX_INLINE		256
+#define ORXE_MAX_RD_ATOMIC	128
+#define ORXE_MAX_GID		16
+#define ORXE_MAX_PKEYS		64
+#define ORXE_QPN_FIRST		16	/* 0 and 1 are the special QPs of every port */
+#define ORXE_QPN_LAST		0xffffff
+
+/*
+ * A port is one attachment to the device's fabric.  fport is attached from registration to removal;
+ * its rx() runs in process context on the fabric's workqueue.
+ */
+struct orxe_port {
+	struct orxe_dev *rdev;
+	u32 port_num;
+	u8 mac[6];
+	enum oib_port_state state;	/* read locklessly; written under orxe_dev.lock */
+	enum oib_mtu max_mtu, active_mtu;
+	struct orxe_fabric_port fport;
+	atomic64_t stats[OIB_RXE_PORT_NSTATS];
+};
+
+struct orxe_dev {
+	struct oib_device ib;
+	struct list_head list;		/* in the module's device list */
+	u32 serial;
+	spinlock_t lock;		/* protects port state changes */
+	struct orxe_port ports[OIB_RXE_MAX_PORTS];
+	struct oib_device_attr attr;
+	struct orxe_fabric *fabric;	/* every port's, held from allocation to release */
+
+	struct xarray qpns;		/* QPN -> struct orxe_qp, for QPN >= ORXE_QPN_FIRST */
+	struct orxe_qp *special_qp[OIB_RXE_MAX_PORTS][2];	/* [port - 1][QPN], under lock */
+	struct xarray mr_keys;		/* key index (key >> 8) -> struct orxe_mr */
+	u32 next_mr_index;		/* cyclic allocation hint for mr_keys */
+	u32 next_qpn;			/* cyclic allocation hint for qpns */
+	struct workqueue_struct *comp_wq;	/* completion handler work, one per CQ */
+	spinlock_t atomic_lock;		/* makes the responder's atomics atomic to each other */
+};
+
+struct orxe_pd {
+	struct oib_pd ib;
+};
+
+struct orxe_ah {
+	struct oib_ah ib;
+};
+
+struct orxe_mr {
+	struct oib_mr ib;
+	u32 index;			/* in orxe_dev.mr_keys */
+	bool invalid;			/* local or remote invalidation; under mr_keys' lock */
+};
+
+/*
+ * A CQ is a ring of oib_wc.  lock protects the ring, the arming flags and the overflow flag.  The
+ * completion handler runs from comp_work on the device's completion workqueue, queued on the CPU of
+ * the CQ's completion vector; a work item never runs concurrently with itself, and destroy cancels
+ * it synchronously.
+ */
+struct orxe_cq {
+	struct oib_cq ib;
+	spinlock_t lock;		/* see above */
+	struct orxe_queue queue;
+	u32 notify;			/* OIB_CQ_NEXT_COMP or _SOLICITED while armed */
+	bool overflow;			/* a completion was lost; the CQ is in error */
+	u8 pending;			/* ORXE_CQ_WAKE, ORXE_CQ_ERR_EVENT: comp_work's to do */
+	int cpu;			/* of the completion vector */
+	struct work_struct comp_work;
+};
+
+/* A receive WQE, as posted to an RQ or SRQ: the request with its SGEs copied in. */
+struct orxe_recv_wqe {
+	u64 wr_id;
+	u32 num_sge;
+	struct oib_sge sge[];
+};
+
+#define ORXE_CQ_WAKE		BIT(0)
+#define ORXE_CQ_ERR_EVENT	BIT(1)
+
+/*
+ * A send WQE: the request with its SGEs (or inline data) copied in, and what the RC/UC requester
+ * keeps about it (under the QP's sq_lock).
+ */
+struct orxe_send_wqe {
+	struct oib_send_wr wr;		/* next and sg_list unused: see sge[] */
+	u32 len;			/* of the message: the SGEs' or the inline bytes */
+	u32 inline_len;
+	u32 first_psn, last_psn;	/* the PSNs it took (a read: its responses') */
+	enum oib_wc_status status;	/* failed before it left: completes so, in order */
+	bool rd_atomic;			/* a read or atomic request that counts in req.rd_atomic */
+	struct oib_sge sge[];		/* then the inline bytes, if OIB_SEND_INLINE */
+};
+
+struct orxe_srq {
+	struct oib_srq ib;
+	spinlock_t lock;		/* protects queue and limit */
+	struct orxe_queue queue;		/* of struct orxe_recv_wqe */
+	u32 max_sge;
+	u32 limit;			/* armed when non-zero */
+};
+
+/*
+ * The RC/UC requester, under the QP's sq_lock.  The SQ ring's consumer index is the oldest request
+ * not yet completed.  (next, off, psn) is where sending is: the request, the bytes of it sent, the
+ * PSN the next packet takes.  (hw_next, hw_psn) is the furthest sending ever got: requests before
+ * hw_next have been wholly sent at least once and know their PSNs.  PSNs before 'una' are
+ * acknowledged.  Going back to send again moves (next, off, psn) back to 'una'; an ACK for what
+ * was sent before that moves it forward again.
+ */
+struct orxe_req {
+	u32 next;			/* SQ index: the first request not wholly sent */
+	u32 off;			/* bytes of it already sent */
+	u32 psn;			/* the next PSN to send */
+	u32 hw_next, hw_off, hw_psn;	/* the furthest (next, off, psn) reached */
+	u32 una;			/* the oldest PSN not yet acknowledged */
+	u32 ack_req_psn;		/* the last PSN sent asking for an ACK */
+	u32 rd_atomic;			/* reads and atomics sent and not yet answered */
+	u32 window;			/* PSNs unacknowledged at most: 1 after a timeout */
+	u8 retry_left, rnr_left;	/* tries left before RETRY_EXC_ERR, RNR_RETRY_EXC_ERR */
+	bool rnr_wait;			/* an RNR NAK's delay runs: nothing is sent until it ends */
+	bool going_back;		/* sending again from back_psn, nothing acked since: */
+	u32 back_psn;			/* a NAK or lost response there asks for nothing new */
+	bool stopped;			/* destroy: the timer is not armed again */
+	ktime_t deadline;		/* when the timer is due; a later one re-arms it */
+	struct hrtimer timer;		/* the ACK timeout, or the end of an RNR delay */
+	struct work_struct work;	/* the timer's expiry, in process context */
+};
+
+/* A read or atomic the responder executed, kept to answer the request again if it is repeated. */
+struct orxe_rsrc {
+	u8 opcode;			/* of the request; 0: the slot is free */
+	u32 first_psn, last_psn;	/* of its response packets */
+	u64 va;				/* reads: what was read, to check repeats against */
+	u32 rkey, len;
+	u64 orig;			/* atomics: the value found, the answer to repeat */
+};
+
+/*
+ * The RC/UC responder, under the QP's rq_lock.  'epsn' is the next request PSN expected.  A message
+ * spanning packets keeps its receive WQE (sends, writes with immediate) or its target (writes) here
+ * from the first packet to the last.
+ */
+struct orxe_resp {
+	u32 epsn;
+	u32 msn;			/* messages completed, 24 bits */
+	bool nak_sent;			/* a NAK for epsn is out: no other until it moves */
+	bool comm_est;			/* the first packet in RTR has raised COMM_EST */
+	bool uc_drop;			/* UC: a message was lost; wait for a first packet */
+	u16 op;				/* the message in progress: ORXE_OPF_SEND, _WRITE or 0 */
+	u32 off;			/* bytes of it received */
+	u8 *dst;			/* writes: where the next byte goes ... */
+	u32 resid;			/* ... and how many are still to come */
+	bool have_recv;			/* recv holds a receive WQE taken for the message */
+	struct {
+		struct orxe_recv_wqe wqe;
+		struct oib_sge sge[ORXE_MAX_SGE];
+	} recv;
+	struct orxe_rsrc *rsrc;		/* max_dest_rd_atomic of them, used round robin */
+	u32 nrsrc, rsrc_next;
+};
+
+/* The headers every frame of a connected QP starts from, resolved when its path is set. */
+struct orxe_path {
+	bool valid;			/* the path names a GID and P_Key that exist */
+	bool resolved;			/* hdr.dmac is the destination's: else resolve again */
+	struct orxe_tx_hdr hdr;
+};
+
+/*
+ * A QP.  The core's qp->state is under qp->mutex (modify/query); the data path cannot sleep, so
+ * the state it acts on is our own copy, 'state', written with both sq_lock and rq_lock held and
+ * read with either.  attr (the attributes as last modified) and path are written the same way by
+ * modify, under the core's qp->mutex, and read by the transport under either lock.  The transport
+ * may move 'state' to ERR on its own (a transport error); the core learns it on the next query.
+ * Lock order: sq_lock, then rq_lock, then a CQ's lock.
+ */
+struct orxe_qp {
+	struct oib_qp ib;
+	/*
+	 * The receive path finds a QP by number and holds ref while it delivers; destroy takes the
+	 * number away, drops the first reference and waits for ref_done.
+	 */
+	refcount_t ref;
+	struct completion ref_done;
+	spinlock_t sq_lock;		/* protects sq and, with rq_lock, state */
+	spinlock_t rq_lock;		/* protects rq and, with sq_lock, state */
+	enum oib_qp_state state;
+	struct orxe_queue sq;		/* of struct orxe_send_wqe */
+	struct orxe_queue rq;		/* of struct orxe_recv_wqe; unused with an SRQ */
+	struct oib_qp_cap cap;
+	enum oib_sig_type sq_sig_type;
+	struct oib_qp_attr attr;
+	struct orxe_path path;
+	struct orxe_req req;
+	struct orxe_resp resp;
+};
+
+static inline struct orxe_dev *to_rdev(struct oib_device *d)
+{
+	return container_of(d, struct orxe_dev, ib);
+}
+
+#define ORXE_TO(type, member, ptr) container_of(ptr, struct type, member)
+#define to_rpd(p)	ORXE_TO(orxe_pd, ib, p)
+#define to_rah(p)	ORXE_TO(orxe_ah, ib, p)
+#define to_rmr(p)	ORXE_TO(orxe_mr, ib, p)
+#define to_rcq(p)	ORXE_TO(orxe_cq, ib, p)
+#define to_rsrq(p)	ORXE_TO(orxe_srq, ib, p)
+#define to_rqp(p)	ORXE_TO(orxe_qp, ib, p)
+
+extern const struct oib_device_ops orxe_dev_ops;
+void orxe_dealloc_driver(struct oib_device *ibdev);
+
+/* orxe_cq.c */
+int orxe_create_cq(struct oib_cq *ibcq, const struct oib_cq_init_attr *attr);
+void orxe_destroy_cq(struct oib_cq *ibcq);
+int orxe_poll_cq(struct oib_cq *ibcq, int num_entries, struct oib_wc *wc);
+int orxe_req_notify_cq(struct oib_cq *ibcq, enum oib_cq_notify_flags flags);
+void orxe_cq_post(struct orxe_cq *cq, const struct oib_wc *wc, bool solicited);
+
+/* orxe_qp.c */
+int orxe_create_qp(struct oib_qp *ibqp, struct oib_qp_init_attr *init);
+int orxe_modify_qp(struct oib_qp *ibqp, struct oib_qp_attr *attr, int mask);
+int orxe_query_qp(struct oib_qp *ibqp, struct oib_qp_attr *attr, int mask,
+		 struct oib_qp_init_attr *init);
+void orxe_destroy_qp(struct oib_qp *ibqp);
+int orxe_post_send(struct oib_qp *ibqp, const struct oib_send_wr *wr,
+		  const struct oib_send_wr **bad_wr);
+int orxe_post_recv(struct oib_qp *ibqp, const struct oib_recv_wr *wr,
+		  const struct oib_recv_wr **bad_wr);
+bool orxe_recv_take(struct orxe_qp *qp, struct orxe_recv_wqe *out, u32 max_sge, bool *limit);
+void orxe_srq_limit_event(struct orxe_qp *qp);
+void orxe_sq_complete(struct orxe_qp *qp, enum oib_wc_status status);
+bool orxe_qp_err_locked(struct orxe_qp *qp);
+bool orxe_qp_err(struct orxe_qp *qp);
+void orxe_qp_event(struct orxe_qp *qp, enum oib_event_type type);
+
+static inline bool orxe_qp_connected(const struct orxe_qp *qp)
+{
+	return qp->ib.qp_type == OIB_QPT_RC || qp->ib.qp_type == OIB_QPT_UC;
+}
+
+/* PSNs are 24-bit sequence numbers: a - b as a signed distance, and psn + n. */
+static inline s32 orxe_psn_cmp(u32 a, u32 b)
+{
+	return (s32)((a - b) << 8) >> 8;
+}
+
+static inline u32 orxe_psn_add(u32 psn, u32 n)
+{
+	return (psn + n) & ORXE_PSN_MASK;
+}
+
+/* Reads and atomics: answered by responses of their own, limited by max_rd_atomic. */
+static inline bool orxe_wr_rd_atomic(enum oib_wr_opcode op)
+{
+	return op == OIB_WR_RDMA_READ || op == OIB_WR_ATOMIC_CMP_AND_SWP ||
+	       op == OIB_WR_ATOMIC_FETCH_AND_ADD;
+}
+
+/* orxe_net.c */
+int orxe_path_resolve(struct orxe_qp *qp, const struct oib_qp_attr *attr, struct orxe_path *path);
+struct sk_buff *orxe_frame_alloc(const struct orxe_tx_hdr *hdr, u8 **payload);
+void orxe_frame_xmit(struct orxe_port *port, struct sk_buff *skb);
+bool orxe_route(struct orxe_port *port, const union oib_gid *dgid, u8 *dmac, bool resolved);
+bool orxe_conn_hdr(struct orxe_qp *qp, struct orxe_tx_hdr *hdr);
+struct orxe_port *orxe_qp_port(struct orxe_qp *qp);
+
+/* orxe_req.c: the RC/UC requester */
+void orxe_req_init(struct orxe_qp *qp);
+void orxe_req_start(struct orxe_qp *qp);
+void orxe_req_stop(struct orxe_qp *qp);
+void orxe_req_kick(struct orxe_qp *qp);
+void orxe_req_run(struct orxe_qp *qp);
+void orxe_req_rewind(struct orxe_qp *qp, u32 psn);
+void orxe_req_seek(struct orxe_qp *qp, u32 psn);
+void orxe_req_arm(struct orxe_qp *qp, u64 ns);
+void orxe_req_progress(struct orxe_qp *qp);
+void orxe_req_rnr(struct orxe_qp *qp, u32 psn, u64 ns);
+u64 orxe_rnr_ns(u8 code);
+
+/* orxe_comp.c: what the requester receives */
+void orxe_comp_recv(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_pkt *pkt);
+bool orxe_comp_ack_below(struct orxe_qp *qp, u32 psn);
+
+/* A connected QP takes packets of its own partition only. */
+static inline bool orxe_conn_pkey_ok(const struct orxe_qp *qp, const struct orxe_pkt *pkt)
+{
+	return (pkt->pkey & 0x7fff) == (qp->path.hdr.pkey & 0x7fff);
+}
+
+/* orxe_resp.c: the RC/UC responder */
+void orxe_resp_recv(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_pkt *pkt);
+void orxe_resp_reset(struct orxe_qp *qp);
+
+/* orxe_srq.c */
+int orxe_create_srq(struct oib_srq *ibsrq, struct oib_srq_init_attr *init);
+int orxe_modify_srq(struct oib_srq *ibsrq, struct oib_srq_attr *attr, enum oib_srq_attr_mask mask);
+int orxe_query_srq(struct oib_srq *ibsrq, struct oib_srq_attr *attr);
+void orxe_destroy_srq(struct oib_srq *ibsrq);
+int orxe_post_srq_recv(struct oib_srq *ibsrq, const struct oib_recv_wr *wr,
+		      const struct oib_recv_wr **bad_wr);
+int orxe_recv_wqe_copy(struct orxe_recv_wqe *wqe, const struct oib_recv_wr *wr, u32 max_sge);
+
+/* orxe_port.c */
+int orxe_ports_attach(struct orxe_dev *rdev);
+void orxe_ports_detach(struct orxe_dev *rdev);
+int orxe_add_gid(struct oib_device *ibdev, u32 port_num, const union oib_gid *gid);
+void orxe_del_gid(struct oib_device *ibdev, u32 port_num, const union oib_gid *gid);
+struct orxe_qp *orxe_qp_get(struct orxe_dev *rdev, u32 port_num, u32 qpn);
+void orxe_qp_put(struct orxe_qp *qp);
+
+static inline void orxe_port_count(struct orxe_port *port, enum oib_rxe_port_stat stat)
+{
+	atomic64_inc(&port->stats[stat]);
+}
+
+/* orxe_debugfs.c */
+void orxe_debugfs_add(struct orxe_dev *rdev);
+
+/* orxe_ud.c */
+void orxe_ud_send(struct orxe_qp *qp);
+u32 orxe_recv_capacity(const struct orxe_recv_wqe *wqe);
+void orxe_ud_recv(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_pkt *pkt,
+		 const u8 *frame);
+u16 orxe_udp_sport(u32 src_qpn, u32 dst_qpn);
+
+/* orxe_mr.c */
+void *orxe_sge_kva(struct orxe_dev *rdev, struct oib_pd *pd, const struct oib_sge *sge, int access);
+void *orxe_rkey_kva(struct orxe_dev *rdev, struct oib_pd *pd, u32 rkey, u64 va, u32 len, int access);
+bool orxe_sgl_copy(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_sge, u32 off, void *buf,
+		  u32 len, bool to_sgl);
+int orxe_invalidate(struct orxe_dev *rdev, struct oib_pd *pd, u32 key, bool remote);
+int orxe_get_dma_mr(struct oib_mr *ibmr, int access);
+int orxe_reg_kernel_mr(struct oib_mr *ibmr, void *addr, size_t len, int access);
+void orxe_dereg_mr(struct oib_mr *ibmr);
+
+#endif /* OIB_RXE_H_PRIV */

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * oib_rxe module: making and removing software devices.
+ *
+ * Devices come from oib_rxe_add() (tests) or from writing a port count to the module's "add"
+ * parameter (users); "remove" takes a device name.  The module's device list is what unload tears
+ * down.  A device's memory belongs to its struct device (see <oib/device.h>); the list holds it
+ * from registration until oib_rxe_remove().
+ */
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/workqueue.h>
+#include "orxe.h"
+
+/*
+ * orxe_devices_lock protects orxe_devices.  A device is on the list from registration until removal
+ * takes it off; removal then unregisters it without the lock, since unregistration waits for the
+ * device's users and they may need the lock themselves (to add another device, say).
+ */
+static DEFINE_MUTEX(orxe_devices_lock);
+static LIST_HEAD(orxe_devices);
+static atomic_t orxe_serial = ATOMIC_INIT(0);
+
+#define ORXE_DEF(v, def) ((v) ?: (def))
+
+static void orxe_set_attrs(struct orxe_dev *rdev, const struct oib_rxe_params *p)
+{
+	struct oib_device_attr *a = &rdev->attr;
+
+	a->fw_ver = 1ULL << 32;
+	a->sys_image_guid = rdev->ib.node_guid;
+	a->max_mr_size = U64_MAX;
+	a->page_size_cap = PAGE_SIZE;
+	a->vendor_id = ORXE_VENDOR_ID;
+	a->max_qp = ORXE_DEF(p->max_qp, 0x10000);
+	a->max_qp_wr = ORXE_DEF(p->max_qp_wr, 0x4000);
+	a->device_cap_flags = OIB_DEVICE_RC_RNR_NAK_GEN | OIB_DEVICE_MEM_MGT_EXTENSIONS;
+	a->max_send_sge = ORXE_MAX_SGE;
+	a->max_recv_sge = ORXE_MAX_SGE;
+	a->max_cq = ORXE_DEF(p->max_cq, 0x4000);
+	a->max_cqe = ORXE_DEF(p->max_cqe, 0x40000);
+	a->max_mr = ORXE_DEF(p->max_mr, 0x10000);
+	a->max_pd = ORXE_DEF(p->max_pd, 0x10000);
+	a->max_qp_rd_atom = ORXE_MAX_RD_ATOMIC;
+	a->max_qp_init_rd_atom = ORXE_MAX_RD_ATOMIC;
+	a->max_srq = ORXE_DEF(p->max_srq, 0x4000);
+	a->max_srq_wr = ORXE_DEF(p->max_srq_wr, 0x4000);
+	a->max_srq_sge = ORXE_MAX_SGE;
+	a->max_ah = ORXE_DEF(p->max_ah, 0x10000);
+	a->max_inline_data = ORXE_MAX_INLINE;
+	a->max_pkeys = ORXE_MAX_PKEYS;
+	a->local_ca_ack_delay = 15;
+	a->atomic_cap = OIB_ATOMIC_HCA;
+	a->num_comp_vectors = num_possible_cpus();
+}
+
+void orxe_dealloc_driver(struct oib_device *ibdev)
+{
+	struct orxe_dev *rdev = to_rdev(ibdev);
+
+	if (rdev->comp_wq)
+		destroy_workqueue(rdev->comp_wq);
+	if (rdev->fabric)
+		oib_rxe_fabric_put(rdev->fabric);
+	xa_destroy(&rdev->qpns);
+	xa_destroy(&rdev->mr_keys);
+}
+
+static struct orxe_dev *orxe_dev_alloc(const struct oib_rxe_params *p)
+{
+	struct orxe_dev *rdev;
+	union oib_gid gid;
+	u32 i;
+
+	rdev = (struct orxe_dev *)oib_alloc_device(&orxe_dev_ops, sizeof(*rdev));
+	if (!rdev)
+		return NULL;
+	spin_lock_init(&rdev->lock);
+	spin_lock_init(&rdev->atomic_lock);
+	xa_init_flags(&rdev->qpns, XA_FLAGS_ALLOC);
+	xa_init_flags(&rdev->mr_keys, XA_FLAGS_ALLOC1);
+	rdev->comp_wq = alloc_workqueue("oib_rxe_comp", WQ_HIGHPRI, 0);
+	rdev->fabric = oib_rxe_fabric_get(p->fabric ?: "default");
+	if (!rdev->comp_wq || IS_ERR(rdev->fabric)) {
+		if (IS_ERR(rdev->fabric))
+			rdev->fabric = NULL;
+		oib_dealloc_device(&rdev->ib);
+		return NULL;
+	}
+
+	rdev->serial = atomic_inc_return(&orxe_serial);
+	rdev->ib.node_type = OIB_NODE_CA;
+	rdev->ib.phys_port_cnt = p->num_ports;
+	for (i = 0; i < p->num_ports; i++) {
+		struct orxe_port *port = &rdev->ports[i];
+		u8 mac[6] = { 0x02, 0x0b, rdev->serial >> 16, rdev->serial >> 8, rdev->serial,
+			      i + 1 };
+
+		port->rdev = rdev;
+		port->port_num = i + 1;
+		memcpy(port->mac, mac, sizeof(mac));
+		port->state = OIB_PORT_ACTIVE;
+		port->max_mtu = OIB_MTU_4096;
+		port->active_mtu = OIB_MTU_4096;
+	}
+	/* The node GUID is port 1's EUI-64, as on a real RoCE NIC. */
+	oib_gid_from_mac(&gid, rdev->ports[0].mac);
+	rdev->ib.node_guid = gid.global.interface_id;
+	orxe_set_attrs(rdev, p);
+	return rdev;
+}
+
+struct oib_device *oib_rxe_add(const struct oib_rxe_params *p)
+{
+	struct orxe_dev *rdev;
+	u32 i;
+	int ret;
+
+	if (!p || p->num_ports < 1 || p->num_ports > OIB_RXE_MAX_PORTS)
+		return ERR_PTR(-EINVAL);
+
+	rdev = orxe_dev_alloc(p);
+	if (!rdev)
+		return ERR_PTR(-ENOMEM);
+
+	ret = oib_register_device(&rdev->ib, "oib_rxe%d");
+	if (ret) {
+		oib_dealloc_device(&rdev->ib);
+		return ERR_PTR(ret);
+	}
+	ret = orxe_ports_attach(rdev);
+	if (ret) {
+		oib_unregister_device(&rdev->ib);
+		oib_dealloc_device(&rdev->ib);
+		return ERR_PTR(ret);
+	}
+	orxe_debugfs_add(rdev);
+	mutex_lock(&orxe_devices_lock);
+	list_add_tail(&rdev->list, &orxe_devices);
+	mutex_unlock(&orxe_devices_lock);
+
+	for (i = 1; i <= p->num_ports; i++)
+		oib_dispatch_port_event(&rdev->ib, i, OIB_EVENT_PORT_ACTIVE);
+	return &rdev->ib;
+}
+EXPORT_SYMBOL(oib_rxe_add);
+
+/* The device that is @ibdev or is named @name; with neither, the first one. */
+static struct orxe_dev *orxe_find_locked(struct oib_device *ibdev, const char *name)
+{
+	struct orxe_dev *rdev;
+
+	lockdep_assert_held(&orxe_devices_lock);
+	if (!ibdev && !name)
+		return list_first_entry_or_null(&orxe_devices, struct orxe_dev, list);
+	list_for_each_entry(rdev, &orxe_devices, list)
+		if (&rdev->ib == ibdev || (name && !strcmp(oib_dev_name(&rdev->ib), name)))
+			return rdev;
+	return NULL;
+}
+
+/*
+ * Called with @rdev already off the list.  Unregistration removes the clients, and with them every
+ * QP, so nothing sends once it returns; the receive path holds a device user while it works, so
+ * it is done with the core's port tables before they go.  Then the ports leave the fabric.
+ */
+static void orxe_dev_remove(struct orxe_dev *rdev)
+{
+	oib_unregister_device(&rdev->ib);
+	orxe_ports_detach(rdev);
+	oib_dealloc_device(&rdev->ib);
+}
+
+/* Take a device (found as by orxe_find_locked()) off the list. */
+static struct orxe_dev *orxe_dev_unlist(struct oib_device *ibdev, const char *name)
+{
+	struct orxe_dev *rdev;
+
+	mutex_lock(&orxe_devices_lock);
+	rdev = orxe_find_locked(ibdev, name);
+	if (rdev)
+		list_del(&rdev->list);
+	mutex_unlock(&orxe_devices_lock);
+	return rdev;
+}
+
+int oib_rxe_remove(struct oib_device *ibdev)
+{
+	struct orxe_dev *rdev;
+
+	if (!ibdev)
+		return -EINVAL;
+	rdev = orxe_dev_unlist(ibdev, NULL);
+	if (!rdev)
+		return -ENODEV;
+	orxe_dev_remove(rdev);
+	return 0;
+}
+EXPORT_SYMBOL(oib_rxe_remove);
+
+int oib_rxe_set_port_state(struct oib_device *ibdev, u32 port_num, bool up)
+{
+	struct orxe_dev *rdev;
+	enum oib_port_state new = up ? OIB_PORT_ACTIVE : OIB_PORT_DOWN;
+	bool changed;
+
+	if (!ibdev || ibdev->ops != &orxe_dev_ops || !oib_port_valid(ibdev, port_num))
+		return -EINVAL;
+	rdev = to_rdev(ibdev);
+
+	spin_lock_irq(&rdev->lock);
+	changed = rdev->ports[port_num - 1].state != new;
+	WRITE_ONCE(rdev->ports[port_num - 1].state, new);
+	spin_unlock_irq(&rdev->lock);
+
+	if (changed)
+		oib_dispatch_port_event(ibdev, port_num,
+					up ? OIB_EVENT_PORT_ACTIVE : OIB_EVENT_PORT_ERR);
+	return 0;
+}
+EXPORT_SYMBOL(oib_rxe_set_port_state);
+
+/* ---- sysfs control: /sys/module/oib_rxe/parameters/{add,remove} ---- */
+
+static int orxe_param_add(const char *val, const struct kernel_param *kp)
+{
+	struct oib_rxe_params p = {};
+	struct oib_device *ibdev;
+	int ret;
+
+	ret = kstrtou32(val, 0, &p.num_ports);
+	if (ret)
+		return ret;
+	ibdev = oib_rxe_add(&p);
+	if (IS_ERR(ibdev))
+		return PTR_ERR(ibdev);
+	pr_info("oib_rxe: added %s with %u port(s)\n", oib_dev_name(ibdev), p.num_ports);
+	return 0;
+}
+
+static int orxe_param_remove(const char *val, const struct kernel_param *kp)
+{
+	char name[64];
+	struct orxe_dev *rdev;
+
+	strscpy(name, val, sizeof(name));
+	strim(name);
+	rdev = orxe_dev_unlist(NULL, name);
+	if (!rdev)
+		return -ENODEV;
+	orxe_dev_remove(rdev);
+	return 0;
+}
+
+static const struct kernel_param_ops orxe_add_ops = { .set = orxe_param_add };
+static const struct kernel_param_ops orxe_remove_ops = { .set = orxe_param_remove };
+module_param_cb(add, &orxe_add_ops, NULL, 0200);
+MODULE_PARM_DESC(add, "Create a device with this many ports");
+module_param_cb(remove, &orxe_remove_ops, NULL, 0200);
+MODULE_PARM_DESC(remove, "Remove the named device");
+
+/* No init: devices come from the add parameter or from oib_rxe_add(). */
+static void __exit orxe_exit(void)
+{
+	struct orxe_dev *rdev;
+
+	while ((rdev = orxe_dev_unlist(NULL, NULL)))
+		orxe_dev_remove(rdev);
+	orxe_fabric_exit();
+}
+
+module_exit(orxe_exit);
+MODULE_DESCRIPTION("oib software RDMA device");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Ports on the fabric: attaching them, and the receive path from a frame to the QP it is for.
+ *
+ * Every frame a port receives is parsed defensively (orxe_hdr.c) and then checked against this
+ * port: it must be addressed to one of the port's GIDs and to a QP that exists, is of the frame's
+ * transport and receives in its state.  Anything else is dropped and counted, never trusted.
+ * Requests go to the QP's responder (orxe_ud.c, orxe_resp.c), responses to its requester
+ * (orxe_comp.c).
+ */
+#include <linux/module.h>
+#include <linux/skbuff.h>
+#include "orxe.h"
+
+/* Find QP @qpn as seen from @port_num and hold it for the receive path. */
+struct orxe_qp *orxe_qp_get(struct orxe_dev *rdev, u32 port_num, u32 qpn)
+{
+	struct orxe_qp *qp = NULL;
+	unsigned long flags;
+
+	if (qpn < ORXE_QPN_FIRST) {
+		if (qpn > 1)
+			return NULL;
+		spin_lock_irqsave(&rdev->lock, flags);
+		qp = rdev->special_qp[port_num - 1][qpn];
+		if (qp && !refcount_inc_not_zero(&qp->ref))
+			qp = NULL;
+		spin_unlock_irqrestore(&rdev->lock, flags);
+		return qp;
+	}
+
+	xa_lock_irqsave(&rdev->qpns, flags);
+	qp = xa_load(&rdev->qpns, qpn);
+	if (qp && !refcount_inc_not_zero(&qp->ref))
+		qp = NULL;
+	xa_unlock_irqrestore(&rdev->qpns, flags);
+	return qp;
+}
+
+void orxe_qp_put(struct orxe_qp *qp)
+{
+	if (refcount_dec_and_test(&qp->ref))
+		complete(&qp->ref_done);
+}
+
+static bool orxe_port_owns_gid(struct orxe_port *port, const union oib_gid *gid)
+{
+	u32 p, index;
+
+	return !oib_find_gid(&port->rdev->ib, gid, &p, &index) && p == port->port_num;
+}
+
+static void orxe_port_rx(struct orxe_fabric_port *fp, struct sk_buff *skb)
+{
+	struct orxe_port *port = container_of(fp, struct orxe_port, fport);
+	enum oib_rxe_port_stat drop;
+	struct orxe_pkt pkt;
+	struct orxe_qp *qp;
+
+	orxe_port_count(port, OIB_RXE_RX_FRAMES);
+	atomic64_add(skb->len, &port->stats[OIB_RXE_RX_BYTES]);
+	if (READ_ONCE(port->state) != OIB_PORT_ACTIVE || !oib_device_try_get(&port->rdev->ib)) {
+		orxe_port_count(port, OIB_RXE_RX_DROP_PORT_DOWN);
+		kfree_skb(skb);
+		return;
+	}
+	if (skb_linearize(skb) || oib_rxe_pkt_parse(skb->data, skb->len, &pkt)) {
+		drop = OIB_RXE_RX_DROP_MALFORMED;
+		goto drop;
+	}
+	if (!orxe_port_owns_gid(port, &pkt.dgid)) {
+		drop = OIB_RXE_RX_DROP_DGID;
+		goto drop;
+	}
+	qp = orxe_qp_get(port->rdev, port->port_num, pkt.dest_qpn);
+	if (!qp) {
+		drop = OIB_RXE_RX_DROP_NO_QP;
+		goto drop;
+	}
+	switch (orxe_opcode_transport(pkt.opcode)) {
+	case ORXE_TRANSPORT_UD:
+		orxe_ud_recv(port, qp, &pkt, skb->data);
+		break;
+	case ORXE_TRANSPORT_RC:
+	case ORXE_TRANSPORT_UC:
+		if (qp->ib.qp_type != (orxe_opcode_transport(pkt.opcode) == ORXE_TRANSPORT_RC ?
+				       OIB_QPT_RC : OIB_QPT_UC) ||
+		    READ_ONCE(qp->attr.port_num) != port->port_num)
+			orxe_port_count(port, OIB_RXE_RX_DROP_NO_QP);
+		else if (pkt.info->flags & ORXE_OPF_REQ)
+			orxe_resp_recv(port, qp, &pkt);
+		else
+			orxe_comp_recv(port, qp, &pkt);
+		break;
+	default:	/* RD: not in the opcode table, so never parsed */
+		break;
+	}
+	orxe_qp_put(qp);
+	oib_device_put(&port->rdev->ib);
+	consume_skb(skb);
+	return;
+
+drop:
+	oib_device_put(&port->rdev->ib);
+	orxe_port_count(port, drop);
+	kfree_skb(skb);
+}
+
+/*
+ * Attach every port to the device's fabric, reachable at its link-local GID and, as they are
+ * added, at every other GID of its table.
+ */
+int orxe_ports_attach(struct orxe_dev *rdev)
+{
+	union oib_gid gid;
+	u32 i;
+	int ret;
+
+	for (i = 0; i < rdev->ib.phys_port_cnt; i++) {
+		struct orxe_port *port = &rdev->ports[i];
+
+		memcpy(port->fport.mac, port->mac, ETH_ALEN);
+		port->fport.rx = orxe_port_rx;
+		ret = oib_rxe_fabric_attach(rdev->fabric, &port->fport);
+		if (ret)
+			goto err;
+		oib_gid_from_mac(&gid, port->mac);
+		ret = oib_add_gid(&rdev->ib, port->port_num, &gid, OIB_GID_TYPE_ROCE_V2);
+		if (ret < 0) {
+			oib_rxe_fabric_detach(&port->fport);
+			goto err;
+		}
+	}
+	return 0;
+
+err:
+	while (i--)
+		oib_rxe_fabric_detach(&rdev->ports[i].fport);
+	return ret;
+}
+
+/* The port answers on the fabric to every GID in its table (oib_add_gid() calls these). */
+int orxe_add_gid(struct oib_device *ibdev, u32 port_num, const union oib_gid *gid)
+{
+	return oib_rxe_fabric_add_addr(&to_rdev(ibdev)->ports[port_num - 1].fport, gid);
+}
+
+void orxe_del_gid(struct oib_device *ibdev, u32 port_num, const union oib_gid *gid)
+{
+	oib_rxe_fabric_del_addr(&to_rdev(ibdev)->ports[port_num - 1].fport, gid);
+}
+
+/* After this no frame reaches the device's ports. */
+void orxe_ports_detach(struct orxe_dev *rdev)
+{
+	u32 i;
+
+	for (i = 0; i < rdev->ib.phys_port_cnt; i++)
+		oib_rxe_fabric_detach(&rdev->ports[i].fport);
+}

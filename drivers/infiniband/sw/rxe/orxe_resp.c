@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The RC and UC responder: request packets are checked, executed and answered, under rq_lock.
+ *
+ * RC.  A packet carrying the expected PSN (epsn) is executed; one beyond it means packets were
+ * lost, and gets one sequence NAK for epsn (no more until epsn moves); one before it is a
+ * duplicate: sends and writes are acknowledged again, reads are executed again from the memory and
+ * atomics answered from the responder resources, the last max_dest_rd_atomic reads and atomics
+ * kept for that.  ACKs are sent for packets asking for one (AckReq), so one ACK covers many.  A
+ * send that finds no receive posted gets an RNR NAK and is asked for again later.  An invalid
+ * request or an access violation is NAKed and puts the QP in ERR with QP_REQ_ERR or QP_ACCESS_ERR.
+ *
+ * UC.  No answers at all: a PSN gap loses the message in progress, which is dropped up to the next
+ * first packet; a send without a receive posted, or a write its R_Key does not allow, is dropped.
+ *
+ * The first packet received in RTR raises COMM_EST.  Events are raised once rq_lock is released.
+ */
+#include <linux/module.h>
+#include <linux/skbuff.h>
+#include "orxe.h"
+
+enum orxe_resp_result {
+	ORXE_RESP_OK,
+	ORXE_RESP_RNR,		/* no receive posted */
+	ORXE_RESP_INVALID,	/* the request makes no sense here */
+	ORXE_RESP_ACCESS,	/* the R_Key or the QP's access flags forbid it */
+	ORXE_RESP_OP_ERR,	/* the local receive buffer failed it */
+};
+
+/* What to do once rq_lock is released. */
+struct orxe_resp_after {
+	bool comm_est;
+	bool srq_limit;
+	bool error;			/* the QP goes to ERR ... */
+	bool event;			/* ... raising this affiliated event */
+	enum oib_event_type type;
+};
+
+void orxe_resp_reset(struct orxe_qp *qp)
+{
+	struct orxe_resp *resp = &qp->resp;
+
+	resp->epsn = 0;
+	resp->msn = 0;
+	resp->nak_sent = false;
+	resp->comm_est = false;
+	resp->uc_drop = false;
+	resp->op = 0;
+	resp->off = 0;
+	resp->dst = NULL;
+	resp->resid = 0;
+	resp->have_recv = false;
+	resp->rsrc_next = 0;
+	if (resp->rsrc)
+		memset(resp->rsrc, 0, resp->nrsrc * sizeof(*resp->rsrc));
+}
+
+/* An ACK, NAK or atomic ACK for @psn. */
+static void orxe_resp_ack(struct orxe_qp *qp, u8 opcode, u32 psn, u8 syndrome, u64 orig)
+{
+	struct orxe_port *port = orxe_qp_port(qp);
+	struct orxe_tx_hdr hdr;
+	struct sk_buff *skb;
+	u8 *payload;
+
+	if (!orxe_conn_hdr(qp, &hdr))
+		return;
+	hdr.opcode = opcode;
+	hdr.psn = psn;
+	hdr.aeth.syndrome = syndrome;
+	hdr.aeth.msn = qp->resp.msn;
+	hdr.atmack_orig = orig;
+	skb = orxe_frame_alloc(&hdr, &payload);
+	if (!skb)
+		return;
+	switch (syndrome & ORXE_AETH_KIND_MASK) {
+	case ORXE_AETH_ACK:
+		orxe_port_count(port, OIB_RXE_TX_ACKS);
+		break;
+	case ORXE_AETH_RNR_NAK:
+		orxe_port_count(port, OIB_RXE_TX_RNR_NAKS);
+		break;
+	default:
+		orxe_port_count(port, OIB_RXE_TX_NAKS);
+		break;
+	}
+	orxe_frame_xmit(port, skb);
+}
+
+static void orxe_resp_nak(struct orxe_qp *qp, u32 psn, enum orxe_nak_code code)
+{
+	orxe_resp_ack(qp, ORXE_RC_ACKNOWLEDGE, psn, orxe_aeth_syn_nak(code), 0);
+}
+
+/* Read response packets for @len bytes at @src, from @psn on. */
+static void orxe_resp_read_reply(struct orxe_qp *qp, const u8 *src, u32 len, u32 psn)
+{
+	u32 mtu = oib_mtu_to_int(qp->attr.path_mtu), n;
+	struct orxe_port *port = orxe_qp_port(qp);
+	bool first = true, last;
+	struct orxe_tx_hdr hdr;
+	struct sk_buff *skb;
+	u8 *payload;
+
+	do {
+		last = len <= mtu;
+		n = min(len, mtu);
+		if (!orxe_conn_hdr(qp, &hdr))
+			return;
+		hdr.opcode = first ? (last ? ORXE_RC_RDMA_READ_RESPONSE_ONLY :
+				      ORXE_RC_RDMA_READ_RESPONSE_FIRST) :
+			     (last ? ORXE_RC_RDMA_READ_RESPONSE_LAST :
+				     ORXE_RC_RDMA_READ_RESPONSE_MIDDLE);
+		hdr.psn = psn;
+		hdr.aeth.syndrome = orxe_aeth_syn_ack(ORXE_AETH_NO_CREDITS);
+		hdr.aeth.msn = qp->resp.msn;
+		hdr.paylen = n;
+		skb = orxe_frame_alloc(&hdr, &payload);
+		if (!skb)
+			return;		/* lost: the requester asks again */
+		memcpy(payload, src, n);
+		orxe_frame_xmit(port, skb);
+		src += n;
+		len -= n;
+		psn = orxe_psn_add(psn, 1);
+		first = false;
+	} while (!last);
+}
+
+/* Keep a read or atomic to answer its duplicates; the oldest gives way. */
+static struct orxe_rsrc *orxe_resp_rsrc_new(struct orxe_resp *resp)
+{
+	struct orxe_rsrc *r = &resp->rsrc[resp->rsrc_next];
+
+	resp->rsrc_next = (resp->rsrc_next + 1) % resp->nrsrc;
+	return r;
+}
+
+static struct orxe_rsrc *orxe_resp_rsrc_find(struct orxe_resp *resp, u32 psn)
+{
+	u32 i;
+
+	for (i = 0; i < resp->nrsrc; i++) {
+		struct orxe_rsrc *r = &resp->rsrc[i];
+
+		if (r->opcode && orxe_psn_cmp(psn, r->first_psn) >= 0 &&
+		    orxe_psn_cmp(psn, r->last_psn) <= 0)
+			return r;
+	}
+	return NULL;
+}
+
+static void orxe_resp_complete(struct orxe_qp *qp, const struct orxe_pkt *pkt, enum oib_wc_status st)
+{
+	struct oib_wc wc = {
+		.wr_id = qp->resp.recv.wqe.wr_id,
+		.status = st,
+		.opcode = pkt->info->flags & ORXE_OPF_WRITE ? OIB_WC_RECV_RDMA_WITH_IMM :
+							     OIB_WC_RECV,
+		.byte_len = qp->resp.off,
+		.qp = &qp->ib,
+		.port_num = qp->attr.port_num,
+	};
+
+	if (pkt->immdt) {
+		wc.ex.imm_data = pkt->immdt->imm;
+		wc.wc_flags |= OIB_WC_WITH_IMM;
+	} else if (pkt->ieth && !st) {
+		wc.ex.invalidate_rkey = be32_to_cpu(pkt->ieth->rkey);
+		wc.wc_flags |= OIB_WC_WITH_INVALIDATE;
+	}
+	qp->resp.have_recv = false;
+	orxe_cq_post(to_rcq(qp->ib.recv_cq), &wc, pkt->solicited);
+}
+
+/* Make sure a receive WQE is held for the message; false if none is posted. */
+static bool orxe_resp_get_recv(struct orxe_qp *qp, struct orxe_resp_after *after)
+{
+	struct orxe_resp *resp = &qp->resp;
+	bool limit;
+
+	if (resp->have_recv)
+		return true;
+	resp->have_recv = orxe_recv_take(qp, &resp->recv.wqe, ORXE_MAX_SGE, &limit);
+	after->srq_limit |= limit;
+	return resp->have_recv;
+}
+
+/* The write target of a first packet, checked against the R_Key for the whole message. */
+static enum orxe_resp_result orxe_resp_write_start(struct orxe_qp *qp, const struct orxe_pkt *pkt)
+{
+	struct orxe_resp *resp = &qp->resp;
+	u32 len = be32_to_cpu(pkt->reth->len);
+
+	if (!(qp->attr.qp_access_flags & OIB_ACCESS_REMOTE_WRITE))
+		return ORXE_RESP_ACCESS;
+	resp->dst = orxe_rkey_kva(to_rdev(qp->ib.device), qp->ib.pd, be32_to_cpu(pkt->reth->rkey),
+				 be64_to_cpu(pkt->reth->va), len, OIB_ACCESS_REMOTE_WRITE);
+	if (!resp->dst)
+		return ORXE_RESP_ACCESS;
+	resp->resid = len;
+	return ORXE_RESP_OK;
+}
+
+/* A send or write packet at epsn. */
+static enum orxe_resp_result orxe_resp_data(struct orxe_qp *qp, const struct orxe_pkt *pkt,
+					  struct orxe_resp_after *after)
+{
+	struct orxe_resp *resp = &qp->resp;
+	u16 f = pkt->info->flags, kind = f & (ORXE_OPF_SEND | ORXE_OPF_WRITE);
+	u32 mtu = oib_mtu_to_int(qp->attr.path_mtu);
+	bool first = f & ORXE_OPF_FIRST, last = f & ORXE_OPF_LAST;
+	enum orxe_resp_result res;
+
+	/* a first packet between messages, the rest of the same message otherwise */
+	if (first != !resp->op || (!first && resp->op != kind))
+		return ORXE_RESP_INVALID;
+	if (last ? pkt->paylen > mtu : pkt->paylen != mtu)
+		return ORXE_RESP_INVALID;
+	if (first)
+		resp->off = 0;
+
+	if (kind == ORXE_OPF_WRITE) {
+		if (first) {
+			res = orxe_resp_write_start(qp, pkt);
+			if (res)
+				return res;
+		}
+		if (last ? pkt->paylen != resp->resid : pkt->paylen >= resp->resid)
+			return ORXE_RESP_INVALID;
+		if ((f & ORXE_OPF_RECV) && !orxe_resp_get_recv(qp, after))
+			return ORXE_RESP_RNR;	/* before the data: the retry writes it again */
+		memcpy(resp->dst, pkt->payload, pkt->paylen);
+		resp->dst += pkt->paylen;
+		resp->resid -= pkt->paylen;
+	} else {
+		if (!orxe_resp_get_recv(qp, after))
+			return ORXE_RESP_RNR;
+		if (resp->off + pkt->paylen > orxe_recv_capacity(&resp->recv.wqe)) {
+			orxe_resp_complete(qp, pkt, OIB_WC_LOC_LEN_ERR);
+			return ORXE_RESP_INVALID;
+		}
+		if (!orxe_sgl_copy(qp, resp->recv.wqe.sge, resp->recv.wqe.num_sge, resp->off,
+				  (void *)pkt->payload, pkt->paylen, true)) {
+			orxe_resp_complete(qp, pkt, OIB_WC_LOC_PROT_ERR);
+			return ORXE_RESP_OP_ERR;
+		}
+	}
+	resp->off += pkt->paylen;
+	resp->op = last ? 0 : kind;
+	if (!last)
+		return ORXE_RESP_OK;
+
+	resp->msn = orxe_psn_add(resp->msn, 1);
+	if (pkt->ieth && orxe_invalidate(to_rdev(qp->ib.device), qp->ib.pd,
+					be32_to_cpu(pkt->ieth->rkey), true)) {
+		orxe_resp_complete(qp, pkt, OIB_WC_LOC_QP_OP_ERR);
+		return ORXE_RESP_INVALID;
+	}
+	if (f & ORXE_OPF_RECV)
+		orxe_resp_complete(qp, pkt, OIB_WC_SUCCESS);
+	return ORXE_RESP_OK;
+}
+
+/* An RDMA read request at epsn, or again (@dup) at a PSN it covered. */
+static enum orxe_resp_result orxe_resp_read(struct orxe_qp *qp, const struct orxe_pkt *pkt, bool dup)
+{
+	struct orxe_resp *resp = &qp->resp;
+	u32 mtu = oib_mtu_to_int(qp->attr.path_mtu);
+	u32 len = be32_to_cpu(pkt->reth->len), npsn;
+	u64 va = be64_to_cpu(pkt->reth->va);
+	struct orxe_rsrc *r;
+	void *src;
+
+	if (!(qp->attr.qp_access_flags & OIB_ACCESS_REMOTE_READ))
+		return ORXE_RESP_ACCESS;
+	if (resp->op || !resp->nrsrc || len > SZ_2G)
+		return ORXE_RESP_INVALID;
+	src = orxe_rkey_kva(to_rdev(qp->ib.device), qp->ib.pd, be32_to_cpu(pkt->reth->rkey), va,
+			   len, OIB_ACCESS_REMOTE_READ);
+	if (!src)
+		return ORXE_RESP_ACCESS;
+	npsn = len ? DIV_ROUND_UP(len, mtu) : 1;
+	if (!dup) {
+		r = orxe_resp_rsrc_new(resp);
+		r->opcode = pkt->opcode;
+		r->first_psn = pkt->psn;
+		r->last_psn = orxe_psn_add(pkt->psn, npsn - 1);
+		r->va = va;
+		r->rkey = be32_to_cpu(pkt->reth->rkey);
+		r->len = len;
+		resp->epsn = orxe_psn_add(resp->epsn, npsn);
+		resp->msn = orxe_psn_add(resp->msn, 1);
+	}
+	orxe_resp_read_reply(qp, src, len, pkt->psn);
+	return ORXE_RESP_OK;
+}
+
+static enum orxe_resp_result orxe_resp_atomic(struct orxe_qp *qp, const struct orxe_pkt *pkt)
+{
+	struct orxe_dev *rdev = to_rdev(qp->ib.device);
+	const struct orxe_atmeth *a = pkt->atmeth;
+	struct orxe_resp *resp = &qp->resp;
+	u64 va = be64_to_cpu(a->va), orig;
+	struct orxe_rsrc *r;
+	u64 *target;
+
+	if (!(qp->attr.qp_access_flags & OIB_ACCESS_REMOTE_ATOMIC))
+		return ORXE_RESP_ACCESS;
+	if (resp->op || !resp->nrsrc || (va & 7))
+		return ORXE_RESP_INVALID;
+	target = orxe_rkey_kva(rdev, qp->ib.pd, be32_to_cpu(a->rkey), va, sizeof(u64),
+			      OIB_ACCESS_REMOTE_ATOMIC);
+	if (!target)
+		return ORXE_RESP_ACCESS;
+
+	spin_lock(&rdev->atomic_lock);
+	orig = *target;
+	if (pkt->opcode == ORXE_RC_FETCH_ADD)
+		*target = orig + be64_to_cpu(a->swap_add);
+	else if (orig == be64_to_cpu(a->compare))
+		*target = be64_to_cpu(a->swap_add);
+	spin_unlock(&rdev->atomic_lock);
+
+	r = orxe_resp_rsrc_new(resp);
+	r->opcode = pkt->opcode;
+	r->first_psn = pkt->psn;
+	r->last_psn = pkt->psn;
+	r->orig = orig;
+	resp->epsn = orxe_psn_add(resp->epsn, 1);
+	resp->msn = orxe_psn_add(resp->msn, 1);
+	orxe_resp_ack(qp, ORXE_RC_ATOMIC_ACKNOWLEDGE, pkt->psn, orxe_aeth_syn_ack(ORXE_AETH_NO_CREDITS),
+		     orig);
+	return ORXE_RESP_OK;
+}
+
+/* A request seen before: acknowledge it again, or answer it again from the resources. */
+static void orxe_resp_duplicate(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_pkt *pkt)
+{
+	struct orxe_resp *resp = &qp->resp;
+	struct orxe_rsrc *r;
+
+	orxe_port_count(port, OIB_RXE_RX_DUPLICATES);
+	if (!(pkt->info->flags & (ORXE_OPF_READ | ORXE_OPF_ATOMIC))) {
+		if (pkt->ack_req)
+			orxe_resp_ack(qp, ORXE_RC_ACKNOWLEDGE, orxe_psn_add(resp->epsn, ORXE_PSN_MASK),
+				     orxe_aeth_syn_ack(ORXE_AETH_NO_CREDITS), 0);
+		return;
+	}
+	r = orxe_resp_rsrc_find(resp, pkt->psn);
+	if (!r || r->opcode != pkt->opcode)
+		return;		/* forgotten: the requester's retries run out */
+	if (pkt->info->flags & ORXE_OPF_ATOMIC) {
+		if (r->first_psn == pkt->psn)
+			orxe_resp_ack(qp, ORXE_RC_ATOMIC_ACKNOWLEDGE, pkt->psn,
+				     orxe_aeth_syn_ack(ORXE_AETH_NO_CREDITS), r->orig);
+		return;
+	}
+	/* a read asked again from the middle must ask for the rest of the same bytes */
+	if (be32_to_cpu(pkt->reth->rkey) == r->rkey &&
+	    be64_to_cpu(pkt->reth->va) + be32_to_cpu(pkt->reth->len) == r->va + r->len)
+		orxe_resp_read(qp, pkt, true);
+}
+
+static void orxe_resp_rc(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_pkt *pkt,
+			struct orxe_resp_after *after)
+{
+	struct orxe_resp *resp = &qp->resp;
+	s32 d = orxe_psn_cmp(pkt->psn, resp->epsn);
+	enum orxe_resp_result res;
+	u32 psn = pkt->psn;
+
+	if (d > 0) {
+		orxe_port_count(port, OIB_RXE_RX_DROP_SEQ);
+		if (!resp->nak_sent)
+			orxe_resp_nak(qp, resp->epsn, ORXE_NAK_PSN_SEQ_ERROR);
+		resp->nak_sent = true;
+		return;
+	}
+	if (d < 0) {
+		orxe_resp_duplicate(port, qp, pkt);
+		return;
+	}
+
+	if (pkt->info->flags & ORXE_OPF_READ) {
+		res = orxe_resp_read(qp, pkt, false);
+	} else if (pkt->info->flags & ORXE_OPF_ATOMIC) {
+		res = orxe_resp_atomic(qp, pkt);
+	} else {
+		res = orxe_resp_data(qp, pkt, after);
+		if (!res) {
+			resp->epsn = orxe_psn_add(resp->epsn, 1);
+			if (pkt->ack_req)
+				orxe_resp_ack(qp, ORXE_RC_ACKNOWLEDGE, psn,
+					     orxe_aeth_syn_ack(ORXE_AETH_NO_CREDITS), 0);
+		}
+	}
+
+	switch (res) {
+	case ORXE_RESP_OK:
+		resp->nak_sent = false;
+		break;
+	case ORXE_RESP_RNR:
+		orxe_resp_ack(qp, ORXE_RC_ACKNOWLEDGE, psn,
+			     orxe_aeth_syn_rnr_nak(qp->attr.min_rnr_timer), 0);
+		resp->nak_sent = true;	/* the packets behind it get no sequence NAK */
+		break;
+	case ORXE_RESP_INVALID:
+		orxe_resp_nak(qp, psn, ORXE_NAK_INVALID_REQUEST);
+		after->error = true;
+		after->event = true;
+		after->type = OIB_EVENT_QP_REQ_ERR;
+		break;
+	case ORXE_RESP_ACCESS:
+		orxe_resp_nak(qp, psn, ORXE_NAK_REMOTE_ACCESS_ERROR);
+		after->error = true;
+		after->event = true;
+		after->type = OIB_EVENT_QP_ACCESS_ERR;
+		break;
+	case ORXE_RESP_OP_ERR:
+		orxe_resp_nak(qp, psn, ORXE_NAK_REMOTE_OP_ERROR);
+		after->error = true;
+		break;
+	}
+}
+
+static void orxe_resp_uc(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_pkt *pkt,
+			struct orxe_resp_after *after)
+{
+	struct orxe_resp *resp = &qp->resp;
+	bool first = pkt->info->flags & ORXE_OPF_FIRST, last = pkt->info->flags & ORXE_OPF_LAST;
+	enum orxe_resp_result res;
+
+	if (pkt->psn != resp->epsn) {	/* lost packets: the message in progress goes */
+		if (resp->op)
+			orxe_port_count(port, OIB_RXE_RX_DROP_SEQ);
+		resp->op = 0;
+		resp->uc_drop = !first;
+	}
+	resp->epsn = orxe_psn_add(pkt->psn, 1);
+	if (resp->uc_drop && !first) {
+		orxe_port_count(port, OIB_RXE_RX_DROP_SEQ);
+		return;
+	}
+	resp->uc_drop = false;
+
+	res = orxe_resp_data(qp, pkt, after);
+	if (res == ORXE_RESP_OK)
+		return;
+	/* the message is dropped: its receive, if it took one, serves the next */
+	resp->op = 0;
+	resp->uc_drop = !last;
+	orxe_port_count(port, res == ORXE_RESP_RNR ? OIB_RXE_RX_DROP_NO_RECV :
+			     res == ORXE_RESP_ACCESS ? OIB_RXE_RX_DROP_ACCESS : OIB_RXE_RX_DROP_SEQ);
+}
+
+void orxe_resp_recv(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_pkt *pkt)
+{
+	struct orxe_resp_after after = {};
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->rq_lock, flags);
+	if (qp->state < OIB_QPS_RTR || qp->state == OIB_QPS_ERR) {
+		spin_unlock_irqrestore(&qp->rq_lock, flags);
+		orxe_port_count(port, OIB_RXE_RX_DROP_QP_STATE);
+		return;
+	}
+	if (!orxe_conn_pkey_ok(qp, pkt)) {
+		spin_unlock_irqrestore(&qp->rq_lock, flags);
+		orxe_port_count(port, OIB_RXE_RX_DROP_PKEY);
+		return;
+	}
+	if (qp->state == OIB_QPS_RTR && !qp->resp.comm_est) {
+		qp->resp.comm_est = true;
+		after.comm_est = true;
+	}
+	if (qp->ib.qp_type == OIB_QPT_RC)
+		orxe_resp_rc(port, qp, pkt, &after);
+	else
+		orxe_resp_uc(port, qp, pkt, &after);
+	spin_unlock_irqrestore(&qp->rq_lock, flags);
+
+	if (after.comm_est)
+		orxe_qp_event(qp, OIB_EVENT_COMM_EST);
+	if (after.srq_limit)
+		orxe_srq_limit_event(qp);
+	if (after.error && orxe_qp_err(qp) && after.event)
+		orxe_qp_event(qp, after.type);
+}

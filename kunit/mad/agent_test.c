@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The MAD layer through the fabric, one behaviour at a time: registration rules, post checks,
+ * round trips, timeouts and retries (responses dropped by fabric rules), cancel and modify,
+ * responses that overtake their send completion, work request errors, QP recovery, unsupported
+ * requests answered, unsolicited and duplicate responses.
+ */
+#include <linux/delay.h>
+#include <linux/ktime.h>
+#include <linux/slab.h>
+#include "mad_util.h"
+
+/* ---- registration ---- */
+
+static struct oib_mad_agent *madt_reg(struct oib_device *dev, u32 port, enum oib_qp_type type,
+				      const struct oib_mad_reg_req *req, bool recv, void *ctx)
+{
+	return oib_register_mad_agent(dev, port, type, req, madt_send_handler,
+				      recv ? madt_recv_handler : NULL, ctx);
+}
+
+static void mad_register_rules(struct kunit *test)
+{
+	static const u8 get[] = { OIB_MGMT_METHOD_GET }, set[] = { OIB_MGMT_METHOD_SET };
+	struct oib_mad_reg_req req = { .mgmt_class = 0x31, .class_version = 1,
+				       .oui = { 1, 2, 3 } };
+	struct madt_agent a, b, c, d;
+	struct oib_mad_agent *ag;
+	struct oib_device *dev;
+
+	madt_fabric(test);
+	dev = madt_dev(test, 1);
+	madt_init(test, &a, dev, 0);
+	madt_init(test, &b, dev, 0);
+	madt_init(test, &c, dev, 0);
+	madt_init(test, &d, dev, 0);
+
+	KUNIT_EXPECT_EQ(test, 0, madt_register(&a, MADT_CLASS, get, 1));
+	KUNIT_EXPECT_EQ(test, -EBUSY, madt_register(&b, MADT_CLASS, get, 1));
+	KUNIT_EXPECT_EQ(test, 0, madt_register(&b, MADT_CLASS, set, 1));	/* other method */
+	KUNIT_EXPECT_EQ(test, 0, madt_register(&c, 0, NULL, 0));	/* send-only */
+	KUNIT_EXPECT_EQ(test, 0, madt_register(&d, 0, NULL, 0));
+	KUNIT_EXPECT_NE(test, a.agent->hi_tid, b.agent->hi_tid);
+	KUNIT_EXPECT_NE(test, c.agent->hi_tid, d.agent->hi_tid);
+	madt_unregister(&c);
+	madt_unregister(&d);
+
+	/* Vendor range 2: the OUI is part of the key. */
+	__set_bit(OIB_MGMT_METHOD_GET, req.method_mask);
+	ag = madt_reg(dev, 1, OIB_QPT_GSI, &req, true, &c);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ag);
+	KUNIT_EXPECT_EQ(test, -EBUSY, PTR_ERR(madt_reg(dev, 1, OIB_QPT_GSI, &req, true, &c)));
+	req.oui[2] = 4;
+	c.agent = madt_reg(dev, 1, OIB_QPT_GSI, &req, true, &c);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(c.agent));
+	if (!IS_ERR(c.agent))
+		oib_unregister_mad_agent(c.agent);
+	oib_unregister_mad_agent(ag);
+
+	/* Bad arguments. */
+	KUNIT_EXPECT_EQ(test, -EINVAL, PTR_ERR(madt_reg(NULL, 1, OIB_QPT_GSI, NULL, false, NULL)));
+	KUNIT_EXPECT_EQ(test, -EINVAL, PTR_ERR(madt_reg(dev, 2, OIB_QPT_GSI, NULL, false, NULL)));
+	KUNIT_EXPECT_EQ(test, -EINVAL, PTR_ERR(oib_register_mad_agent(dev, 1, OIB_QPT_GSI, NULL,
+								      NULL, NULL, NULL)));
+	KUNIT_EXPECT_EQ(test, -EOPNOTSUPP,
+			PTR_ERR(madt_reg(dev, 1, OIB_QPT_SMI, NULL, false, NULL)));
+	KUNIT_EXPECT_EQ(test, -EINVAL, PTR_ERR(madt_reg(dev, 1, OIB_QPT_UD, NULL, false, NULL)));
+	req.mgmt_class = MADT_CLASS;
+	bitmap_zero(req.method_mask, OIB_MGMT_MAX_METHODS);	/* a class with no methods */
+	KUNIT_EXPECT_EQ(test, -EINVAL, PTR_ERR(madt_reg(dev, 1, OIB_QPT_GSI, &req, true, NULL)));
+	__set_bit(OIB_MGMT_METHOD_GET, req.method_mask);
+	/* A class needs a receive handler. */
+	KUNIT_EXPECT_EQ(test, -EINVAL, PTR_ERR(madt_reg(dev, 1, OIB_QPT_GSI, &req, false, NULL)));
+	req.mgmt_class = OIB_MGMT_CLASS_SUBN_LID_ROUTED;	/* QP0's */
+	KUNIT_EXPECT_EQ(test, -EINVAL, PTR_ERR(madt_reg(dev, 1, OIB_QPT_GSI, &req, true, NULL)));
+
+	madt_unregister(&a);
+	madt_unregister(&b);
+	/* Once unregistered, the methods are free again. */
+	KUNIT_EXPECT_EQ(test, 0, madt_register(&b, MADT_CLASS, get, 1));
+	madt_unregister(&b);
+}
+
+static void mad_post_rules(struct kunit *test)
+{
+	struct madt_pair *p = madt_pair(test, 4, true);
+	struct oib_mad_send_buf *sb;
+	struct oib_mad_hdr *hdr;
+
+	sb = madt_buf(&p->a, p->ah, MADT_CLASS, OIB_MGMT_METHOD_GET, 0, 100, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sb);
+	hdr = sb->mad;
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_post_send_mad(NULL));
+	hdr->base_version = 2;
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_post_send_mad(sb));
+	hdr->base_version = 1;
+	hdr->mgmt_class = OIB_MGMT_CLASS_SUBN_DIRECTED;
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_post_send_mad(sb));
+	hdr->mgmt_class = MADT_CLASS;
+	hdr->method = OIB_MGMT_METHOD_GET_RESP;	/* a response cannot wait for a response */
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_post_send_mad(sb));
+	hdr->method = OIB_MGMT_METHOD_GET;
+	sb->ah = NULL;
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_post_send_mad(sb));
+	sb->ah = p->ah;
+	sb->remote_qpn = 1 << 24;
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_post_send_mad(sb));
+	sb->remote_qpn = 1;
+	KUNIT_EXPECT_EQ(test, -ENOENT, oib_cancel_mad(sb));	/* never posted */
+	KUNIT_ASSERT_EQ(test, 0, oib_post_send_mad(sb));
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_post_send_mad(sb));	/* twice */
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->a, &p->a.completed, 1));
+	/* The layer put the agent's hi_tid in the top of the TID. */
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.status[OIB_MAD_SEND_OK]));
+	madt_expect_clean(test, &p->a);
+}
+
+/* ---- round trips, timeouts, retries ---- */
+
+static void mad_round_trip(struct kunit *test)
+{
+	struct madt_pair *p = madt_pair(test, 16, true);
+	int i;
+
+	for (i = 0; i < 16; i++)
+		madt_send(test, &p->a, p->ah, MADT_CLASS, i, 2000, 0);
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->a, &p->a.completed, 16));
+	KUNIT_EXPECT_EQ(test, 16, atomic_read(&p->a.status[OIB_MAD_SEND_OK]));
+	KUNIT_EXPECT_EQ(test, 16, atomic_read(&p->a.responses));
+	KUNIT_EXPECT_EQ(test, 16, atomic_read(&p->b.requests));
+	KUNIT_EXPECT_EQ(test, 0, p->a.last_resp_status);
+	KUNIT_EXPECT_EQ(test, OIB_MGMT_METHOD_GET_RESP, p->a.last_resp_method);
+	/* The response handler ran before the send handler of the request it answers. */
+	KUNIT_EXPECT_LT(test, p->a.resp_seq, p->a.send_seq);
+	KUNIT_EXPECT_EQ(test, 16ULL, oib_mad_port_stat(p->da, 1, OIB_MAD_PORT_RESPONSES));
+	KUNIT_EXPECT_EQ(test, 16ULL, oib_mad_port_stat(p->db, 1, OIB_MAD_PORT_DISPATCHED));
+	KUNIT_EXPECT_EQ(test, 16ULL, oib_mad_agent_stat(p->a.agent, OIB_MAD_AGENT_COMPLETED));
+	KUNIT_EXPECT_EQ(test, 0ULL, oib_mad_agent_stat(p->a.agent, OIB_MAD_AGENT_TIMEOUTS));
+	madt_expect_clean(test, &p->a);
+	madt_expect_clean(test, &p->b);
+}
+
+static void mad_timeout_retries(struct kunit *test)
+{
+	struct madt_pair *p = madt_pair(test, 1, true);
+
+	atomic_set(&p->b.drop_responses, 2);	/* the first two answers never arrive */
+	madt_send(test, &p->a, p->ah, MADT_CLASS, 0, 100, 3);
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->a, &p->a.completed, 1));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.status[OIB_MAD_SEND_OK]));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.responses));
+	KUNIT_EXPECT_EQ(test, 3, atomic_read(&p->b.requests));
+	KUNIT_EXPECT_EQ(test, 2ULL, oib_mad_agent_stat(p->a.agent, OIB_MAD_AGENT_RETRIES));
+	KUNIT_EXPECT_EQ(test, 2ULL, oib_mad_port_stat(p->da, 1, OIB_MAD_PORT_TIMEOUTS));
+	madt_expect_clean(test, &p->a);
+}
+
+static void mad_retries_exhausted(struct kunit *test)
+{
+	struct madt_pair *p = madt_pair(test, 1, false);
+	ktime_t start = ktime_get();
+
+	madt_send(test, &p->a, p->ah, MADT_CLASS, 0, 60, 2);
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->a, &p->a.completed, 1));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.status[OIB_MAD_SEND_RESP_TIMEOUT]));
+	KUNIT_EXPECT_GE(test, ktime_ms_delta(ktime_get(), start), 180LL);
+	KUNIT_EXPECT_EQ(test, 3, atomic_read(&p->b.requests));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&p->a.responses));
+	KUNIT_EXPECT_EQ(test, 2ULL, oib_mad_agent_stat(p->a.agent, OIB_MAD_AGENT_RETRIES));
+	KUNIT_EXPECT_EQ(test, 3ULL, oib_mad_agent_stat(p->a.agent, OIB_MAD_AGENT_TIMEOUTS));
+	madt_expect_clean(test, &p->a);
+}
+
+/* ---- cancel and modify ---- */
+
+static void mad_cancel_waiting(struct kunit *test)
+{
+	struct madt_pair *p = madt_pair(test, 1, false);
+	struct oib_mad_send_buf *sb;
+
+	sb = madt_send(test, &p->a, p->ah, MADT_CLASS, 0, 20000, 0);
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->b, &p->b.requests, 1));
+	KUNIT_ASSERT_TRUE(test, madt_wait_stat(p->da, OIB_MAD_PORT_SENT, 1));
+	msleep(20);	/* let its send completion be handled: it is waiting now */
+	KUNIT_EXPECT_EQ(test, 0, oib_cancel_mad(sb));
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->a, &p->a.completed, 1));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.status[OIB_MAD_SEND_CANCELLED]));
+	madt_expect_clean(test, &p->a);
+}
+
+/*
+ * At most MAD_MAX_AWAITING (128) requests of a port wait for responses; the rest are held, in
+ * order, without a timer, and let go one for each request done.  A responder that does not
+ * answer sees 128; cancelling one lets the next go; cancelling a held one just ends it.
+ */
+static void mad_awaiting_bound(struct kunit *test)
+{
+	const int n = 200, bound = 128;
+	struct madt_pair *p = madt_pair(test, n, false);
+	struct oib_mad_send_buf *sb[200];
+	int i;
+
+	for (i = 0; i < n; i++)
+		sb[i] = madt_send(test, &p->a, p->ah, MADT_CLASS, i, 20000, 0);
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->b, &p->b.requests, bound));
+	msleep(100);
+	KUNIT_EXPECT_EQ(test, bound, atomic_read(&p->b.requests));
+	KUNIT_EXPECT_EQ(test, (u64)bound, oib_mad_port_stat(p->da, 1, OIB_MAD_PORT_MAX_AWAITING));
+	KUNIT_EXPECT_EQ(test, (u64)(n - bound), oib_mad_port_stat(p->da, 1, OIB_MAD_PORT_HELD));
+	KUNIT_EXPECT_EQ(test, 0, oib_cancel_mad(sb[n - 1]));		/* held */
+	KUNIT_EXPECT_EQ(test, 0, oib_cancel_mad(sb[0]));		/* waiting */
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->b, &p->b.requests, bound + 1));
+	KUNIT_EXPECT_EQ(test, (u32)bound, p->b.last_req_tid);	/* the first held one */
+	for (i = n - 2; i > 0; i--)	/* held ones first: nothing more is let go */
+		KUNIT_EXPECT_EQ(test, 0, oib_cancel_mad(sb[i]));
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->a, &p->a.completed, n));
+	KUNIT_EXPECT_EQ(test, n, atomic_read(&p->a.status[OIB_MAD_SEND_CANCELLED]));
+	msleep(50);
+	KUNIT_EXPECT_EQ(test, bound + 1, atomic_read(&p->b.requests));
+	madt_expect_clean(test, &p->a);
+}
+
+/* Cancel while the send completion is held back, and while queued behind a full window. */
+static void mad_cancel_before_send_completion(struct kunit *test)
+{
+	struct madt_pair *p = madt_pair(test, 40, true);
+	struct oib_mad_send_buf *sb[40];
+	int i;
+
+	KUNIT_ASSERT_EQ(test, 0, oib_mad_port_hold_send_completions(p->da, 1, true));
+	for (i = 0; i < 40; i++)	/* 32 posted, 8 queued */
+		sb[i] = madt_send(test, &p->a, p->ah, MADT_CLASS, i, 20000, 0);
+	KUNIT_EXPECT_EQ(test, 0, oib_cancel_mad(sb[39]));	/* queued: done at once */
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->a, &p->a.completed, 1));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.status[OIB_MAD_SEND_CANCELLED]));
+	KUNIT_EXPECT_EQ(test, 0, oib_cancel_mad(sb[0]));	/* posted: done at its completion */
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->b, &p->b.requests, 32));
+	msleep(100);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.completed));
+	KUNIT_EXPECT_EQ(test, 32ULL, oib_mad_port_stat(p->da, 1, OIB_MAD_PORT_MAX_OUTSTANDING));
+	KUNIT_ASSERT_EQ(test, 0, oib_mad_port_hold_send_completions(p->da, 1, false));
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->a, &p->a.completed, 40));
+	KUNIT_EXPECT_EQ(test, 2, atomic_read(&p->a.status[OIB_MAD_SEND_CANCELLED]));
+	KUNIT_EXPECT_EQ(test, 38, atomic_read(&p->a.status[OIB_MAD_SEND_OK]));
+	KUNIT_EXPECT_EQ(test, 38, atomic_read(&p->a.responses));
+	madt_expect_clean(test, &p->a);
+}
+
+static void mad_modify_timeout(struct kunit *test)
+{
+	struct madt_pair *p = madt_pair(test, 2, false);
+	struct oib_mad_send_buf *sb, *nowait;
+	ktime_t start;
+
+	sb = madt_send(test, &p->a, p->ah, MADT_CLASS, 0, 60000, 0);
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->b, &p->b.requests, 1));
+	msleep(20);
+	start = ktime_get();
+	KUNIT_EXPECT_EQ(test, 0, oib_modify_mad(sb, 50));
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->a, &p->a.completed, 1));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.status[OIB_MAD_SEND_RESP_TIMEOUT]));
+	KUNIT_EXPECT_LT(test, ktime_ms_delta(ktime_get(), start), 10000LL);
+
+	/* A MAD that awaits no response has no timeout to modify. */
+	KUNIT_ASSERT_EQ(test, 0, oib_mad_port_hold_send_completions(p->da, 1, true));
+	nowait = madt_send(test, &p->a, p->ah, MADT_CLASS, 1, 0, 0);
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_modify_mad(nowait, 10));
+	KUNIT_ASSERT_EQ(test, 0, oib_mad_port_hold_send_completions(p->da, 1, false));
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->a, &p->a.completed, 2));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.status[OIB_MAD_SEND_OK]));
+	madt_expect_clean(test, &p->a);
+}
+
+/* The response overtakes the send completion: held, then delivered once the send completes. */
+static void mad_response_before_send_completion(struct kunit *test)
+{
+	struct madt_pair *p = madt_pair(test, 1, true);
+
+	KUNIT_ASSERT_EQ(test, 0, oib_mad_port_hold_send_completions(p->da, 1, true));
+	madt_send(test, &p->a, p->ah, MADT_CLASS, 0, 20000, 0);
+	KUNIT_ASSERT_TRUE(test, madt_wait_stat(p->da, OIB_MAD_PORT_RESPONSES, 1));
+	msleep(50);
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&p->a.responses));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&p->a.completed));
+	KUNIT_ASSERT_EQ(test, 0, oib_mad_port_hold_send_completions(p->da, 1, false));
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->a, &p->a.completed, 1));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.status[OIB_MAD_SEND_OK]));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.responses));
+	KUNIT_EXPECT_LT(test, p->a.resp_seq, p->a.send_seq);
+	madt_expect_clean(test, &p->a);
+}
+
+/* ---- errors ---- */
+
+/* One MAD's work request fails (its AH names another port): only that MAD fails. */
+static void mad_wr_error_isolated(struct kunit *test)
+{
+	struct orxe_fabric *f = madt_fabric(test);
+	struct oib_device *da = madt_dev(test, 2), *db = madt_dev(test, 1);
+	struct madt_agent *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	struct madt_agent *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	struct oib_ah *good, *bad;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	madt_init(test, a, da, 9);
+	madt_init(test, b, db, 0);
+	a->fabric = f;
+	b->fabric = f;
+	b->respond = true;
+	madt_agent(test, a, 0);
+	madt_agent(test, b, MADT_CLASS);
+	good = madt_ah(test, a, db, 1);
+	bad = madt_ah(test, a, db, 2);
+	for (i = 0; i < 9; i++)
+		madt_send(test, a, i % 3 == 1 ? bad : good, MADT_CLASS, i, 5000, 0);
+	KUNIT_ASSERT_TRUE(test, madt_wait(a, &a->completed, 9));
+	KUNIT_EXPECT_EQ(test, 3, atomic_read(&a->status[OIB_MAD_SEND_ERROR]));
+	KUNIT_EXPECT_EQ(test, 6, atomic_read(&a->status[OIB_MAD_SEND_OK]));
+	KUNIT_EXPECT_EQ(test, 6, atomic_read(&a->responses));
+	KUNIT_EXPECT_EQ(test, 3ULL, oib_mad_port_stat(da, 1, OIB_MAD_PORT_SEND_ERRORS));
+	KUNIT_EXPECT_EQ(test, 0ULL, oib_mad_port_stat(da, 1, OIB_MAD_PORT_RECOVERIES));
+	madt_expect_clean(test, a);
+}
+
+/* The GSI QP is forced into the error state: the layer resets it and carries on. */
+static void mad_qp_recovery(struct kunit *test)
+{
+	struct madt_pair *p = madt_pair(test, 3, true);
+	struct oib_qp_attr attr = { .qp_state = OIB_QPS_ERR };
+	struct oib_qp *qp = oib_mad_port_qp(p->da, 1);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	madt_send(test, &p->a, p->ah, MADT_CLASS, 0, 5000, 0);
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->a, &p->a.completed, 1));
+
+	/* A MAD waiting for its (held back) response survives; the QP's receives are flushed. */
+	p->b.respond = false;
+	madt_send(test, &p->a, p->ah, MADT_CLASS, 1, 3000, 1);
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->b, &p->b.requests, 2));
+	msleep(20);
+	KUNIT_ASSERT_EQ(test, 0, oib_modify_qp(qp, &attr, OIB_QP_STATE));
+	KUNIT_ASSERT_TRUE(test, madt_wait_stat(p->da, OIB_MAD_PORT_RECOVERIES, 1));
+	WRITE_ONCE(p->b.respond, true);
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->a, &p->a.completed, 2));	/* answered on retry */
+	madt_send(test, &p->a, p->ah, MADT_CLASS, 2, 5000, 0);
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->a, &p->a.completed, 3));
+	KUNIT_EXPECT_EQ(test, 3, atomic_read(&p->a.status[OIB_MAD_SEND_OK]));
+	KUNIT_EXPECT_EQ(test, 1ULL, oib_mad_port_stat(p->da, 1, OIB_MAD_PORT_RECOVERIES));
+	madt_expect_clean(test, &p->a);
+}
+
+/* ---- what the layer receives ---- */
+
+static void mad_unsupported_answered(struct kunit *test)
+{
+	struct madt_pair *p = madt_pair(test, 3, true);
+	struct oib_mad_send_buf *sb;
+
+	/* No agent for the class: "bad version" (class/version not supported). */
+	madt_send(test, &p->a, p->ah, MADT_CLASS_NONE, 0, 5000, 0);
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->a, &p->a.completed, 1));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.responses));
+	KUNIT_EXPECT_EQ(test, OIB_MAD_STATUS_BAD_VERSION, p->a.last_resp_status);
+	KUNIT_EXPECT_EQ(test, OIB_MGMT_METHOD_GET_RESP, p->a.last_resp_method);
+
+	/* The class is taken, the method is not: "method not supported". */
+	sb = madt_buf(&p->a, p->ah, MADT_CLASS, 0x12 /* GetTable */, 1, 5000, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sb);
+	KUNIT_ASSERT_EQ(test, 0, oib_post_send_mad(sb));
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->a, &p->a.completed, 2));
+	KUNIT_EXPECT_EQ(test, OIB_MAD_STATUS_UNSUPPORTED_METHOD, p->a.last_resp_status);
+	KUNIT_EXPECT_EQ(test, 0x92, p->a.last_resp_method);
+
+	/* A Send (one-way) nobody takes is dropped, not answered. */
+	sb = madt_buf(&p->a, p->ah, MADT_CLASS_NONE, OIB_MGMT_METHOD_SEND, 2, 0, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sb);
+	KUNIT_ASSERT_EQ(test, 0, oib_post_send_mad(sb));
+	KUNIT_ASSERT_TRUE(test, madt_wait_stat(p->db, OIB_MAD_PORT_DROP_NO_AGENT, 1));
+	KUNIT_EXPECT_EQ(test, 2ULL, oib_mad_port_stat(p->db, 1, OIB_MAD_PORT_ANSWERED));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&p->b.requests));
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->a, &p->a.completed, 3));
+	madt_expect_clean(test, &p->a);
+}
+
+static void mad_unsolicited_and_duplicate(struct kunit *test)
+{
+	struct madt_pair *p = madt_pair(test, 2, true);
+	struct oib_mad_send_buf *sb;
+
+	/* A response nobody asked for. */
+	sb = madt_buf(&p->a, p->ah, MADT_CLASS, OIB_MGMT_METHOD_GET_RESP, 0, 0, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sb);
+	((struct oib_mad_hdr *)sb->mad)->tid = cpu_to_be64(0x1234567800000001ULL);
+	KUNIT_ASSERT_EQ(test, 0, oib_post_send_mad(sb));
+	KUNIT_ASSERT_TRUE(test, madt_wait_stat(p->db, OIB_MAD_PORT_DROP_UNMATCHED, 1));
+
+	/* A response that arrives twice: delivered once, the copy counted. */
+	atomic_set(&p->b.dup_responses, 1);
+	madt_send(test, &p->a, p->ah, MADT_CLASS, 1, 5000, 0);
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->a, &p->a.completed, 2));
+	KUNIT_ASSERT_TRUE(test, madt_wait_stat(p->da, OIB_MAD_PORT_DROP_UNMATCHED, 1));
+	msleep(50);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.responses));
+	KUNIT_EXPECT_EQ(test, 2, atomic_read(&p->a.status[OIB_MAD_SEND_OK]));
+	KUNIT_EXPECT_EQ(test, 1ULL, oib_mad_port_stat(p->da, 1, OIB_MAD_PORT_RESPONSES));
+	madt_expect_clean(test, &p->a);
+}
+
+/*
+ * Seeded fuzz: thousands of datagrams of random size and content (most with a plausible MAD
+ * header) from a UD QP to the MAD layer's QP1.  Nothing crashes, and every one that arrived is
+ * counted under exactly one verdict.
+ */
+static struct kunit_case oib_mad_cases[] = {
+	KUNIT_CASE(mad_register_rules),
+	KUNIT_CASE(mad_post_rules),
+	KUNIT_CASE(mad_round_trip),
+	KUNIT_CASE(mad_timeout_retries),
+	KUNIT_CASE(mad_retries_exhausted),
+	KUNIT_CASE(mad_cancel_waiting),
+	KUNIT_CASE(mad_cancel_before_send_completion),
+	KUNIT_CASE(mad_awaiting_bound),
+	KUNIT_CASE(mad_modify_timeout),
+	KUNIT_CASE(mad_response_before_send_completion),
+	KUNIT_CASE(mad_wr_error_isolated),
+	KUNIT_CASE_SLOW(mad_qp_recovery),
+	KUNIT_CASE(mad_unsupported_answered),
+	KUNIT_CASE(mad_unsolicited_and_duplicate),
+	{}
+};
+
+static struct kunit_suite oib_mad_suite = {
+	.name = "oib_mad_agent",
+	.test_cases = oib_mad_cases,
+};
+
+kunit_test_suite(oib_mad_suite);

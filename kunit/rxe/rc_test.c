@@ -1,0 +1,1177 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The RC and UC transports between two oib_rxe devices over a private fabric: every operation with
+ * its data checked (zero-length, one packet, many MTUs, scatter/gather lists, PSNs wrapping), the
+ * completions and statuses the IBTA gives, loss/duplication/reordering with exactly-once in-order
+ * delivery, retry and RNR exhaustion, late receives, COMM_EST, sends posted in RTR, a seeded fuzz
+ * of frames into the ports, and device removal with traffic in flight.
+ */
+#include <linux/base64.h>
+#include <linux/delay.h>
+#include <linux/module.h>
+#include <linux/prandom.h>
+#include <linux/skbuff.h>
+#include <linux/vmalloc.h>
+#include <oib/provider.h>
+#include "oib_toolkit.h"
+#include "../../drivers/infiniband/sw/rxe/orxe_fabric.h"
+#include "../../drivers/infiniband/sw/rxe/orxe_hdr.h"
+
+#define RC_FABRIC	"oib_rc_test"
+#define RC_BUF		(512 * 1024)
+#define RC_WR		256
+#define RC_ACCESS	(OIB_ACCESS_LOCAL_WRITE | OIB_ACCESS_REMOTE_WRITE | \
+			 OIB_ACCESS_REMOTE_READ | OIB_ACCESS_REMOTE_ATOMIC)
+
+/*
+ * The connection's knobs; zero fields take the defaults in rc_pair_of().  The timeout is generous:
+ * a TCG guest sharing its host can take tens of milliseconds for a round trip.
+ */
+struct rc_cfg {
+	enum oib_qp_type type;
+	enum oib_mtu mtu;
+	u32 psn;		/* both directions start here */
+	u8 timeout, retry_cnt, rnr_retry, min_rnr_timer;
+	bool no_rnr_retry;	/* rnr_retry 0 */
+	bool ipv4;		/* address the ends by IPv4 GIDs added for the test */
+	bool srq;		/* b receives from an SRQ */
+	u8 max_rd_atomic;
+};
+
+struct rc_end {
+	struct oib_device *dev;
+	struct oib_pd *pd;
+	struct oib_cq *scq, *rcq;
+	struct oib_qp *qp;
+	struct oib_srq *srq;
+	struct oib_mr *mr;
+	atomic_t comps;		/* calls of rcq's completion handler */
+	union oib_gid gid;	/* the one the peer sends to */
+	u8 sgid_index;		/* of gid */
+	u8 *buf;		/* RC_BUF bytes, registered as mr */
+	atomic_t events[OIB_EVENT_GID_CHANGE + 1];
+};
+
+struct rc_pair {
+	struct rc_end a, b;
+	struct orxe_fabric *f;
+	struct rc_cfg cfg;
+};
+
+static void rc_event(struct oib_event *ev, void *ctx)
+{
+	struct rc_end *e = ctx;
+
+	if (ev->event <= OIB_EVENT_GID_CHANGE)
+		atomic_inc(&e->events[ev->event]);
+}
+
+static void rc_comp(struct oib_cq *cq, void *ctx)
+{
+	struct rc_end *e = ctx;
+
+	atomic_inc(&e->comps);
+}
+
+static void rc_destroy_srq(void *srq)
+{
+	oib_destroy_srq(srq);
+}
+
+static void rc_vfree(void *p)
+{
+	vfree(p);
+}
+
+static void rc_dereg(void *mr)
+{
+	oib_dereg_mr(mr);
+}
+
+static void rc_destroy_qp(void *qp)
+{
+	oib_destroy_qp(qp);
+}
+
+static void rc_release(struct kunit *test, kunit_action_t *fn, void *obj, bool managed)
+{
+	if (managed)
+		KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, fn, obj));
+}
+
+static void rc_dealloc_pd(void *pd)
+{
+	oib_dealloc_pd(pd);
+}
+
+static void rc_destroy_cq(void *cq)
+{
+	oib_destroy_cq(cq);
+}
+
+/*
+ * One end on the test fabric.  Its objects are destroyed at test end if @managed, else by whoever
+ * removes the device (rc_client_remove(), as a ULP would).
+ */
+static void rc_end_init(struct kunit *test, struct rc_end *e, enum oib_qp_type type, bool managed,
+			bool srq)
+{
+	struct oib_srq_init_attr sa = { .event_handler = rc_event, .srq_context = e,
+					.attr = { .max_wr = RC_WR, .max_sge = 4 } };
+	struct oib_rxe_params p = { .num_ports = 1, .fabric = RC_FABRIC };
+	struct oib_cq_init_attr ca = { .cqe = 2 * RC_WR };
+	struct oib_qp_init_attr ia = {
+		.event_handler = rc_event, .qp_context = e, .qp_type = type,
+		.sq_sig_type = OIB_SIGNAL_REQ_WR,
+		.cap = { .max_send_wr = RC_WR, .max_recv_wr = RC_WR, .max_send_sge = 4,
+			 .max_recv_sge = 4, .max_inline_data = 64 },
+	};
+
+	e->dev = oib_test_rxe(test, &p);
+	e->pd = oib_alloc_pd(e->dev);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, e->pd);
+	rc_release(test, rc_dealloc_pd, e->pd, managed);
+	e->scq = oib_create_cq(e->dev, NULL, NULL, NULL, &ca);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, e->scq);
+	rc_release(test, rc_destroy_cq, e->scq, managed);
+	e->rcq = oib_create_cq(e->dev, rc_comp, NULL, e, &ca);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, e->rcq);
+	rc_release(test, rc_destroy_cq, e->rcq, managed);
+	if (srq) {
+		e->srq = oib_create_srq(e->pd, &sa);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, e->srq);
+		rc_release(test, rc_destroy_srq, e->srq, managed);
+		ia.srq = e->srq;
+		ia.cap.max_recv_wr = 0;
+		ia.cap.max_recv_sge = 0;
+	}
+	ia.send_cq = e->scq;
+	ia.recv_cq = e->rcq;
+	e->qp = oib_create_qp(e->pd, &ia);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, e->qp);
+	rc_release(test, rc_destroy_qp, e->qp, managed);
+	KUNIT_ASSERT_EQ(test, 0, oib_query_gid(e->dev, 1, 0, &e->gid, NULL));
+	e->buf = vzalloc(RC_BUF);
+	KUNIT_ASSERT_NOT_NULL(test, e->buf);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rc_vfree, e->buf));
+	e->mr = oib_reg_kernel_mr(e->pd, e->buf, RC_BUF, RC_ACCESS);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, e->mr);
+	rc_release(test, rc_dereg, e->mr, managed);
+}
+
+static int rc_modify(struct rc_pair *p, struct rc_end *e, struct rc_end *peer,
+		     enum oib_qp_state state)
+{
+	const struct rc_cfg *c = &p->cfg;
+	struct oib_qp_attr attr = { .qp_state = state };
+	int mask = OIB_QP_STATE;
+
+	switch (state) {
+	case OIB_QPS_INIT:
+		mask |= OIB_QP_PKEY_INDEX | OIB_QP_PORT | OIB_QP_ACCESS_FLAGS;
+		attr.port_num = 1;
+		attr.qp_access_flags = RC_ACCESS & ~OIB_ACCESS_LOCAL_WRITE;
+		break;
+	case OIB_QPS_RTR:
+		mask |= OIB_QP_AV | OIB_QP_PATH_MTU | OIB_QP_DEST_QPN | OIB_QP_RQ_PSN;
+		attr.ah_attr.port_num = 1;
+		attr.ah_attr.flags = OIB_AH_GRH;
+		attr.ah_attr.grh.dgid = peer->gid;
+		attr.ah_attr.grh.sgid_index = e->sgid_index;
+		attr.ah_attr.grh.hop_limit = 64;
+		attr.path_mtu = c->mtu;
+		attr.dest_qp_num = peer->qp->qp_num;
+		attr.rq_psn = c->psn;
+		if (c->type == OIB_QPT_RC) {
+			mask |= OIB_QP_MAX_DEST_RD_ATOMIC | OIB_QP_MIN_RNR_TIMER;
+			attr.max_dest_rd_atomic = c->max_rd_atomic;
+			attr.min_rnr_timer = c->min_rnr_timer;
+		}
+		break;
+	case OIB_QPS_RTS:
+		mask |= OIB_QP_SQ_PSN;
+		attr.sq_psn = c->psn;
+		if (c->type == OIB_QPT_RC) {
+			mask |= OIB_QP_TIMEOUT | OIB_QP_RETRY_CNT | OIB_QP_RNR_RETRY |
+				OIB_QP_MAX_QP_RD_ATOMIC;
+			attr.timeout = c->timeout;
+			attr.retry_cnt = c->retry_cnt;
+			attr.rnr_retry = c->rnr_retry;
+			attr.max_rd_atomic = c->max_rd_atomic;
+		}
+		break;
+	default:
+		break;
+	}
+	return oib_modify_qp(e->qp, &attr, mask);
+}
+
+static void rc_put_fabric(void *p)
+{
+	struct rc_pair *pair = p;
+
+	oib_rxe_fabric_set_faults(pair->f, NULL, NULL);
+	oib_rxe_fabric_clear_rules(pair->f);
+	oib_rxe_fabric_put(pair->f);
+}
+
+/* Give @e the GID ::ffff:10.0.0.@host and make it the one its peer sends to. */
+static void rc_ipv4_gid(struct kunit *test, struct rc_end *e, u8 host)
+{
+	int idx;
+
+	memset(&e->gid, 0, sizeof(e->gid));
+	e->gid.raw[10] = 0xff;
+	e->gid.raw[11] = 0xff;
+	e->gid.raw[12] = 10;
+	e->gid.raw[15] = host;
+	idx = oib_add_gid(e->dev, 1, &e->gid, OIB_GID_TYPE_ROCE_V2);
+	KUNIT_ASSERT_GT(test, idx, 0);
+	e->sgid_index = idx;
+}
+
+/*
+ * Two connected ends: a in @a_state, b in @b_state (INIT..RTS), per @cfg with defaults filled;
+ * @managed as for rc_end_init().
+ */
+static struct rc_pair *rc_pair_of(struct kunit *test, const struct rc_cfg *cfg,
+				  enum oib_qp_state a_state, enum oib_qp_state b_state,
+				  bool managed)
+{
+	static const enum oib_qp_state steps[] = { OIB_QPS_INIT, OIB_QPS_RTR, OIB_QPS_RTS };
+	struct rc_pair *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p->cfg = *cfg;
+	p->cfg.type = p->cfg.type ?: OIB_QPT_RC;
+	p->cfg.mtu = p->cfg.mtu ?: OIB_MTU_1024;
+	p->cfg.timeout = p->cfg.timeout ?: 14;		/* 67 ms */
+	p->cfg.retry_cnt = p->cfg.retry_cnt ?: 7;
+	p->cfg.rnr_retry = p->cfg.no_rnr_retry ? 0 : p->cfg.rnr_retry ?: 7;
+	p->cfg.max_rd_atomic = p->cfg.max_rd_atomic ?: 8;
+	p->cfg.min_rnr_timer = p->cfg.min_rnr_timer ?: 1;
+	rc_end_init(test, &p->a, p->cfg.type, managed, false);
+	rc_end_init(test, &p->b, p->cfg.type, managed, cfg->srq);
+	if (cfg->ipv4) {
+		rc_ipv4_gid(test, &p->a, 1);
+		rc_ipv4_gid(test, &p->b, 2);
+	}
+	p->f = oib_rxe_fabric_get(RC_FABRIC);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(p->f));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rc_put_fabric, p));
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		if (steps[i] <= a_state)
+			KUNIT_ASSERT_EQ(test, 0, rc_modify(p, &p->a, &p->b, steps[i]));
+		if (steps[i] <= b_state)
+			KUNIT_ASSERT_EQ(test, 0, rc_modify(p, &p->b, &p->a, steps[i]));
+	}
+	return p;
+}
+
+static struct rc_pair *rc_pair(struct kunit *test, const struct rc_cfg *cfg,
+			       enum oib_qp_state a_state, enum oib_qp_state b_state)
+{
+	return rc_pair_of(test, cfg, a_state, b_state, true);
+}
+
+/* Wait up to @secs seconds for @n completions on @cq into @wc; the number that came. */
+static int rc_poll_for(struct oib_cq *cq, struct oib_wc *wc, int n, unsigned int secs)
+{
+	ktime_t end = ktime_add_ms(ktime_get(), secs * MSEC_PER_SEC);
+	int got = 0;
+
+	for (;;) {
+		got += oib_poll_cq(cq, n - got, wc + got);
+		if (got >= n || ktime_after(ktime_get(), end))
+			return got;
+		usleep_range(200, 500);
+	}
+}
+
+static int rc_poll(struct oib_cq *cq, struct oib_wc *wc, int n)
+{
+	return rc_poll_for(cq, wc, n, 10);
+}
+
+static bool rc_quiet(struct oib_cq *cq, unsigned int ms)
+{
+	struct oib_wc wc;
+
+	msleep(ms);
+	return oib_poll_cq(cq, 1, &wc) == 0;
+}
+
+static struct oib_sge rc_sge(struct rc_end *e, u32 off, u32 len)
+{
+	return (struct oib_sge){ .addr = (u64)(uintptr_t)(e->buf + off), .length = len,
+				 .lkey = e->mr->lkey };
+}
+
+static void rc_post_recv(struct kunit *test, struct rc_end *e, u64 wr_id, u32 off, u32 len)
+{
+	struct oib_sge sge = rc_sge(e, off, len);
+	struct oib_recv_wr wr = { .wr_id = wr_id, .sg_list = &sge, .num_sge = 1 };
+
+	KUNIT_ASSERT_EQ(test, 0, oib_post_recv(e->qp, &wr, NULL));
+}
+
+/* Post one signalled request of @op from @e: @len local bytes at @off, remote ones at @roff. */
+static int rc_post(struct rc_end *e, struct rc_end *peer, enum oib_wr_opcode op, u64 wr_id,
+		   u32 off, u32 len, u32 roff)
+{
+	struct oib_sge sge = rc_sge(e, off, len);
+	struct oib_send_wr wr = {
+		.wr_id = wr_id, .opcode = op, .send_flags = OIB_SEND_SIGNALED,
+		.sg_list = &sge, .num_sge = 1,
+		.ex.imm_data = cpu_to_be32(0x1234abcd),
+		.wr.rdma = { .remote_addr = (u64)(uintptr_t)(peer->buf + roff),
+			     .rkey = peer->mr->rkey },
+	};
+
+	return oib_post_send(e->qp, &wr, NULL);
+}
+
+static void rc_fill(u8 *p, u32 len, u32 seed)
+{
+	u32 i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (u8)(seed * 131 + i * 7 + (i >> 8));
+}
+
+static void rc_expect_wc(struct kunit *test, struct oib_cq *cq, u64 wr_id,
+			 enum oib_wc_status status, enum oib_wc_opcode op, u32 len)
+{
+	struct oib_wc wc;
+
+	KUNIT_ASSERT_EQ(test, 1, rc_poll(cq, &wc, 1));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, wr_id);
+	KUNIT_EXPECT_EQ(test, wc.status, status);
+	if (status == OIB_WC_SUCCESS) {
+		KUNIT_EXPECT_EQ(test, wc.opcode, op);
+		KUNIT_EXPECT_EQ(test, wc.byte_len, len);
+	}
+}
+
+static u64 rc_stat(struct rc_end *e, enum oib_rxe_port_stat s)
+{
+	return oib_rxe_port_stat(e->dev, 1, s);
+}
+
+static const u32 rc_sizes[] = { 0, 1, 1023, 1024, 1025, 4096, 65536 + 17, 300000 };
+
+/* SEND and SEND_WITH_IMM of every size, PSNs starting just before they wrap. */
+static void rc_send_sizes(struct kunit *test)
+{
+	struct rc_cfg cfg = { .psn = 0xfffff0 };
+	struct rc_pair *p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
+	struct oib_wc wc;
+	int i, imm;
+
+	for (imm = 0; imm < 2; imm++) {
+		for (i = 0; i < ARRAY_SIZE(rc_sizes); i++) {
+			u32 len = rc_sizes[i];
+
+			rc_fill(p->a.buf, len, i + imm);
+			memset(p->b.buf, 0, len + 16);
+			rc_post_recv(test, &p->b, 100 + i, 0, RC_BUF);
+			KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, imm ? OIB_WR_SEND_WITH_IMM :
+							 OIB_WR_SEND, i, 0, len, 0));
+			rc_expect_wc(test, p->a.scq, i, OIB_WC_SUCCESS, OIB_WC_SEND, len);
+			KUNIT_ASSERT_EQ(test, 1, rc_poll(p->b.rcq, &wc, 1));
+			KUNIT_EXPECT_EQ(test, wc.status, OIB_WC_SUCCESS);
+			KUNIT_EXPECT_EQ(test, wc.opcode, OIB_WC_RECV);
+			KUNIT_EXPECT_EQ(test, wc.wr_id, 100 + i);
+			KUNIT_EXPECT_EQ(test, wc.byte_len, len);
+			KUNIT_EXPECT_EQ(test, !!(wc.wc_flags & OIB_WC_WITH_IMM), imm);
+			if (imm)
+				KUNIT_EXPECT_EQ(test, be32_to_cpu(wc.ex.imm_data), 0x1234abcd);
+			KUNIT_EXPECT_EQ(test, 0, memcmp(p->a.buf, p->b.buf, len));
+			KUNIT_EXPECT_EQ(test, 0, p->b.buf[len]);	/* nothing beyond */
+		}
+	}
+}
+
+/* Scatter/gather on both sides: 3 send SGEs into 4 receive SGEs of other sizes, inline too. */
+static void rc_send_sgl(struct kunit *test)
+{
+	struct rc_cfg cfg = { .mtu = OIB_MTU_256 };
+	struct rc_pair *p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
+	struct oib_sge s[3] = { rc_sge(&p->a, 0, 100), rc_sge(&p->a, 5000, 700),
+				rc_sge(&p->a, 9000, 333) };
+	struct oib_sge r[4] = { rc_sge(&p->b, 0, 10), rc_sge(&p->b, 100, 500),
+				rc_sge(&p->b, 1000, 1), rc_sge(&p->b, 2000, 1000) };
+	struct oib_send_wr wr = { .wr_id = 1, .opcode = OIB_WR_SEND,
+				  .send_flags = OIB_SEND_SIGNALED, .sg_list = s, .num_sge = 3 };
+	struct oib_recv_wr rwr = { .wr_id = 2, .sg_list = r, .num_sge = 4 };
+	u8 *want = kunit_kzalloc(test, 1133, GFP_KERNEL), *got;
+	u32 i, off = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	rc_fill(p->a.buf, RC_BUF / 2, 3);
+	for (i = 0; i < 3; i++) {
+		memcpy(want + off, (void *)(uintptr_t)s[i].addr, s[i].length);
+		off += s[i].length;
+	}
+	KUNIT_ASSERT_EQ(test, 0, oib_post_recv(p->b.qp, &rwr, NULL));
+	KUNIT_ASSERT_EQ(test, 0, oib_post_send(p->a.qp, &wr, NULL));
+	rc_expect_wc(test, p->a.scq, 1, OIB_WC_SUCCESS, OIB_WC_SEND, 1133);
+	rc_expect_wc(test, p->b.rcq, 2, OIB_WC_SUCCESS, OIB_WC_RECV, 1133);
+	got = kunit_kzalloc(test, 1133, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	for (i = 0, off = 0; i < 4 && off < 1133; i++) {
+		u32 n = min(r[i].length, 1133 - off);
+
+		memcpy(got + off, (void *)(uintptr_t)r[i].addr, n);
+		off += n;
+	}
+	KUNIT_EXPECT_EQ(test, 0, memcmp(want, got, 1133));
+
+	/* inline: the buffer may change as soon as post returns */
+	memset(p->a.buf, 0x5a, 64);
+	wr.send_flags |= OIB_SEND_INLINE;
+	wr.num_sge = 1;
+	s[0].length = 64;
+	rc_post_recv(test, &p->b, 3, 0, 64);
+	KUNIT_ASSERT_EQ(test, 0, oib_post_send(p->a.qp, &wr, NULL));
+	memset(p->a.buf, 0, 64);
+	rc_expect_wc(test, p->b.rcq, 3, OIB_WC_SUCCESS, OIB_WC_RECV, 64);
+	KUNIT_EXPECT_EQ(test, p->b.buf[0], 0x5a);
+	KUNIT_EXPECT_EQ(test, p->b.buf[63], 0x5a);
+}
+
+/* RDMA WRITE (and with immediate) of every size, read back with RDMA READ. */
+static void rc_write_read(struct kunit *test)
+{
+	struct rc_cfg cfg = { .psn = 0xfffffe, .mtu = OIB_MTU_4096 };
+	struct rc_pair *p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
+	u32 half = RC_BUF / 2;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(rc_sizes); i++) {
+		u32 len = min(rc_sizes[i], half);
+
+		rc_fill(p->a.buf, len, i);
+		memset(p->b.buf, 0, half);
+		KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_RDMA_WRITE, i, 0, len, 0));
+		rc_expect_wc(test, p->a.scq, i, OIB_WC_SUCCESS, OIB_WC_RDMA_WRITE, len);
+		KUNIT_EXPECT_EQ(test, 0, memcmp(p->a.buf, p->b.buf, len));
+
+		memset(p->a.buf + half, 0, half);
+		KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_RDMA_READ, 50 + i, half, len,
+						 0));
+		rc_expect_wc(test, p->a.scq, 50 + i, OIB_WC_SUCCESS, OIB_WC_RDMA_READ, len);
+		KUNIT_EXPECT_EQ(test, 0, memcmp(p->a.buf, p->a.buf + half, len));
+	}
+
+	/* with immediate: consumes a receive, which says how much was written */
+	rc_fill(p->a.buf, 5000, 9);
+	rc_post_recv(test, &p->b, 77, half, 16);
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_RDMA_WRITE_WITH_IMM, 1, 0, 5000, 8));
+	rc_expect_wc(test, p->a.scq, 1, OIB_WC_SUCCESS, OIB_WC_RDMA_WRITE, 5000);
+	rc_expect_wc(test, p->b.rcq, 77, OIB_WC_SUCCESS, OIB_WC_RECV_RDMA_WITH_IMM, 5000);
+	KUNIT_EXPECT_EQ(test, 0, memcmp(p->a.buf, p->b.buf + 8, 5000));
+}
+
+/*
+ * GIDs beyond the link-local one: an IPv4 address given to each port is answered on the fabric
+ * (IPv4 frames) while it is in the table, and no longer once it leaves.
+ */
+static void rc_ipv4(struct kunit *test)
+{
+	struct rc_cfg cfg = { .ipv4 = true };
+	struct rc_pair *p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
+	u8 mac[ETH_ALEN];
+
+	rc_fill(p->b.buf, 4000, 1);
+	rc_post_recv(test, &p->b, 1, 8192, 100);
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 1, 0, 100, 0));
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_RDMA_READ, 2, 0, 4000, 0));
+	rc_expect_wc(test, p->b.rcq, 1, OIB_WC_SUCCESS, OIB_WC_RECV, 100);
+	rc_expect_wc(test, p->a.scq, 1, OIB_WC_SUCCESS, OIB_WC_SEND, 100);
+	rc_expect_wc(test, p->a.scq, 2, OIB_WC_SUCCESS, OIB_WC_RDMA_READ, 4000);
+	KUNIT_EXPECT_EQ(test, 0, memcmp(p->a.buf, p->b.buf, 4000));
+
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_resolve(p->f, &p->b.gid, mac));
+	KUNIT_ASSERT_EQ(test, 0, oib_del_gid(p->b.dev, 1, &p->b.gid));
+	KUNIT_EXPECT_EQ(test, -ENOENT, oib_rxe_fabric_resolve(p->f, &p->b.gid, mac));
+	/* a's path still has b's MAC, but b no longer takes frames for that GID */
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_RDMA_WRITE, 3, 0, 10, 0));
+	rc_expect_wc(test, p->a.scq, 3, OIB_WC_RETRY_EXC_ERR, 0, 0);
+	KUNIT_EXPECT_EQ(test, rc_stat(&p->b, OIB_RXE_RX_DROP_DGID), 8);
+}
+
+/* Receives from an SRQ, its limit event, and a CQ armed for solicited completions only. */
+static void rc_srq_solicited(struct kunit *test)
+{
+	struct rc_cfg cfg = { .srq = true };
+	struct rc_pair *p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
+	struct oib_srq_attr limit = { .srq_limit = 2 };
+	struct oib_sge sge = rc_sge(&p->a, 0, 100);
+	struct oib_send_wr wr = { .wr_id = 2, .opcode = OIB_WR_SEND, .sg_list = &sge, .num_sge = 1,
+				  .send_flags = OIB_SEND_SIGNALED | OIB_SEND_SOLICITED };
+	struct oib_wc wc[3];
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		struct oib_sge r = rc_sge(&p->b, i * 1024, 1024);
+		struct oib_recv_wr rwr = { .wr_id = 10 + i, .sg_list = &r, .num_sge = 1 };
+
+		KUNIT_ASSERT_EQ(test, 0, oib_post_srq_recv(p->b.srq, &rwr, NULL));
+	}
+	KUNIT_ASSERT_EQ(test, 0, oib_modify_srq(p->b.srq, &limit, OIB_SRQ_LIMIT));
+	KUNIT_ASSERT_EQ(test, 0, oib_req_notify_cq(p->b.rcq, OIB_CQ_SOLICITED));
+
+	/* not solicited: the CQ stays quiet */
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 1, 0, 100, 0));
+	rc_expect_wc(test, p->a.scq, 1, OIB_WC_SUCCESS, OIB_WC_SEND, 100);
+	msleep(50);
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&p->b.comps));
+	/* solicited: it wakes */
+	KUNIT_ASSERT_EQ(test, 0, oib_post_send(p->a.qp, &wr, NULL));
+	rc_expect_wc(test, p->a.scq, 2, OIB_WC_SUCCESS, OIB_WC_SEND, 100);
+	for (i = 0; i < 100 && !atomic_read(&p->b.comps); i++)
+		usleep_range(10000, 20000);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->b.comps));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&p->b.events[OIB_EVENT_SRQ_LIMIT_REACHED]));
+	/* the third receive takes the SRQ below its limit of 2 */
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 3, 0, 100, 0));
+	rc_expect_wc(test, p->a.scq, 3, OIB_WC_SUCCESS, OIB_WC_SEND, 100);
+	for (i = 0; i < 100 && !atomic_read(&p->b.events[OIB_EVENT_SRQ_LIMIT_REACHED]); i++)
+		usleep_range(10000, 20000);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->b.events[OIB_EVENT_SRQ_LIMIT_REACHED]));
+	KUNIT_ASSERT_EQ(test, 3, rc_poll(p->b.rcq, wc, 3));
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, wc[i].wr_id, 10 + i);
+		KUNIT_EXPECT_EQ(test, wc[i].byte_len, 100);
+	}
+}
+
+/* Many reads in flight at once, more than max_rd_atomic: all complete, in order, right. */
+static void rc_read_many(struct kunit *test)
+{
+	struct rc_cfg cfg = { .max_rd_atomic = 2 };
+	struct rc_pair *p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
+	struct oib_wc *wc = kunit_kcalloc(test, 32, sizeof(*wc), GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, wc);
+	rc_fill(p->b.buf, 32 * 3000, 5);
+	for (i = 0; i < 32; i++)
+		KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_RDMA_READ, i, i * 3000, 3000,
+						 i * 3000));
+	KUNIT_ASSERT_EQ(test, 32, rc_poll(p->a.scq, wc, 32));
+	for (i = 0; i < 32; i++) {
+		KUNIT_EXPECT_EQ(test, wc[i].wr_id, i);
+		KUNIT_EXPECT_EQ(test, wc[i].status, OIB_WC_SUCCESS);
+	}
+	KUNIT_EXPECT_EQ(test, 0, memcmp(p->a.buf, p->b.buf, 32 * 3000));
+}
+
+static int rc_atomic(struct rc_end *e, struct rc_end *peer, enum oib_wr_opcode op, u64 wr_id,
+		     u32 roff, u64 compare_add, u64 swap)
+{
+	struct oib_sge sge = rc_sge(e, 0, 8);
+	struct oib_send_wr wr = {
+		.wr_id = wr_id, .opcode = op, .send_flags = OIB_SEND_SIGNALED,
+		.sg_list = &sge, .num_sge = 1,
+		.wr.atomic = { .remote_addr = (u64)(uintptr_t)(peer->buf + roff),
+			       .compare_add = compare_add, .swap = swap, .rkey = peer->mr->rkey },
+	};
+
+	return oib_post_send(e->qp, &wr, NULL);
+}
+
+static void rc_atomics(struct kunit *test)
+{
+	struct rc_cfg cfg = {};
+	struct rc_pair *p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
+	u64 *target = (u64 *)(p->b.buf + 64), *result = (u64 *)p->a.buf;
+
+	*target = 40;
+	KUNIT_ASSERT_EQ(test, 0, rc_atomic(&p->a, &p->b, OIB_WR_ATOMIC_FETCH_AND_ADD, 1, 64, 2, 0));
+	rc_expect_wc(test, p->a.scq, 1, OIB_WC_SUCCESS, OIB_WC_FETCH_ADD, 8);
+	KUNIT_EXPECT_EQ(test, *result, 40);
+	KUNIT_EXPECT_EQ(test, *target, 42);
+
+	KUNIT_ASSERT_EQ(test, 0, rc_atomic(&p->a, &p->b, OIB_WR_ATOMIC_CMP_AND_SWP, 2, 64, 7, 99));
+	rc_expect_wc(test, p->a.scq, 2, OIB_WC_SUCCESS, OIB_WC_COMP_SWAP, 8);
+	KUNIT_EXPECT_EQ(test, *result, 42);
+	KUNIT_EXPECT_EQ(test, *target, 42);	/* no match, no swap */
+
+	KUNIT_ASSERT_EQ(test, 0, rc_atomic(&p->a, &p->b, OIB_WR_ATOMIC_CMP_AND_SWP, 3, 64, 42, 99));
+	rc_expect_wc(test, p->a.scq, 3, OIB_WC_SUCCESS, OIB_WC_COMP_SWAP, 8);
+	KUNIT_EXPECT_EQ(test, *result, 42);
+	KUNIT_EXPECT_EQ(test, *target, 99);
+
+	/* misaligned: the responder refuses it as an invalid request */
+	KUNIT_EXPECT_EQ(test, -EINVAL, rc_atomic(&p->a, &p->b, OIB_WR_ATOMIC_FETCH_AND_ADD, 4, 65,
+						 1, 0));
+}
+
+/* SEND_WITH_INV revokes the responder's R_Key; LOCAL_INV the requester's own key. */
+static void rc_invalidate(struct kunit *test)
+{
+	struct rc_cfg cfg = {};
+	struct rc_pair *p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
+	struct oib_sge sge = rc_sge(&p->a, 0, 16);
+	struct oib_send_wr wr = { .wr_id = 1, .opcode = OIB_WR_SEND_WITH_INV,
+				  .send_flags = OIB_SEND_SIGNALED, .sg_list = &sge, .num_sge = 1,
+				  .ex.invalidate_rkey = p->b.mr->rkey };
+	struct oib_wc wc;
+
+	rc_post_recv(test, &p->b, 9, 0, 64);
+	KUNIT_ASSERT_EQ(test, 0, oib_post_send(p->a.qp, &wr, NULL));
+	rc_expect_wc(test, p->a.scq, 1, OIB_WC_SUCCESS, OIB_WC_SEND, 16);
+	KUNIT_ASSERT_EQ(test, 1, rc_poll(p->b.rcq, &wc, 1));
+	KUNIT_EXPECT_EQ(test, wc.status, OIB_WC_SUCCESS);
+	KUNIT_EXPECT_TRUE(test, wc.wc_flags & OIB_WC_WITH_INVALIDATE);
+	KUNIT_EXPECT_EQ(test, wc.ex.invalidate_rkey, p->b.mr->rkey);
+
+	/* the key is gone: a write with it is a remote access error, and the QPs go to ERR */
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_RDMA_WRITE, 2, 0, 16, 0));
+	rc_expect_wc(test, p->a.scq, 2, OIB_WC_REM_ACCESS_ERR, 0, 0);
+	KUNIT_EXPECT_GE(test, atomic_read(&p->b.events[OIB_EVENT_QP_ACCESS_ERR]), 1);
+
+	/* a fresh pair: LOCAL_INV, then the lkey fails locally */
+	p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
+	wr.opcode = OIB_WR_LOCAL_INV;
+	wr.num_sge = 0;
+	wr.ex.invalidate_rkey = p->a.mr->lkey;
+	KUNIT_ASSERT_EQ(test, 0, oib_post_send(p->a.qp, &wr, NULL));
+	rc_expect_wc(test, p->a.scq, 1, OIB_WC_SUCCESS, OIB_WC_LOCAL_INV, 0);
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_RDMA_WRITE, 2, 0, 16, 0));
+	rc_expect_wc(test, p->a.scq, 2, OIB_WC_LOC_PROT_ERR, 0, 0);
+}
+
+/* The error statuses, and the QP states they leave. */
+static void rc_errors(struct kunit *test)
+{
+	struct rc_cfg cfg = {};
+	struct rc_pair *p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
+	struct oib_qp_init_attr init;
+	struct oib_qp_attr attr;
+
+	/* a send longer than the receive: LOC_LEN_ERR there, REM_INV_REQ_ERR here */
+	rc_post_recv(test, &p->b, 1, 0, 100);
+	rc_post_recv(test, &p->b, 2, 0, 100);
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 10, 0, 3000, 0));
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 11, 0, 10, 0));
+	rc_expect_wc(test, p->b.rcq, 1, OIB_WC_LOC_LEN_ERR, 0, 0);
+	rc_expect_wc(test, p->b.rcq, 2, OIB_WC_WR_FLUSH_ERR, 0, 0);
+	rc_expect_wc(test, p->a.scq, 10, OIB_WC_REM_INV_REQ_ERR, 0, 0);
+	rc_expect_wc(test, p->a.scq, 11, OIB_WC_WR_FLUSH_ERR, 0, 0);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->b.events[OIB_EVENT_QP_REQ_ERR]));
+	KUNIT_ASSERT_EQ(test, 0, oib_query_qp(p->a.qp, &attr, 0, &init));
+	KUNIT_EXPECT_EQ(test, attr.qp_state, OIB_QPS_ERR);
+	KUNIT_ASSERT_EQ(test, 0, oib_query_qp(p->b.qp, &attr, 0, &init));
+	KUNIT_EXPECT_EQ(test, attr.qp_state, OIB_QPS_ERR);
+	/* from ERR, only RESET (and ERR) lead on; RESET, then back to RTS works */
+	KUNIT_EXPECT_EQ(test, -EINVAL, rc_modify(p, &p->a, &p->b, OIB_QPS_RTS));
+	attr.qp_state = OIB_QPS_RESET;
+	KUNIT_ASSERT_EQ(test, 0, oib_modify_qp(p->a.qp, &attr, OIB_QP_STATE));
+	KUNIT_ASSERT_EQ(test, 0, oib_modify_qp(p->b.qp, &attr, OIB_QP_STATE));
+	KUNIT_ASSERT_EQ(test, 0, rc_modify(p, &p->a, &p->b, OIB_QPS_INIT));
+	KUNIT_ASSERT_EQ(test, 0, rc_modify(p, &p->b, &p->a, OIB_QPS_INIT));
+	KUNIT_ASSERT_EQ(test, 0, rc_modify(p, &p->a, &p->b, OIB_QPS_RTR));
+	KUNIT_ASSERT_EQ(test, 0, rc_modify(p, &p->b, &p->a, OIB_QPS_RTR));
+	KUNIT_ASSERT_EQ(test, 0, rc_modify(p, &p->a, &p->b, OIB_QPS_RTS));
+	KUNIT_ASSERT_EQ(test, 0, rc_modify(p, &p->b, &p->a, OIB_QPS_RTS));
+	rc_post_recv(test, &p->b, 3, 0, 100);
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 12, 0, 50, 0));
+	rc_expect_wc(test, p->a.scq, 12, OIB_WC_SUCCESS, OIB_WC_SEND, 50);
+	rc_expect_wc(test, p->b.rcq, 3, OIB_WC_SUCCESS, OIB_WC_RECV, 50);
+
+	/* a bad lkey fails locally with LOC_PROT_ERR */
+	{
+		struct oib_sge sge = rc_sge(&p->a, 0, 8);
+		struct oib_send_wr wr = { .wr_id = 13, .opcode = OIB_WR_SEND, .sg_list = &sge,
+					  .num_sge = 1 };
+
+		sge.lkey ^= 0xff;
+		KUNIT_ASSERT_EQ(test, 0, oib_post_send(p->a.qp, &wr, NULL));
+		rc_expect_wc(test, p->a.scq, 13, OIB_WC_LOC_PROT_ERR, 0, 0);
+	}
+}
+
+/* Nobody answers: after retry_cnt retries the request fails with RETRY_EXC_ERR. */
+static void rc_retry_exhausted(struct kunit *test)
+{
+	struct rc_cfg cfg = { .timeout = 8, .retry_cnt = 3 };
+	struct rc_pair *p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
+	struct orxe_fault_rule drop = { .action = ORXE_FAULT_DROP, .opcode = ORXE_FAULT_ANY,
+				       .qpn = p->b.qp->qp_num, .count = 1000 };
+
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_add_rule(p->f, &drop));
+	rc_post_recv(test, &p->b, 1, 0, 100);
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 1, 0, 10, 0));
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 2, 0, 10, 0));
+	rc_expect_wc(test, p->a.scq, 1, OIB_WC_RETRY_EXC_ERR, 0, 0);
+	rc_expect_wc(test, p->a.scq, 2, OIB_WC_WR_FLUSH_ERR, 0, 0);
+	KUNIT_EXPECT_EQ(test, rc_stat(&p->a, OIB_RXE_TX_TIMEOUTS), 4);
+	KUNIT_EXPECT_EQ(test, rc_stat(&p->a, OIB_RXE_TX_RETRANSMITS), 3 * 2);	/* both, 3 times */
+	KUNIT_EXPECT_TRUE(test, rc_quiet(p->b.rcq, 50));
+}
+
+/* No receive posted: RNR NAKs until one is, then the send completes. */
+static void rc_rnr_late_recv(struct kunit *test)
+{
+	struct rc_cfg cfg = { .min_rnr_timer = 14 };	/* 1.28 ms, and retried for ever */
+	struct rc_pair *p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
+
+	rc_fill(p->a.buf, 3000, 1);
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 1, 0, 3000, 0));
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_RDMA_WRITE_WITH_IMM, 2, 0, 3000,
+					 4096));
+	msleep(200);
+	KUNIT_EXPECT_GT(test, rc_stat(&p->b, OIB_RXE_TX_RNR_NAKS), 1);
+	KUNIT_EXPECT_GT(test, rc_stat(&p->a, OIB_RXE_RX_RNR_NAKS), 1);
+	rc_post_recv(test, &p->b, 10, 8192, 4000);
+	rc_post_recv(test, &p->b, 11, 16384, 10);
+	rc_expect_wc(test, p->a.scq, 1, OIB_WC_SUCCESS, OIB_WC_SEND, 3000);
+	rc_expect_wc(test, p->a.scq, 2, OIB_WC_SUCCESS, OIB_WC_RDMA_WRITE, 3000);
+	rc_expect_wc(test, p->b.rcq, 10, OIB_WC_SUCCESS, OIB_WC_RECV, 3000);
+	rc_expect_wc(test, p->b.rcq, 11, OIB_WC_SUCCESS, OIB_WC_RECV_RDMA_WITH_IMM, 3000);
+	KUNIT_EXPECT_EQ(test, 0, memcmp(p->a.buf, p->b.buf + 8192, 3000));
+	KUNIT_EXPECT_EQ(test, 0, memcmp(p->a.buf, p->b.buf + 4096, 3000));
+}
+
+/* rnr_retry 0: the first RNR NAK fails the send. */
+static void rc_rnr_no_retry(struct kunit *test)
+{
+	struct rc_cfg cfg = { .no_rnr_retry = true };
+	struct rc_pair *p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
+
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 1, 0, 10, 0));
+	rc_expect_wc(test, p->a.scq, 1, OIB_WC_RNR_RETRY_EXC_ERR, 0, 0);
+	KUNIT_EXPECT_EQ(test, rc_stat(&p->a, OIB_RXE_RX_RNR_NAKS), 1);
+}
+
+/*
+ * Sends posted in RTR wait for RTS; the first packet the peer gets in RTR raises COMM_EST, once.
+ */
+static void rc_rtr(struct kunit *test)
+{
+	struct rc_cfg cfg = {};
+	struct rc_pair *p = rc_pair(test, &cfg, OIB_QPS_RTR, OIB_QPS_RTR);
+	u64 tx = rc_stat(&p->a, OIB_RXE_TX_FRAMES);
+
+	rc_post_recv(test, &p->b, 1, 0, 100);
+	rc_post_recv(test, &p->b, 2, 0, 100);
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 1, 0, 10, 0));
+	KUNIT_EXPECT_TRUE(test, rc_quiet(p->b.rcq, 100));
+	KUNIT_EXPECT_EQ(test, rc_stat(&p->a, OIB_RXE_TX_FRAMES), tx);
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&p->b.events[OIB_EVENT_COMM_EST]));
+
+	KUNIT_ASSERT_EQ(test, 0, rc_modify(p, &p->a, &p->b, OIB_QPS_RTS));
+	rc_expect_wc(test, p->b.rcq, 1, OIB_WC_SUCCESS, OIB_WC_RECV, 10);
+	rc_expect_wc(test, p->a.scq, 1, OIB_WC_SUCCESS, OIB_WC_SEND, 10);	/* b ACKs in RTR */
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 2, 0, 10, 0));
+	rc_expect_wc(test, p->b.rcq, 2, OIB_WC_SUCCESS, OIB_WC_RECV, 10);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->b.events[OIB_EVENT_COMM_EST]));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&p->a.events[OIB_EVENT_COMM_EST]));
+}
+
+struct rc_loss_case {
+	const char *name;
+	enum oib_qp_type type;
+	u32 drop_ppm, dup_ppm, reorder_ppm;
+	u64 seed;
+};
+
+static const struct rc_loss_case rc_loss_cases[] = {
+	{ "rc_drop_1pct", OIB_QPT_RC, 10000, 10000, 10000, 1 },
+	{ "rc_drop_10pct", OIB_QPT_RC, 100000, 20000, 50000, 2 },
+	{ "rc_drop_30pct", OIB_QPT_RC, 300000, 50000, 50000, 3 },
+	{ "uc_drop_10pct", OIB_QPT_UC, 100000, 20000, 50000, 4 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(rc_loss, rc_loss_cases, name);
+
+#define RC_LOSS_MSGS	100
+#define RC_LOSS_MAX	2500	/* up to three 1 KiB packets a message */
+static_assert(2 * RC_LOSS_MSGS * RC_LOSS_MAX <= RC_BUF);
+
+/*
+ * Messages of 1 to 3 packets, sends and writes with immediate, over a lossy fabric: RC delivers
+ * every one exactly once, in order, intact; UC delivers some, each whole and intact, in order.
+ */
+static void rc_loss(struct kunit *test)
+{
+	const struct rc_loss_case *c = test->param_value;
+	struct rc_cfg cfg = { .type = c->type, .timeout = 16 };	/* 268 ms: a slow guest */
+	struct rc_pair *p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
+	struct orxe_fault_cfg faults = { .drop_ppm = c->drop_ppm, .dup_ppm = c->dup_ppm,
+					.reorder_ppm = c->reorder_ppm };
+	struct oib_wc *wc = kunit_kcalloc(test, RC_LOSS_MSGS, sizeof(*wc), GFP_KERNEL);
+	u8 *want = kunit_kzalloc(test, RC_LOSS_MAX, GFP_KERNEL);
+	u32 i, n, len, last = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, wc);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	oib_rxe_fabric_set_seed(p->f, c->seed);
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_set_faults(p->f, NULL, &faults));
+	for (i = 0; i < RC_LOSS_MSGS; i++) {
+		len = 1 + (i * 997) % RC_LOSS_MAX;
+		rc_fill(p->a.buf + i * RC_LOSS_MAX, len, i);
+		rc_post_recv(test, &p->b, i, i * RC_LOSS_MAX, RC_LOSS_MAX);
+	}
+	for (i = 0; i < RC_LOSS_MSGS; i++) {
+		len = 1 + (i * 997) % RC_LOSS_MAX;
+		KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, i % 3 ? OIB_WR_SEND :
+						 OIB_WR_RDMA_WRITE_WITH_IMM, i,
+						 i * RC_LOSS_MAX, len,
+						 RC_BUF / 2 + i * RC_LOSS_MAX));
+	}
+	n = rc_poll_for(p->a.scq, wc, RC_LOSS_MSGS, 90);	/* 30%: many 268 ms timeouts */
+	KUNIT_ASSERT_EQ(test, n, RC_LOSS_MSGS);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ(test, wc[i].wr_id, i);
+		KUNIT_EXPECT_EQ(test, wc[i].status, OIB_WC_SUCCESS);
+	}
+	if (c->type == OIB_QPT_RC) {
+		n = rc_poll_for(p->b.rcq, wc, RC_LOSS_MSGS, 10);
+		KUNIT_EXPECT_EQ(test, n, RC_LOSS_MSGS);
+	} else {
+		msleep(300);	/* whatever made it is there by now */
+		n = oib_poll_cq(p->b.rcq, RC_LOSS_MSGS, wc);
+		KUNIT_EXPECT_GT(test, n, RC_LOSS_MSGS / 2);
+		KUNIT_EXPECT_LT(test, n, RC_LOSS_MSGS);
+	}
+	for (i = 0; i < n; i++) {
+		u32 msg;
+		u8 *got;
+
+		KUNIT_EXPECT_EQ(test, wc[i].status, OIB_WC_SUCCESS);
+		len = wc[i].byte_len;
+		got = wc[i].opcode == OIB_WC_RECV_RDMA_WITH_IMM ?
+		      p->b.buf + RC_BUF / 2 : p->b.buf + wc[i].wr_id * RC_LOSS_MAX;
+		if (c->type == OIB_QPT_RC) {
+			KUNIT_EXPECT_EQ(test, wc[i].wr_id, i);
+			KUNIT_EXPECT_EQ(test, len, 1 + (i * 997) % RC_LOSS_MAX);
+			KUNIT_EXPECT_EQ(test, wc[i].opcode, i % 3 ? OIB_WC_RECV :
+							    OIB_WC_RECV_RDMA_WITH_IMM);
+			got += wc[i].opcode == OIB_WC_RECV_RDMA_WITH_IMM ? i * RC_LOSS_MAX : 0;
+			rc_fill(want, len, i);
+			KUNIT_EXPECT_EQ_MSG(test, 0, memcmp(want, got, len), "message %u", i);
+		} else {
+			/* UC: which message is known from its length; it must be whole */
+			for (msg = last; msg < RC_LOSS_MSGS; msg++)
+				if (1 + (msg * 997) % RC_LOSS_MAX == len)
+					break;
+			KUNIT_ASSERT_LT(test, msg, RC_LOSS_MSGS);
+			if (wc[i].opcode == OIB_WC_RECV_RDMA_WITH_IMM)
+				got += msg * RC_LOSS_MAX;
+			rc_fill(want, len, msg);
+			KUNIT_EXPECT_EQ_MSG(test, 0, memcmp(want, got, len), "message %u", msg);
+			last = msg + 1;
+		}
+	}
+	KUNIT_EXPECT_TRUE(test, rc_quiet(p->b.rcq, 20));
+	if (c->type == OIB_QPT_RC) {
+		kunit_info(test, "retransmits %llu timeouts %llu naks %llu dups %llu\n",
+			   rc_stat(&p->a, OIB_RXE_TX_RETRANSMITS),
+			   rc_stat(&p->a, OIB_RXE_TX_TIMEOUTS), rc_stat(&p->a, OIB_RXE_RX_NAKS),
+			   rc_stat(&p->b, OIB_RXE_RX_DUPLICATES));
+		KUNIT_EXPECT_GT(test, rc_stat(&p->a, OIB_RXE_TX_RETRANSMITS), 0);
+	}
+}
+
+static const u8 rc_fuzz_mac[ETH_ALEN] = { 0x02, 0x00, 0x5e, 0xf0, 0x22, 0x01 };
+
+static void rc_fuzz_rx(struct orxe_fabric_port *fp, struct sk_buff *skb)
+{
+	kfree_skb(skb);
+}
+
+static void rc_fuzz_detach(void *fp)
+{
+	oib_rxe_fabric_detach(fp);
+}
+
+/*
+ * A seeded fuzz: frames of every RC/UC opcode, with random headers and payloads, to live QPs in
+ * every state, through the real receive path (the ICRC is made right so the parser passes them).
+ * Nothing may crash or leak; the QPs then are in whatever state the garbage drove them to, and a
+ * fresh pair still works.
+ */
+static void rc_fuzz(struct kunit *test)
+{
+	static const u8 ops[] = {
+		ORXE_RC_SEND_FIRST, ORXE_RC_SEND_MIDDLE, ORXE_RC_SEND_LAST, ORXE_RC_SEND_ONLY,
+		ORXE_RC_SEND_ONLY_WITH_IMMEDIATE, ORXE_RC_RDMA_WRITE_FIRST, ORXE_RC_RDMA_WRITE_MIDDLE,
+		ORXE_RC_RDMA_WRITE_ONLY, ORXE_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE,
+		ORXE_RC_RDMA_READ_REQUEST, ORXE_RC_RDMA_READ_RESPONSE_FIRST,
+		ORXE_RC_RDMA_READ_RESPONSE_MIDDLE, ORXE_RC_RDMA_READ_RESPONSE_ONLY,
+		ORXE_RC_ACKNOWLEDGE, ORXE_RC_ATOMIC_ACKNOWLEDGE, ORXE_RC_COMPARE_SWAP,
+		ORXE_RC_FETCH_ADD, ORXE_RC_SEND_ONLY_WITH_INVALIDATE, ORXE_UC_SEND_FIRST,
+		ORXE_UC_SEND_ONLY, ORXE_UC_RDMA_WRITE_ONLY, ORXE_UC_RDMA_WRITE_LAST,
+	};
+	struct rc_cfg cfg = { .timeout = 8, .rnr_retry = 1 };
+	struct rc_pair *p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTR);
+	struct orxe_fabric_port *src = kunit_kzalloc(test, sizeof(*src), GFP_KERNEL);
+	u8 *payload = kunit_kzalloc(test, 4096, GFP_KERNEL);
+	struct rnd_state rnd;
+	u64 rx0 = rc_stat(&p->b, OIB_RXE_RX_FRAMES);
+	u32 i, n = 3000;
+
+	KUNIT_ASSERT_NOT_NULL(test, payload);
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	memcpy(src->mac, rc_fuzz_mac, ETH_ALEN);
+	src->rx = rc_fuzz_rx;
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_attach(p->f, src));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rc_fuzz_detach, src));
+	prandom_seed_state(&rnd, 42);
+	for (i = 0; i < 64; i++)
+		rc_post_recv(test, &p->b, i, (i % 8) * 1024, 1024);
+	for (i = 0; i < n; i++) {
+		struct rc_end *to = prandom_u32_state(&rnd) & 1 ? &p->b : &p->a;
+		struct rc_end *from = to == &p->a ? &p->b : &p->a;
+		struct orxe_tx_hdr h = {};
+		struct sk_buff *skb;
+		u32 r = prandom_u32_state(&rnd);
+
+		h.opcode = ops[r % ARRAY_SIZE(ops)];
+		h.sgid = from->gid;
+		h.dgid = to->gid;
+		oib_rxe_fabric_resolve(p->f, &to->gid, h.dmac);
+		memcpy(h.smac, src->mac, ETH_ALEN);
+		h.hop_limit = 64;
+		h.pkey = r & 0x100 ? 0xffff : prandom_u32_state(&rnd);
+		h.dest_qpn = r & 0x200 ? to->qp->qp_num : prandom_u32_state(&rnd) & ORXE_QPN_MASK;
+		h.psn = r & 0x400 ? prandom_u32_state(&rnd) & ORXE_PSN_MASK :
+				     (0 + (prandom_u32_state(&rnd) & 7)) & ORXE_PSN_MASK;
+		h.ack_req = r & 0x800;
+		h.reth.va = (u64)prandom_u32_state(&rnd) << 32 | prandom_u32_state(&rnd);
+		if (r & 0x1000)
+			h.reth.va = (u64)(uintptr_t)to->buf + (h.reth.va & 0xffff);
+		h.reth.rkey = r & 0x2000 ? to->mr->rkey : prandom_u32_state(&rnd);
+		h.reth.len = prandom_u32_state(&rnd);
+		if (r & 0x4000)
+			h.reth.len &= 0x3fff;
+		h.atmeth.va = h.reth.va & ~7ULL;
+		h.atmeth.rkey = h.reth.rkey;
+		h.aeth.syndrome = prandom_u32_state(&rnd);
+		h.aeth.msn = prandom_u32_state(&rnd) & ORXE_MSN_MASK;
+		h.ieth_rkey = h.reth.rkey;
+		h.paylen = oib_rxe_opcode(h.opcode)->flags & ORXE_OPF_PAYLOAD ?
+			   (prandom_u32_state(&rnd) % 1200) & ~3 : 0;
+		prandom_bytes_state(&rnd, payload, h.paylen);
+		skb = alloc_skb(2048, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, skb);
+		if (oib_rxe_frame_build_skb(&h, payload, skb)) {
+			kfree_skb(skb);
+			KUNIT_FAIL(test, "frame %u: opcode %u does not build", i, h.opcode);
+			return;
+		}
+		oib_rxe_fabric_xmit(src, skb);
+		if (!(i % 64))
+			usleep_range(1000, 2000);
+	}
+	msleep(500);
+	KUNIT_EXPECT_GE(test, rc_stat(&p->b, OIB_RXE_RX_FRAMES) - rx0, n / 3);
+
+	/* a fresh pair on the same fabric is unaffected */
+	p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
+	rc_post_recv(test, &p->b, 1, 0, 100);
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 1, 0, 50, 0));
+	rc_expect_wc(test, p->b.rcq, 1, OIB_WC_SUCCESS, OIB_WC_RECV, 50);
+}
+
+static int rc_client_add(struct oib_device *device)
+{
+	return 0;
+}
+
+/* As a ULP does when its device goes: destroy what it made there, traffic in flight or not. */
+static void rc_client_remove(struct oib_device *device, void *data)
+{
+	struct rc_end *e = data;
+
+	if (!e)
+		return;
+	oib_destroy_qp(e->qp);
+	oib_dereg_mr(e->mr);
+	oib_destroy_cq(e->scq);
+	oib_destroy_cq(e->rcq);
+	oib_dealloc_pd(e->pd);
+}
+
+static struct oib_client rc_client = {
+	.name = "oib_rc_test",
+	.add = rc_client_add,
+	.remove = rc_client_remove,
+};
+
+static void rc_client_unregister(void *client)
+{
+	oib_unregister_client(client);
+}
+
+/*
+ * Remove both devices with requests in flight on a slow fabric and QPs in every state, their
+ * objects destroyed by a client's remove callback: nothing hangs and nothing leaks (kmemleak
+ * checks after the run).
+ */
+static void rc_remove_busy(struct kunit *test)
+{
+	static const enum oib_qp_state states[] = { OIB_QPS_RESET, OIB_QPS_INIT, OIB_QPS_RTR,
+						    OIB_QPS_RTS, OIB_QPS_SQD, OIB_QPS_ERR };
+	struct orxe_fault_cfg slow = { .delay_ppm = 500000, .delay_us = 20000, .dup_ppm = 100000 };
+	struct rc_cfg cfg = {};
+	struct rc_pair *p;
+	int i, j;
+
+	KUNIT_ASSERT_EQ(test, 0, oib_register_client(&rc_client));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rc_client_unregister,
+							   &rc_client));
+	for (i = 0; i < ARRAY_SIZE(states); i++) {
+		enum oib_qp_state s = states[i] == OIB_QPS_SQD || states[i] == OIB_QPS_ERR ?
+				      OIB_QPS_RTS : states[i];
+
+		p = rc_pair_of(test, &cfg, s, OIB_QPS_RTS, false);
+		KUNIT_ASSERT_EQ(test, 0, oib_set_client_data(p->a.dev, &rc_client, &p->a));
+		KUNIT_ASSERT_EQ(test, 0, oib_set_client_data(p->b.dev, &rc_client, &p->b));
+		KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_set_faults(p->f, NULL, &slow));
+		for (j = 0; j < 8; j++)
+			rc_post_recv(test, &p->b, j, j * 8192, 8192);
+		for (j = 0; j < 16 && s >= OIB_QPS_RTR; j++)
+			KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, j % 2 ? OIB_WR_SEND :
+							 OIB_WR_RDMA_READ, j, 0, 5000, 0));
+		if (states[i] == OIB_QPS_SQD || states[i] == OIB_QPS_ERR) {
+			struct oib_qp_attr attr = { .qp_state = states[i] };
+
+			KUNIT_ASSERT_EQ(test, 0, oib_modify_qp(p->a.qp, &attr, OIB_QP_STATE));
+		}
+		usleep_range(5000, 10000);
+		oib_test_rxe_remove(test, p->a.dev);
+		oib_test_rxe_remove(test, p->b.dev);
+	}
+}
+
+/* Print a pcap on the console in the OIB-PCAP format tools/pcap-from-log.sh extracts. */
+static void rc_pcap_print(const char *name, const u8 *buf, size_t len)
+{
+	char line[80];
+	size_t off;
+	int n;
+
+	pr_info("OIB-PCAP-BEGIN %s %zu\n", name, len);
+	for (off = 0; off < len; off += 57) {	/* 57 bytes: a 76-character line */
+		n = base64_encode(buf + off, min_t(size_t, 57, len - off), line);
+		line[n] = '\0';
+		pr_info("%s\n", line);
+	}
+	pr_info("OIB-PCAP-END %s\n", name);
+}
+
+static void rc_capture_stop(void *f)
+{
+	oib_rxe_fabric_capture_stop(f);
+}
+
+/*
+ * A capture of every kind of RC packet (sends, writes, reads, atomics, ACKs, a sequence NAK and
+ * the retransmission it causes, RNR NAKs): each captured frame parses as the opcode it should, and
+ * the capture goes to the console, where make check pulls it out and has tshark decode it.
+ */
+static void rc_capture(struct kunit *test)
+{
+	struct rc_cfg cfg = { .mtu = OIB_MTU_256, .min_rnr_timer = 10 };
+	struct rc_pair *p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
+	struct orxe_fault_rule drop = { .action = ORXE_FAULT_DROP, .opcode = ORXE_RC_SEND_MIDDLE,
+				       .qpn = ORXE_FAULT_ANY, .count = 1 };
+	size_t size = 256 * 1024, len, off;
+	ssize_t got;
+	DECLARE_BITMAP(seen, 256) = {};
+	static const u8 want[] = {
+		ORXE_RC_SEND_FIRST, ORXE_RC_SEND_MIDDLE, ORXE_RC_SEND_LAST, ORXE_RC_SEND_ONLY,
+		ORXE_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE, ORXE_RC_RDMA_READ_REQUEST,
+		ORXE_RC_RDMA_READ_RESPONSE_FIRST, ORXE_RC_RDMA_READ_RESPONSE_LAST,
+		ORXE_RC_ACKNOWLEDGE, ORXE_RC_ATOMIC_ACKNOWLEDGE, ORXE_RC_FETCH_ADD,
+	};
+	loff_t pos = 0;
+	struct orxe_pkt pkt;
+	u8 *pcap;
+	int i;
+
+	pcap = vzalloc(size);
+	KUNIT_ASSERT_NOT_NULL(test, pcap);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rc_vfree, pcap));
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_capture_start(p->f, size));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rc_capture_stop, p->f));
+
+	/* an RNR NAK first: no receive yet */
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 1, 0, 100, 0));
+	msleep(20);
+	rc_post_recv(test, &p->b, 1, 0, 4096);
+	rc_expect_wc(test, p->a.scq, 1, OIB_WC_SUCCESS, OIB_WC_SEND, 100);
+	/* a lost middle packet: a sequence NAK, and the rest sent again */
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_add_rule(p->f, &drop));
+	rc_post_recv(test, &p->b, 2, 0, 4096);
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 2, 0, 1000, 0));
+	rc_expect_wc(test, p->a.scq, 2, OIB_WC_SUCCESS, OIB_WC_SEND, 1000);
+	rc_post_recv(test, &p->b, 3, 0, 4096);
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_RDMA_WRITE_WITH_IMM, 3, 0, 64, 0));
+	rc_expect_wc(test, p->a.scq, 3, OIB_WC_SUCCESS, OIB_WC_RDMA_WRITE, 64);
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_RDMA_READ, 4, 0, 600, 0));
+	rc_expect_wc(test, p->a.scq, 4, OIB_WC_SUCCESS, OIB_WC_RDMA_READ, 600);
+	KUNIT_ASSERT_EQ(test, 0, rc_atomic(&p->a, &p->b, OIB_WR_ATOMIC_FETCH_AND_ADD, 5, 64, 1, 0));
+	rc_expect_wc(test, p->a.scq, 5, OIB_WC_SUCCESS, OIB_WC_FETCH_ADD, 8);
+	msleep(20);
+	oib_rxe_fabric_capture_stop(p->f);
+
+	got = oib_rxe_fabric_capture_read(p->f, pcap, size, &pos);
+	KUNIT_ASSERT_GT(test, got, 24);
+	len = got;
+	KUNIT_EXPECT_EQ(test, *(u32 *)pcap, 0xa1b2c3d4);
+	for (off = 24; off + 16 <= len; ) {
+		u32 caplen = *(u32 *)(pcap + off + 8);
+
+		KUNIT_ASSERT_LE(test, off + 16 + caplen, len);
+		KUNIT_ASSERT_EQ(test, 0, oib_rxe_pkt_parse(pcap + off + 16, caplen, &pkt));
+		__set_bit(pkt.opcode, seen);
+		if (pkt.opcode == ORXE_RC_ACKNOWLEDGE)
+			__set_bit(256 - 1 - (orxe_aeth_syndrome(pkt.aeth) >> 5), seen);
+		off += 16 + caplen;
+	}
+	KUNIT_EXPECT_EQ(test, off, len);
+	for (i = 0; i < ARRAY_SIZE(want); i++)
+		KUNIT_EXPECT_TRUE_MSG(test, test_bit(want[i], seen), "no %s in the capture",
+				      oib_rxe_opcode(want[i])->name);
+	KUNIT_EXPECT_TRUE_MSG(test, test_bit(255 - 1, seen), "no RNR NAK in the capture");
+	KUNIT_EXPECT_TRUE_MSG(test, test_bit(255 - 3, seen), "no NAK in the capture");
+	rc_pcap_print(RC_FABRIC, pcap, len);
+}
+
+static struct kunit_case rc_cases[] = {
+	KUNIT_CASE(rc_send_sizes),
+	KUNIT_CASE(rc_send_sgl),
+	KUNIT_CASE(rc_write_read),
+	KUNIT_CASE(rc_ipv4),
+	KUNIT_CASE(rc_srq_solicited),
+	KUNIT_CASE(rc_read_many),
+	KUNIT_CASE(rc_atomics),
+	KUNIT_CASE(rc_invalidate),
+	KUNIT_CASE(rc_errors),
+	KUNIT_CASE(rc_retry_exhausted),
+	KUNIT_CASE(rc_rnr_late_recv),
+	KUNIT_CASE(rc_rnr_no_retry),
+	KUNIT_CASE(rc_rtr),
+	KUNIT_CASE_PARAM_ATTR(rc_loss, rc_loss_gen_params, { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE(rc_capture),
+	KUNIT_CASE(rc_fuzz),
+	KUNIT_CASE_SLOW(rc_remove_busy),
+	{}
+};
+
+static struct kunit_suite rc_suite = {
+	.name = "oib_rxe_rc",
+	.test_cases = rc_cases,
+};
+
+kunit_test_suite(rc_suite);
+
+MODULE_DESCRIPTION("oib_rxe RC and UC transport tests");
+MODULE_LICENSE("GPL");
