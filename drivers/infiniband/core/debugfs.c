@@ -3,6 +3,7 @@
 #include <linux/module.h>
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
+#include <oib/names.h>
 #include "core_priv.h"
 
 static const char * const oib_obj_names[OIB_OBJ_MAX] = {
@@ -12,7 +13,7 @@ static const char * const oib_obj_names[OIB_OBJ_MAX] = {
 
 const char *oib_obj_name(enum oib_obj_type type)
 {
-	return type < OIB_OBJ_MAX ? oib_obj_names[type] : "?";
+	return oib_enum_name(oib_obj_names, type);
 }
 
 static int objects_show(struct seq_file *m, void *v)

@@ -6,6 +6,7 @@
  */
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <oib/names.h>
 #include "core_priv.h"
 
 #define OIB_MAX_TABLE_LEN 1024
@@ -337,6 +338,6 @@ static const char * const oib_port_state_names[] = {
 
 const char *oib_port_state_name(enum oib_port_state state)
 {
-	return state < ARRAY_SIZE(oib_port_state_names) ? oib_port_state_names[state] : "invalid";
+	return oib_enum_name(oib_port_state_names, state);
 }
 EXPORT_SYMBOL(oib_port_state_name);

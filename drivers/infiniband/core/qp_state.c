@@ -9,6 +9,7 @@
  * state the current state: leaving RTR, RTS, SQD or SQE.
  */
 #include <linux/module.h>
+#include <oib/names.h>
 #include "core_priv.h"
 
 #define T(t) BIT(OIB_QPT_##t)
@@ -152,7 +153,7 @@ static const char * const oib_qp_state_names[OIB_QPS_MAX] = {
 
 const char *oib_qp_state_name(enum oib_qp_state state)
 {
-	return state < OIB_QPS_MAX ? oib_qp_state_names[state] : "invalid";
+	return oib_enum_name(oib_qp_state_names, state);
 }
 EXPORT_SYMBOL(oib_qp_state_name);
 
@@ -163,6 +164,6 @@ static const char * const oib_qp_type_names[OIB_QPT_MAX] = {
 
 const char *oib_qp_type_name(enum oib_qp_type type)
 {
-	return type < OIB_QPT_MAX ? oib_qp_type_names[type] : "invalid";
+	return oib_enum_name(oib_qp_type_names, type);
 }
 EXPORT_SYMBOL(oib_qp_type_name);

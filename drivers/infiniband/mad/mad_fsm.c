@@ -7,6 +7,7 @@
  * Documentation/mad.md draws it.
  */
 #include <linux/bug.h>
+#include <oib/names.h>
 #include "mad_priv.h"
 #include "mad_trace.h"
 
@@ -55,12 +56,12 @@ static const char * const mad_event_names[MAD_NEVENTS] = {
 
 const char *mad_state_name(enum mad_state state)
 {
-	return state < MAD_NSTATES ? mad_state_names[state] : "?";
+	return oib_enum_name(mad_state_names, state);
 }
 
 const char *mad_event_name(enum mad_event event)
 {
-	return event < MAD_NEVENTS ? mad_event_names[event] : "?";
+	return oib_enum_name(mad_event_names, event);
 }
 
 /*

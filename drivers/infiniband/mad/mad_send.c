@@ -6,6 +6,7 @@
  * handler call happens in mad_send_deliver_done(), from the port work, with no lock held.
  */
 #include <linux/slab.h>
+#include <oib/names.h>
 #include "mad_priv.h"
 
 static const char * const mad_send_status_names[] = {
@@ -19,7 +20,7 @@ static const char * const mad_send_status_names[] = {
 
 const char *oib_mad_send_status_name(enum oib_mad_send_status status)
 {
-	return status < ARRAY_SIZE(mad_send_status_names) ? mad_send_status_names[status] : "?";
+	return oib_enum_name(mad_send_status_names, status);
 }
 EXPORT_SYMBOL(oib_mad_send_status_name);
 

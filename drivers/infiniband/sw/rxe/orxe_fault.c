@@ -15,6 +15,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <oib/names.h>
 #include "orxe_fabric.h"
 
 struct orxe_fault_rule_entry {
@@ -32,7 +33,7 @@ static const char * const orxe_fault_action_names[] = {
 
 const char *orxe_fault_action_name(enum orxe_fault_action action)
 {
-	return action < ARRAY_SIZE(orxe_fault_action_names) ? orxe_fault_action_names[action] : "?";
+	return oib_enum_name(orxe_fault_action_names, action);
 }
 
 static bool orxe_cfg_any(const struct orxe_fault_cfg *c)

@@ -14,6 +14,7 @@
 #include <linux/udp.h>
 #include <net/checksum.h>
 #include <net/ip6_checksum.h>
+#include <oib/names.h>
 #include "orxe_hdr.h"
 
 /* ---- The opcode table ---- */
@@ -138,7 +139,7 @@ const char *oib_rxe_drop_reason_name(int reason)
 {
 	unsigned int r = reason < 0 ? -(unsigned int)reason : reason;
 
-	return r < ORXE_NUM_DROP_REASONS && orxe_drop_names[r] ? orxe_drop_names[r] : "unknown";
+	return oib_enum_name(orxe_drop_names, r);
 }
 EXPORT_SYMBOL(oib_rxe_drop_reason_name);
 
