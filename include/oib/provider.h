@@ -34,10 +34,7 @@ struct oib_device_ops {
 	int (*create_qp)(struct oib_qp *qp, struct oib_qp_init_attr *init_attr);
 	/* Called with qp->mutex held, after the core checked the transition and the values. */
 	int (*modify_qp)(struct oib_qp *qp, struct oib_qp_attr *attr, int attr_mask);
-	/*
-	 * Setting attr->qp_state to OIB_QPS_ERR reports a QP the transport moved to ERR on its own;
-	 * the core records it.  Other values of qp_state are ignored.
-	 */
+	/* attr->qp_state is ignored: the core has it (see oib_qp_transport_error()). */
 	int (*query_qp)(struct oib_qp *qp, struct oib_qp_attr *attr, int attr_mask,
 			struct oib_qp_init_attr *init_attr);
 	void (*destroy_qp)(struct oib_qp *qp);
@@ -112,5 +109,12 @@ int oib_set_pkey(struct oib_device *device, u32 port, u16 index, u16 pkey);
 
 /* Helpers providers share. */
 void oib_gid_from_mac(union oib_gid *gid, const u8 mac[6]);	/* fe80::/64 + EUI-64 */
+
+/*
+ * The transport moved @qp to ERR on its own (a fatal error, retries exhausted): the core's record
+ * follows at once.  Any context; call it under the lock that orders the provider's own state
+ * changes, so that a later modify to RESET is never overtaken by it.  No-op in RESET and ERR.
+ */
+void oib_qp_transport_error(struct oib_qp *qp);
 
 #endif /* OIB_PROVIDER_H */

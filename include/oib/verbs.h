@@ -20,6 +20,7 @@
 #include <linux/atomic.h>
 #include <linux/mutex.h>
 #include <linux/err.h>
+#include <linux/in6.h>
 
 struct oib_device;
 struct oib_pd;
@@ -32,6 +33,7 @@ struct oib_ah;
 
 union oib_gid {
 	u8 raw[16];
+	struct in6_addr in6;	/* RoCE: the address, IPv4 as IPv4-mapped IPv6 */
 	struct {
 		__be64 subnet_prefix;
 		__be64 interface_id;
@@ -436,8 +438,11 @@ struct oib_qp_attr {
 };
 
 /*
- * The QP.  state and the attributes below are the core's record of what the last successful
- * oib_modify_qp() set; they change only under @mutex, which serialises modify and query.
+ * The QP.  @state is the core's record of the QP's state: what the last successful
+ * oib_modify_qp() set, or ERR from the moment the transport entered it on its own
+ * (oib_qp_transport_error()).  @mutex serialises modify and query; @state changes under it,
+ * except the transport's move to ERR, which is a compare-and-exchange, so readers without the
+ * mutex use READ_ONCE().
  */
 struct oib_qp {
 	struct oib_device *device;
@@ -450,7 +455,7 @@ struct oib_qp {
 	u32 qp_num;
 	enum oib_qp_type qp_type;
 	u32 port_num;		/* 0 until set (OIB_QP_PORT, or at create for SMI/GSI) */
-	struct mutex mutex;	/* serialises modify/query; protects state */
+	struct mutex mutex;	/* serialises modify/query; see above for @state */
 	enum oib_qp_state state;
 };
 

@@ -6,6 +6,7 @@
  */
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <net/addrconf.h>
 #include <oib/names.h>
 #include "core_priv.h"
 
@@ -317,16 +318,8 @@ EXPORT_SYMBOL(oib_set_pkey);
 void oib_gid_from_mac(union oib_gid *gid, const u8 mac[6])
 {
 	memset(gid, 0, sizeof(*gid));
-	gid->raw[0] = 0xfe;
-	gid->raw[1] = 0x80;
-	gid->raw[8] = mac[0] ^ 0x02;	/* flip the universal/local bit */
-	gid->raw[9] = mac[1];
-	gid->raw[10] = mac[2];
-	gid->raw[11] = 0xff;
-	gid->raw[12] = 0xfe;
-	gid->raw[13] = mac[3];
-	gid->raw[14] = mac[4];
-	gid->raw[15] = mac[5];
+	gid->global.subnet_prefix = cpu_to_be64(0xfe80000000000000ULL);
+	addrconf_addr_eui48(&gid->raw[8], mac);
 }
 EXPORT_SYMBOL(oib_gid_from_mac);
 
@@ -340,4 +333,3 @@ const char *oib_port_state_name(enum oib_port_state state)
 {
 	return oib_enum_name(oib_port_state_names, state);
 }
-EXPORT_SYMBOL(oib_port_state_name);

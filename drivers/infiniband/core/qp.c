@@ -3,8 +3,10 @@
  * Queue pairs: creation, the checked path through the state table, query and destroy.
  *
  * A QP is owned by its creator and holds counts on its PD, its CQs and its SRQ until
- * oib_destroy_qp().  qp->mutex serialises modify and query and protects qp->state and
- * qp->port_num; the provider's modify op runs under it with qp->state still the current state.
+ * oib_destroy_qp().  qp->mutex serialises modify and query and protects qp->port_num; the
+ * provider's modify op runs under it with qp->state still the current state.  qp->state changes
+ * under it too, but for the transport's own move to ERR (oib_qp_transport_error()), which may
+ * come from any context and wins over a concurrent modify to anything but RESET and ERR.
  * The caller must not race destroy against other calls on the same QP.
  */
 #include <linux/module.h>
@@ -214,7 +216,11 @@ int oib_modify_qp(struct oib_qp *qp, struct oib_qp_attr *attr, int attr_mask)
 	ret = qp->device->ops->modify_qp(qp, attr, attr_mask);
 	if (ret)
 		goto out;
-	qp->state = next;
+	/* Unless the transport entered ERR meanwhile: then the QP stays there. */
+	if (next == OIB_QPS_RESET || next == OIB_QPS_ERR)
+		WRITE_ONCE(qp->state, next);
+	else
+		try_cmpxchg(&qp->state, &cur, next);
 	if (attr_mask & OIB_QP_PORT)
 		qp->port_num = attr->port_num;
 out:
@@ -235,11 +241,8 @@ int oib_query_qp(struct oib_qp *qp, struct oib_qp_attr *attr, int attr_mask,
 
 	mutex_lock(&qp->mutex);
 	ret = qp->device->ops->query_qp(qp, attr, attr_mask, init_attr);
-	/* A transport error may have put the QP in ERR on its own: that is its state now. */
-	if (!ret && attr->qp_state == OIB_QPS_ERR)
-		qp->state = OIB_QPS_ERR;
-	attr->qp_state = qp->state;
-	attr->cur_qp_state = qp->state;
+	attr->qp_state = READ_ONCE(qp->state);
+	attr->cur_qp_state = attr->qp_state;
 	attr->port_num = qp->port_num;
 	mutex_unlock(&qp->mutex);
 
@@ -253,6 +256,17 @@ int oib_query_qp(struct oib_qp *qp, struct oib_qp_attr *attr, int attr_mask,
 	return ret;
 }
 EXPORT_SYMBOL(oib_query_qp);
+
+void oib_qp_transport_error(struct oib_qp *qp)
+{
+	enum oib_qp_state cur = READ_ONCE(qp->state);
+
+	do {
+		if (cur == OIB_QPS_RESET || cur == OIB_QPS_ERR)
+			return;
+	} while (!try_cmpxchg(&qp->state, &cur, OIB_QPS_ERR));
+}
+EXPORT_SYMBOL(oib_qp_transport_error);
 
 int oib_destroy_qp(struct oib_qp *qp)
 {

@@ -237,8 +237,8 @@ static void orxe_put_ipv4(struct iphdr *iph, const struct orxe_tx_hdr *hdr, u32 
 	iph->frag_off = htons(IP_DF);
 	iph->ttl = hdr->hop_limit;
 	iph->protocol = IPPROTO_UDP;
-	memcpy(&iph->saddr, &hdr->sgid.raw[12], 4);
-	memcpy(&iph->daddr, &hdr->dgid.raw[12], 4);
+	iph->saddr = hdr->sgid.in6.s6_addr32[3];
+	iph->daddr = hdr->dgid.in6.s6_addr32[3];
 	iph->check = 0;
 	iph->check = ip_fast_csum(iph, iph->ihl);
 }
@@ -463,12 +463,8 @@ static int orxe_parse_ipv4(const u8 *p, u32 avail, struct orxe_pkt *pkt)
 	if (iph->protocol != IPPROTO_UDP)
 		return -ORXE_DROP_NOT_UDP;
 
-	pkt->sgid.raw[10] = 0xff;
-	pkt->sgid.raw[11] = 0xff;
-	memcpy(&pkt->sgid.raw[12], &iph->saddr, 4);
-	pkt->dgid.raw[10] = 0xff;
-	pkt->dgid.raw[11] = 0xff;
-	memcpy(&pkt->dgid.raw[12], &iph->daddr, 4);
+	ipv6_addr_set_v4mapped(iph->saddr, &pkt->sgid.in6);
+	ipv6_addr_set_v4mapped(iph->daddr, &pkt->dgid.in6);
 	pkt->tos = iph->tos;
 	pkt->hop_limit = iph->ttl;
 	return tot_len - ORXE_IPV4_HLEN;

@@ -22,6 +22,7 @@
 #include <linux/string.h>
 #include <linux/types.h>
 #include <asm/byteorder.h>
+#include <net/ipv6.h>
 #include <oib/verbs.h>
 
 struct sk_buff;
@@ -381,9 +382,7 @@ const char *oib_rxe_drop_reason_name(int reason);
 
 static inline bool orxe_gid_is_v4mapped(const union oib_gid *gid)
 {
-	static const u8 prefix[12] = { [10] = 0xff, [11] = 0xff };
-
-	return !memcmp(gid->raw, prefix, sizeof(prefix));
+	return ipv6_addr_v4mapped(&gid->in6);
 }
 
 #endif /* ORXE_HDR_H */

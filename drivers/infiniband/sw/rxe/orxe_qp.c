@@ -166,6 +166,7 @@ static void orxe_rq_flush_locked(struct orxe_qp *qp)
 	struct oib_wc wc = { .status = OIB_WC_WR_FLUSH_ERR, .opcode = OIB_WC_RECV, .qp = &qp->ib };
 	struct orxe_cq *cq = to_rcq(qp->ib.recv_cq);
 
+	lockdep_assert_held(&qp->rq_lock);
 	if (qp->resp.have_recv) {	/* taken by a message that will not finish now */
 		wc.wr_id = qp->resp.recv.wqe.wr_id;
 		orxe_cq_post(cq, &wc, false);
@@ -182,6 +183,7 @@ static void orxe_rq_flush_locked(struct orxe_qp *qp)
 
 static void orxe_sq_flush_locked(struct orxe_qp *qp)
 {
+	lockdep_assert_held(&qp->sq_lock);
 	while (!orxe_queue_empty(&qp->sq))
 		orxe_sq_complete(qp, OIB_WC_WR_FLUSH_ERR);
 	qp->req.next = qp->sq.cons;
@@ -220,6 +222,7 @@ bool orxe_qp_err_locked(struct orxe_qp *qp)
 	now = qp->state != OIB_QPS_ERR && qp->state != OIB_QPS_RESET;
 	if (now) {
 		qp->state = OIB_QPS_ERR;
+		oib_qp_transport_error(&qp->ib);
 		hrtimer_try_to_cancel(&qp->req.timer);	/* its work would find ERR anyway */
 	}
 	if (qp->state == OIB_QPS_ERR) {
@@ -410,7 +413,6 @@ int orxe_query_qp(struct oib_qp *ibqp, struct oib_qp_attr *attr, int mask,
 
 	spin_lock_irq(&qp->sq_lock);
 	*attr = qp->attr;
-	attr->qp_state = qp->state;	/* the core takes an ERR the transport entered */
 	if (orxe_qp_connected(qp) && qp->state >= OIB_QPS_RTS && qp->state != OIB_QPS_ERR)
 		attr->sq_psn = qp->req.psn;
 	spin_unlock_irq(&qp->sq_lock);
