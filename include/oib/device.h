@@ -45,8 +45,6 @@ enum oib_port_state {
 	OIB_PORT_ACTIVE_DEFER,
 };
 
-const char *oib_port_state_name(enum oib_port_state state);
-
 enum oib_port_phys_state {
 	OIB_PORT_PHYS_SLEEP = 1,
 	OIB_PORT_PHYS_POLLING,

@@ -52,6 +52,7 @@ void oib_events_stop(struct oib_device *device);
 void oib_debugfs_add_device(struct oib_device *device);
 void oib_debugfs_remove_device(struct oib_device *device);
 const char *oib_obj_name(enum oib_obj_type type);
+const char *oib_port_state_name(enum oib_port_state state);
 
 static inline struct oib_port *oib_port(struct oib_device *device, u32 port)
 {

@@ -7,6 +7,7 @@
  * reg_state changes only under oib_registry_lock, the same lock that orders client add()/remove()
  * calls, so a client never sees a device half registered.
  */
+#include <linux/idr.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -14,6 +15,7 @@
 
 #define OIB_MAX_PORTS 255
 #define OIB_DEVICE_NAME_MAX 64
+#define OIB_DEVICE_NUM_MAX 1024	/* numbers a name format may take: 0 to 1023 */
 
 /* Registered devices by index.  Written under oib_registry_lock. */
 DEFINE_XARRAY_FLAGS(oib_devices, XA_FLAGS_ALLOC);
@@ -98,9 +100,13 @@ static struct oib_device *oib_find_registered(const char *name)
 static int oib_assign_name(struct oib_device *device, const char *fmt)
 {
 	char name[OIB_DEVICE_NAME_MAX];
+	struct oib_device *other;
+	unsigned long index;
+	struct ida used;
 	const char *pct;
-	int i;
+	int i, ret;
 
+	lockdep_assert_held(&oib_registry_lock);
 	if (!strchr(fmt, '%')) {
 		if (strlen(fmt) >= sizeof(name))
 			return -EINVAL;
@@ -112,13 +118,29 @@ static int oib_assign_name(struct oib_device *device, const char *fmt)
 	if (pct[1] != 'd' || strchr(pct + 1, '%'))
 		return -EINVAL;
 
-	for (i = 0; i < 1024; i++) {
-		if (snprintf(name, sizeof(name), fmt, i) >= sizeof(name))
-			return -EINVAL;
-		if (!oib_find_registered(name))
-			return dev_set_name(&device->dev, "%s", name);
+	/* The numbers the format's names already use, then the first one free. */
+	ida_init(&used);
+	xa_for_each(&oib_devices, index, other) {
+		if (sscanf(oib_dev_name(other), fmt, &i) != 1 || i < 0 ||
+		    snprintf(name, sizeof(name), fmt, i) >= sizeof(name) ||
+		    strcmp(name, oib_dev_name(other)))
+			continue;
+		ret = ida_alloc_range(&used, i, i, GFP_KERNEL);
+		if (ret < 0 && ret != -ENOSPC)
+			goto out;
 	}
-	return -ENFILE;
+	ret = ida_alloc_max(&used, OIB_DEVICE_NUM_MAX - 1, GFP_KERNEL);
+	if (ret >= 0) {
+		i = ret;
+		ret = -EINVAL;
+		if (snprintf(name, sizeof(name), fmt, i) < sizeof(name))
+			ret = dev_set_name(&device->dev, "%s", name);
+	} else if (ret == -ENOSPC) {
+		ret = -ENFILE;
+	}
+out:
+	ida_destroy(&used);
+	return ret;
 }
 
 int oib_register_device(struct oib_device *device, const char *name_fmt)
