@@ -260,6 +260,7 @@ struct oib_cq {
 	u32 cqe;		/* actual size, may exceed the requested one */
 	u32 comp_vector;
 	atomic_t usecnt;	/* QPs using this CQ as send or receive CQ */
+	atomic_t watches;	/* armed QP watches (oib_qp_watch()) of QPs receiving here */
 };
 
 enum oib_cq_notify_flags {
@@ -457,6 +458,7 @@ struct oib_qp {
 	u32 port_num;		/* 0 until set (OIB_QP_PORT, or at create for SMI/GSI) */
 	struct mutex mutex;	/* serialises modify/query; see above for @state */
 	enum oib_qp_state state;
+	struct oib_qp_watch __rcu *watch;	/* set and cleared under @mutex */
 };
 
 struct oib_qp *oib_create_qp(struct oib_pd *pd, struct oib_qp_init_attr *init_attr);
@@ -464,6 +466,30 @@ int oib_modify_qp(struct oib_qp *qp, struct oib_qp_attr *attr, int attr_mask);
 int oib_query_qp(struct oib_qp *qp, struct oib_qp_attr *attr, int attr_mask,
 		 struct oib_qp_init_attr *init_attr);
 int oib_destroy_qp(struct oib_qp *qp);
+
+/*
+ * A watch on a QP, for a connection manager (Documentation/core.md): @event sees every event of
+ * the QP before the QP's own handler does; @first_recv is called once, for the first successful
+ * receive completion polled from the QP while it is in RTR.  Either may be NULL.  Both run under
+ * rcu_read_lock() in the poller's or the event's context and must not sleep.  The watcher owns
+ * the struct; a QP has at most one watch (-EBUSY) and cannot be destroyed while watched (-EBUSY).
+ * oib_qp_unwatch() returns when no callback runs any more (it sleeps).
+ */
+struct oib_qp_watch;
+
+struct oib_qp_watch_ops {
+	void (*event)(struct oib_qp_watch *watch, const struct oib_event *event);
+	void (*first_recv)(struct oib_qp_watch *watch);
+};
+
+struct oib_qp_watch {
+	const struct oib_qp_watch_ops *ops;
+	struct oib_qp *qp;	/* set by oib_qp_watch(), cleared by oib_qp_unwatch() */
+	unsigned long armed;	/* bit 0: @first_recv not called yet */
+};
+
+int oib_qp_watch(struct oib_qp *qp, struct oib_qp_watch *watch);
+void oib_qp_unwatch(struct oib_qp_watch *watch);
 
 /*
  * The IBTA modify-QP state table: true if moving a @type QP from @cur to @next with @mask is legal

@@ -54,6 +54,10 @@ void oib_debugfs_remove_device(struct oib_device *device);
 const char *oib_obj_name(enum oib_obj_type type);
 const char *oib_port_state_name(enum oib_port_state state);
 
+/* qp_watch.c */
+void oib_qp_watch_event(struct oib_qp *qp, const struct oib_event *event);
+void oib_qp_watch_polled(const struct oib_wc *wc, int n);
+
 static inline struct oib_port *oib_port(struct oib_device *device, u32 port)
 {
 	return &device->ports[port - 1];

@@ -88,9 +88,14 @@ EXPORT_SYMBOL(oib_destroy_cq);
 
 int oib_poll_cq(struct oib_cq *cq, int num_entries, struct oib_wc *wc)
 {
+	int n;
+
 	if (unlikely(num_entries < 0))
 		return -EINVAL;
-	return cq->device->ops->poll_cq(cq, num_entries, wc);
+	n = cq->device->ops->poll_cq(cq, num_entries, wc);
+	if (unlikely(atomic_read(&cq->watches)) && n > 0)
+		oib_qp_watch_polled(wc, n);
+	return n;
 }
 EXPORT_SYMBOL(oib_poll_cq);
 

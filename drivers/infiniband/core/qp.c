@@ -10,6 +10,7 @@
  * The caller must not race destroy against other calls on the same QP.
  */
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include "core_priv.h"
 
 #define OIB_GSI_QKEY	0x80010000
@@ -277,6 +278,8 @@ int oib_destroy_qp(struct oib_qp *qp)
 
 	if (IS_ERR_OR_NULL(qp))
 		return -EINVAL;
+	if (rcu_access_pointer(qp->watch))
+		return -EBUSY;
 	device = qp->device;
 	pd = qp->pd;
 	scq = qp->send_cq;
