@@ -107,12 +107,6 @@ struct oib_mad_agent *oib_register_mad_agent(struct oib_device *device, u32 port
 }
 EXPORT_SYMBOL(oib_register_mad_agent);
 
-void mad_agent_put(struct mad_agent *ma)
-{
-	if (refcount_dec_and_test(&ma->refs))
-		complete(&ma->done);
-}
-
 /* Unregister has waited long: say for what (a lost work completion, or a handler that blocks). */
 static void mad_agent_report_stuck(struct mad_agent *ma)
 {
@@ -150,7 +144,7 @@ void oib_unregister_mad_agent(struct oib_mad_agent *agent)
 	mad_flush_agent_locked(ma, OIB_MAD_SEND_FLUSHED);
 	spin_unlock_irq(&port->lock);
 	cancel_delayed_work_sync(&ma->timeout_work);
-	mad_reasm_due(port);	/* its messages being received are dropped, with their references */
+	mad_port_expire_reasm(port);	/* its messages being received go, with their references */
 
 	mad_agent_put(ma);
 	while (!wait_for_completion_timeout(&ma->done, MAD_UNREGISTER_REPORT))

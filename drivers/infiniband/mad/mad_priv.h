@@ -21,7 +21,7 @@
 #define MAD_UNREGISTER_REPORT	(10 * HZ)	/* unregister reports what it waits for */
 #define MAD_RECV_BUF_SIZE	(OIB_MAD_GRH_SIZE + OIB_MAD_SIZE)
 
-/* RMPP (mad_rmpp.c sends, mad_reasm.c receives) */
+/* RMPP (mad_rmpp_send.c sends, mad_rmpp_recv.c receives) */
 #define MAD_RMPP_ACK_TIMEOUT_MS	100	/* a sender's wait for an ACK, per try */
 #define MAD_RMPP_RETRIES	10	/* resends without progress before giving up */
 #define MAD_RMPP_WINDOW		32	/* segments a receiver takes past the last it ACKed */
@@ -226,26 +226,30 @@ static inline void mad_agent_count(struct mad_agent *ma, enum oib_mad_agent_stat
 	atomic64_inc(&ma->stats[stat]);
 }
 
-/* mad_fsm.c */
+/* mad_fsm.c: the send MAD state table */
 void mad_fsm(struct mad_send *ms, enum mad_event event);
 
-/* mad_port.c */
+/* mad_port.c: a port's QP, receive ring, work, WR window and recovery */
 void mad_port_init(struct mad_port *port, struct oib_device *device, u32 port_num);
 int mad_port_setup(struct mad_port *port);
 void mad_port_teardown(struct mad_port *port);
 struct mad_port *mad_port_get(struct oib_device *device, u32 port);	/* no reference */
 void mad_port_put(struct mad_port *port);
 void mad_port_kick(struct mad_port *port);
-int mad_post_recv(struct mad_port *port, u32 index);
 void mad_port_post_locked(struct mad_port *port);
+void mad_port_expire_reasm(struct mad_port *port);
 
-/* mad_agent.c */
+/* mad_agent.c: registration, request lookup, unregister */
 struct mad_agent *mad_agent_find_request(struct mad_port *port, const struct oib_mad_hdr *hdr,
 					 bool *class_known);
-void mad_agent_put(struct mad_agent *ma);
-void mad_flush_agent_locked(struct mad_agent *ma, enum oib_mad_send_status status);
 
-/* mad_send.c */
+static inline void mad_agent_put(struct mad_agent *ma)
+{
+	if (refcount_dec_and_test(&ma->refs))
+		complete(&ma->done);
+}
+
+/* mad_send.c: send MADs */
 void mad_send_wr_done(struct mad_port *port, struct mad_send *ms, enum oib_wc_status status);
 void mad_send_deliver_done(struct mad_port *port);
 void mad_timeout_work(struct work_struct *work);
@@ -253,25 +257,26 @@ void mad_arm_timeout(struct mad_agent *ma, struct mad_send *ms, unsigned int tim
 void mad_backlog_add(struct mad_port *port, struct mad_send *ms);
 void mad_send_finish_locked(struct mad_port *port, struct mad_send *ms);
 bool mad_send_cancel_locked(struct mad_send *ms, enum oib_mad_send_status status);
+void mad_flush_agent_locked(struct mad_agent *ma, enum oib_mad_send_status status);
 bool mad_send_match_response(struct mad_port *port, u8 *copy, const struct oib_mad_recv *recv);
 struct mad_agent *mad_send_rmpp_requester(struct mad_port *port, const struct oib_mad_hdr *hdr);
 
-/* mad_rmpp.c: RMPP sends */
+/* mad_rmpp_send.c: RMPP sends, and the ACK, STOP and ABORT about them */
 static inline const struct oib_rmpp_hdr *mad_rmpp_hdr(const struct oib_mad_hdr *hdr)
 {
 	return (const struct oib_rmpp_hdr *)(hdr + 1);
 }
 
 bool mad_is_rmpp(const struct oib_mad_hdr *hdr);
+void mad_rmpp_fill(void *mad, const void *hdr, size_t hdr_len, u8 type, u8 flags, u8 status,
+		   u32 seg, u32 paylen_newwin);
 void mad_rmpp_start(struct mad_send *ms);
 unsigned int mad_rmpp_build_train(struct mad_send *ms, unsigned int room);
 bool mad_rmpp_sent(struct mad_port *port, struct mad_send *ms);
-bool mad_rmpp_recv_ctl(struct mad_port *port, const struct oib_mad_recv *recv);
+bool mad_rmpp_ctl(struct mad_port *port, const struct oib_mad_recv *recv);
 void mad_rmpp_abort_peer(struct mad_port *port, struct mad_send *ms);
-void mad_rmpp_fill(void *mad, const void *hdr, size_t hdr_len, u8 type, u8 flags, u8 status,
-		   u32 seg, u32 paylen_newwin);
 
-/* mad_reasm.c: RMPP receives */
+/* mad_recv.c: the receive path */
 enum mad_verdict {
 	MAD_RX_DISPATCHED,
 	MAD_RX_RESPONSE,
@@ -283,21 +288,26 @@ enum mad_verdict {
 	MAD_RX_NOT_RMPP,	/* not for the layer's RMPP: dispatch as a single MAD */
 };
 
-enum mad_verdict mad_reasm_recv(struct mad_port *port, const u8 *buf,
+void mad_recv(struct mad_port *port, const u8 *buf, const struct oib_wc *wc);
+
+/* mad_rmpp_recv.c: RMPP receives (reassembly) */
+enum mad_verdict mad_reasm_data(struct mad_port *port, const u8 *buf,
 				const struct oib_mad_recv *recv);
 bool mad_reasm_abort(struct mad_port *port, const struct oib_mad_recv *recv);
 void mad_reasm_expire(struct mad_port *port);
-void mad_reasm_due(struct mad_port *port);
-void mad_reasm_tick(struct work_struct *work);
 
-/* mad_recv.c */
-void mad_recv_complete(struct mad_port *port, const struct oib_wc *wc);
-void mad_self_send_handler(struct oib_mad_agent *agent, struct oib_mad_send_wc *wc);
-int mad_ah_attr_from_grh(struct mad_port *port, const u8 *grh, struct oib_ah_attr *attr);
+/* mad_addr.c: addresses of received MADs */
 int mad_grh_gids(const u8 *grh, union oib_gid *sgid, union oib_gid *dgid);
+int mad_ah_attr_from_grh(struct mad_port *port, const u8 *grh, struct oib_ah_attr *attr);
+
+/* mad_self.c: the port's own agent */
+int mad_self_start(struct mad_port *port);
+void mad_self_stop(struct mad_port *port);
 struct oib_mad_send_buf *mad_self_buf(struct mad_port *port, const struct oib_ah_attr *attr,
 				      u32 remote_qpn, u16 pkey_index);
 void mad_self_post(struct oib_mad_send_buf *sb);
+void mad_self_answer(struct mad_port *port, const u8 *buf, const struct oib_mad_recv *recv,
+		     u16 status);
 
 /* mad_debugfs.c */
 void mad_debugfs_init(void);

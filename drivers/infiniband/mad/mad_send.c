@@ -4,6 +4,8 @@
  * response arrives, when its wait expires and when it is cancelled, and the delivery of finished
  * MADs to their agents.  Every state change goes through mad_fsm() under the port lock; every
  * handler call happens in mad_send_deliver_done(), from the port work, with no lock held.
+ * The port's window (mad_port.c) posts MADs and reports their completions here; RMPP sends
+ * (mad_rmpp_send.c) are send MADs with a window of segments: both call back, as the concept needs.
  */
 #include <linux/slab.h>
 #include <oib/names.h>

@@ -9,7 +9,10 @@
  * up or is cancelled (mad_send.c decides, this file sends it).
  *
  * The transfer's states are the send MAD's (QUEUED, POSTED, WAIT_ACK), changed by mad_fsm(); the
- * window is data beside them, under the port lock.  Receiving is mad_reasm.c.
+ * window is data beside them, under the port lock.  This file and mad_send.c call each other, as
+ * the concept needs: a send MAD's completion asks here what comes next for its transfer, and an
+ * ACK, STOP or ABORT moves the MAD on through the same backlog, timeout and done list as any
+ * send.  Receiving is mad_rmpp_recv.c.
  */
 #include "mad_priv.h"
 
@@ -196,10 +199,11 @@ static void mad_rmpp_ack_locked(struct mad_port *port, struct mad_send *ms, u32 
 }
 
 /*
- * An ACK, STOP or ABORT arrived (port work): applied to the transfer of ours it is about.  False
- * if there is none (a STOP or ABORT may be about a message we receive).
+ * An ACK, STOP or ABORT arrived (port work): applied to the transfer of ours it is about; what it
+ * lets go is posted at the end of the port work's run.  False if there is none (a STOP or ABORT
+ * may be about a message we receive).
  */
-bool mad_rmpp_recv_ctl(struct mad_port *port, const struct oib_mad_recv *recv)
+bool mad_rmpp_ctl(struct mad_port *port, const struct oib_mad_recv *recv)
 {
 	const struct oib_mad_hdr *hdr = recv->mad;
 	const struct oib_rmpp_hdr *rh = mad_rmpp_hdr(hdr);
@@ -218,7 +222,6 @@ bool mad_rmpp_recv_ctl(struct mad_port *port, const struct oib_mad_recv *recv)
 	} else {
 		ms = NULL;
 	}
-	mad_port_post_locked(port);
 	spin_unlock_irq(&port->lock);
 	return ms;
 }
