@@ -12,6 +12,7 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <oib/mad.h>
+#include <oib/kunit/mad.h>
 
 #define MAD_RECV_RING		512	/* receives kept posted on each GSI QP */
 #define MAD_SEND_DEPTH		64	/* GSI send queue depth */
@@ -31,53 +32,6 @@
 #define MAD_REASM_TIME_WAIT	msecs_to_jiffies(MAD_RMPP_ACK_TIMEOUT_MS * (MAD_RMPP_RETRIES + 2))
 #define MAD_REASM_TICK		(HZ / 4)
 #define MAD_REASM_HASH_BITS	6
-
-/*
- * A send MAD's lifecycle.  The state is the one truth; lists and references are views of it.
- * Changed only by mad_fsm() under the port lock.  Which lists a MAD is on, per state:
- *   IDLE        none (created, not posted)
- *   QUEUED      agent's sends, a port backlog          (waiting for a work request slot)
- *               or the port's held list                 (waiting for fewer awaited responses)
- *   POSTED      agent's sends, the port send list      (its WR is on the QP)
- *   WAIT_ACK    agent's sends                           (RMPP: the window is out; waiting for
- *                                                       the receiver's ACK)
- *   WAIT_RESP   agent's sends                           (sent; waiting for the response)
- *   RESP_EARLY  agent's sends, the port send list      (response held until the send completes)
- *   CANCELLED   agent's sends, the port send list      (cancelled or flushed; its WR is still on
- *                                                       the QP)
- *   DONE        the port done list until its handlers ran, then none
- */
-enum mad_state {
-	MAD_IDLE,
-	MAD_QUEUED,
-	MAD_POSTED,
-	MAD_WAIT_ACK,
-	MAD_WAIT_RESP,
-	MAD_RESP_EARLY,
-	MAD_CANCELLED,
-	MAD_DONE,
-	MAD_NSTATES,
-};
-
-enum mad_event {
-	MAD_EV_POST,		/* oib_post_send_mad() */
-	MAD_EV_WR_POSTED,	/* its work request went to the QP */
-	MAD_EV_SENT_WAIT,	/* the WR completed well; a response is awaited */
-	MAD_EV_SENT_DONE,	/* the WR completed well; nothing more awaited */
-	MAD_EV_SEND_ERR,	/* the WR completed in error (or was flushed) */
-	MAD_EV_RESP,		/* its response arrived */
-	MAD_EV_RETRY,		/* the wait expired, retries left: send again */
-	MAD_EV_TIMEOUT,		/* the wait expired, no retries left */
-	MAD_EV_CANCEL,		/* cancel, flush or abort (status says which) */
-	/* RMPP sends: one segment per work request, the window opened by the receiver's ACKs */
-	MAD_EV_SENT_MORE,	/* the WR completed well; the window has more segments to send */
-	MAD_EV_SENT_ACK,	/* the WR completed well; the window is out, an ACK is awaited */
-	MAD_EV_ACK,		/* an ACK that opens no new segment to send */
-	MAD_EV_ACK_MORE,	/* an ACK that lets more segments go */
-	MAD_EV_ACKED_WAIT,	/* every segment acknowledged; a response is awaited */
-	MAD_EV_ACKED_DONE,	/* every segment acknowledged; nothing more awaited */
-	MAD_NEVENTS,
-};
 
 const char *mad_state_name(enum mad_state state);
 const char *mad_event_name(enum mad_event event);
@@ -228,6 +182,8 @@ static inline void mad_agent_count(struct mad_agent *ma, enum oib_mad_agent_stat
 
 /* mad_fsm.c: the send MAD state table */
 void mad_fsm(struct mad_send *ms, enum mad_event event);
+bool mad_fsm_accepts(enum mad_state state, enum mad_event event);
+bool mad_fsm_waiting(enum mad_state state);
 
 /* mad_port.c: a port's QP, receive ring, work, WR window and recovery */
 void mad_port_init(struct mad_port *port, struct oib_device *device, u32 port_num);

@@ -108,10 +108,10 @@ bool mad_rmpp_sent(struct mad_port *port, struct mad_send *ms)
 	return true;
 }
 
+/* Is the transfer under way: segments unacknowledged, in a state that takes ACKs? */
 static bool mad_rmpp_in_transfer(const struct mad_send *ms)
 {
-	return (ms->state == MAD_QUEUED || ms->state == MAD_POSTED ||
-		ms->state == MAD_WAIT_ACK) && ms->last_ack < ms->seg_count;
+	return mad_fsm_accepts(ms->state, MAD_EV_ACK) && ms->last_ack < ms->seg_count;
 }
 
 /*

@@ -279,23 +279,12 @@ void mad_send_wr_done(struct mad_port *port, struct mad_send *ms, enum oib_wc_st
 bool mad_send_cancel_locked(struct mad_send *ms, enum oib_mad_send_status status)
 {
 	struct mad_port *port = ms->agent->port;
-	bool wr_on_qp;
 
-	switch (ms->state) {
-	case MAD_QUEUED:
-		list_del_init(&ms->port_link);
-		fallthrough;
-	case MAD_WAIT_ACK:
-	case MAD_WAIT_RESP:
-		wr_on_qp = false;
-		break;
-	case MAD_POSTED:
-	case MAD_RESP_EARLY:
-		wr_on_qp = true;
-		break;
-	default:
+	lockdep_assert_held(&port->lock);
+	if (!mad_fsm_accepts(ms->state, MAD_EV_CANCEL))
 		return false;
-	}
+	if (ms->state == MAD_QUEUED)
+		list_del_init(&ms->port_link);	/* off its backlog or the held list */
 	if (ms->rmpp && status != OIB_MAD_SEND_ABORTED && ms->seg_next > 1 &&
 	    ms->last_ack < ms->seg_count && ms->state != MAD_WAIT_RESP &&
 	    ms->state != MAD_RESP_EARLY) {
@@ -304,11 +293,11 @@ bool mad_send_cancel_locked(struct mad_send *ms, enum oib_mad_send_status status
 	}
 	ms->status = status;
 	mad_fsm(ms, MAD_EV_CANCEL);
-	if (wr_on_qp) {
+	if (ms->state == MAD_DONE) {
+		mad_send_finish_locked(port, ms);
+	} else {	/* CANCELLED: its work requests are still on the QP */
 		kvfree(ms->early_resp);
 		ms->early_resp = NULL;
-	} else {
-		mad_send_finish_locked(port, ms);
 	}
 	return true;
 }
@@ -355,21 +344,14 @@ int oib_modify_mad(struct oib_mad_send_buf *send_buf, unsigned int timeout_ms)
 	ms = to_msend(send_buf);
 	port = ms->agent->port;
 	spin_lock_irqsave(&port->lock, flags);
-	switch (ms->state) {
-	case MAD_QUEUED:
-	case MAD_POSTED:
-	case MAD_WAIT_ACK:
-	case MAD_WAIT_RESP:
-		if (!ms->timeout_ms) {	/* it awaits no response: nothing to time */
-			ret = -EINVAL;
-			break;
-		}
+	if (!mad_fsm_waiting(ms->state)) {
+		ret = -ENOENT;
+	} else if (!ms->timeout_ms) {
+		ret = -EINVAL;		/* it awaits no response: nothing to time */
+	} else {
 		ms->timeout_ms = timeout_ms;
 		if (ms->state == MAD_WAIT_RESP)
 			mad_arm_timeout(ms->agent, ms, timeout_ms);
-		break;
-	default:
-		ret = -ENOENT;
 	}
 	spin_unlock_irqrestore(&port->lock, flags);
 	return ret;
@@ -391,7 +373,7 @@ void mad_timeout_work(struct work_struct *work)
 	list_for_each_entry_safe(ms, next, &ma->sends, agent_link) {
 		unsigned int *left;
 
-		if (ms->state != MAD_WAIT_RESP && ms->state != MAD_WAIT_ACK)
+		if (!mad_fsm_accepts(ms->state, MAD_EV_TIMEOUT))
 			continue;
 		if (time_before(now, ms->deadline)) {
 			if (!any || time_before(ms->deadline, due))
@@ -452,8 +434,9 @@ static struct mad_send *mad_send_find_request(struct mad_port *port, const struc
 			if (req->tid != hdr->tid || req->mgmt_class != hdr->mgmt_class ||
 			    !ms->timeout_ms)
 				continue;
-			if (ms->state == MAD_POSTED || ms->state == MAD_WAIT_RESP ||
-			    ms->state == MAD_WAIT_ACK || (ms->state == MAD_QUEUED && ms->sent))
+			/* a queued MAD only after a try was sent: a late response to it */
+			if (mad_fsm_accepts(ms->state, MAD_EV_RESP) &&
+			    (ms->state != MAD_QUEUED || ms->sent))
 				return ms;
 			return NULL;
 		}
