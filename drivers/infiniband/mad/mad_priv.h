@@ -39,11 +39,8 @@ const char *mad_event_name(enum mad_event event);
 struct mad_port;
 
 /*
- * An agent.  Refcounting: @refs is 1 for the registration, plus one per posted send MAD until its
- * send handler returned, plus one per receive handler call in progress, plus one per RMPP
- * message being received for it (until the port work drops it); unregister drops the first and
- * waits for @done.  The memory is freed by unregister after that.  @dead, the lists and the
- * registration fields are under the port lock; @reasm_bytes is the port work's.
+ * An agent.  Under the port lock: @dead, the lists, the timer fields and (once on the port's list)
+ * the registration fields; @reasm_bytes is the port work's.  Unregister frees it once @refs is 0.
  */
 struct mad_agent {
 	struct oib_mad_agent agent;
@@ -59,22 +56,29 @@ struct mad_agent {
 	struct delayed_work timeout_work;	/* expires the waits in @sends */
 	bool timer_armed;		/* timeout_work is scheduled for timer_due */
 	unsigned long timer_due;
+	/*
+	 * 1 for the registration, plus one per posted send MAD until its send handler returned, one
+	 * per receive handler call in progress, one per RMPP message being received for it (until
+	 * the port work drops it).  Unregister drops the first and waits for @done.
+	 */
 	refcount_t refs;
-	struct completion done;
+	struct completion done;		/* @refs reached 0 */
 	atomic64_t stats[OIB_MAD_AGENT_NSTATS];
 };
 
 /*
  * A send MAD (the send buffer's private side).  Owned by the agent's owner while IDLE and after
- * DONE; by the layer in between.  @refs counts what the seed calls references on the MAD: one per
- * posted work request (an RMPP train has several), one while a response (or an RMPP ACK) is
- * awaited; it must be 0 exactly when the state reaches DONE (checked).  Everything but the owner's
- * fields is under the port lock.
+ * DONE; by the layer in between.  Everything but the owner's fields is under the port lock.
  */
 struct mad_send {
 	struct oib_mad_send_buf buf;
 	struct mad_agent *agent;
 	enum mad_state state;
+	/*
+	 * References, as the 2004 MAD send-list design counts them: one per posted work request (an
+	 * RMPP train has several), one while a response (or an RMPP ACK) is awaited.  Moved only by
+	 * mad_fsm(); 0 exactly when the state reaches DONE (checked).
+	 */
 	unsigned int refs;
 	enum oib_mad_send_status status;	/* the outcome, fixed on the way to DONE */
 	enum oib_wc_status wc_status;
@@ -114,28 +118,30 @@ struct mad_recv_buf {
 	u8 data[MAD_RECV_BUF_SIZE] __aligned(8);
 };
 
-/*
- * A port's MAD service.  Refcounting: @ref is 1 from setup until the device's removal, plus one
- * per agent registered on it; the last put frees it.  @lock protects every send MAD's state and
- * lists (the agents' too), the backlogs, held list, send list, done list, @outstanding,
- * @awaiting, @next_wr_id, @dying, @recovering, @hold_sends and the agent list.  @qp_mutex
- * protects the QP and CQ pointers against teardown and serialises their use by the port work
- * (polling, the receive ring, recovery); posting uses the QP under @lock and stops once @dying is
- * set.  The RMPP transfer table (@reasm) belongs to the port work alone.
- */
+/* A port's MAD service.  The RMPP transfer table (@reasm) belongs to the port work alone. */
 struct mad_port {
-	struct kref ref;
+	struct kref ref;	/* 1 from setup until the device's removal, +1 per agent on it */
 	struct oib_device *device;
 	u32 port_num;
 	struct oib_pd *pd;
-	struct mutex qp_mutex;		/* see above */
+	/*
+	 * The QP and CQ pointers against teardown; serialises the port work's use of them (polling,
+	 * the receive ring, recovery).  Posting uses the QP under @lock instead.
+	 */
+	struct mutex qp_mutex;
 	struct oib_cq *send_cq, *recv_cq;
 	struct oib_qp *qp;
 	struct mad_recv_buf *rbufs;	/* [MAD_RECV_RING] */
 	struct work_struct work;	/* completions, done list, recovery */
-	struct mad_agent *self;		/* answers requests nobody takes */
+	struct mad_agent *self;		/* the port's own agent (mad_self.c); NULL once stopped */
 
-	spinlock_t lock;		/* see above */
+	/*
+	 * Irqs off.  Every send MAD's state and lists (the agents' too), the backlogs, held list,
+	 * send list and done list, @outstanding, @awaiting, @next_wr_id, @dying, @recovering,
+	 * @hold_sends and the agent list.  Posting to the QP happens under it (so posts go in
+	 * backlog order) and stops once @dying is set.
+	 */
+	spinlock_t lock;
 	bool dying, recovering, hold_sends;
 	struct list_head agents;
 	struct list_head resp_backlog;	/* responses wait here first ... */

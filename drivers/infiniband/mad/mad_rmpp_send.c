@@ -96,6 +96,7 @@ unsigned int mad_rmpp_build_train(struct mad_send *ms, unsigned int room)
  */
 bool mad_rmpp_sent(struct mad_port *port, struct mad_send *ms)
 {
+	lockdep_assert_held(&port->lock);
 	if (ms->last_ack == ms->seg_count)
 		return false;
 	if (ms->seg_next <= ms->win_last) {
@@ -123,6 +124,7 @@ static struct mad_send *mad_rmpp_find(struct mad_port *port, const struct oib_ma
 	struct mad_send *ms, *ended = NULL;
 	struct mad_agent *ma;
 
+	lockdep_assert_held(&port->lock);
 	list_for_each_entry(ma, &port->agents, port_link) {
 		if (ma->dead || !ma->rmpp)
 			continue;
@@ -147,6 +149,7 @@ static void mad_rmpp_ack_locked(struct mad_port *port, struct mad_send *ms, u32 
 	bool progress = seg > ms->last_ack;
 	enum mad_event ev;
 
+	lockdep_assert_held(&port->lock);
 	if (!mad_rmpp_in_transfer(ms) || seg < ms->last_ack)
 		return;		/* a late copy */
 	if (seg > ms->seg_count || newwin < seg) {

@@ -128,6 +128,7 @@ static int mad_check_send(struct mad_send *ms)
 /* Onto the end of its backlog: responses (and RMPP responses' segments) before requests. */
 void mad_backlog_add(struct mad_port *port, struct mad_send *ms)
 {
+	lockdep_assert_held(&port->lock);
 	list_add_tail(&ms->port_link, ms->is_response ? &port->resp_backlog : &port->req_backlog);
 }
 
@@ -141,6 +142,7 @@ static void mad_admit_locked(struct mad_port *port, struct mad_send *ms)
 {
 	u64 high;
 
+	lockdep_assert_held(&port->lock);
 	if (!ms->timeout_ms) {
 		mad_backlog_add(port, ms);
 		return;
@@ -163,6 +165,7 @@ void mad_send_finish_locked(struct mad_port *port, struct mad_send *ms)
 {
 	struct mad_send *next;
 
+	lockdep_assert_held(&port->lock);
 	list_del_init(&ms->agent_link);
 	list_add_tail(&ms->port_link, &port->done);
 	if (!ms->admitted)
@@ -181,6 +184,7 @@ void mad_arm_timeout(struct mad_agent *ma, struct mad_send *ms, unsigned int tim
 {
 	unsigned long now = jiffies;
 
+	lockdep_assert_held(&ma->port->lock);
 	ms->deadline = now + msecs_to_jiffies(timeout_ms);
 	if (ma->timer_armed && time_before_eq(ma->timer_due, ms->deadline))
 		return;
@@ -306,6 +310,7 @@ void mad_flush_agent_locked(struct mad_agent *ma, enum oib_mad_send_status statu
 {
 	struct mad_send *ms, *next;
 
+	lockdep_assert_held(&ma->port->lock);
 	list_for_each_entry_safe(ms, next, &ma->sends, agent_link)
 		mad_send_cancel_locked(ms, status);
 }
