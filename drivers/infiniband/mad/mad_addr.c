@@ -4,30 +4,42 @@
  * datagram, and the address to answer it at.  Used by the port's own agent, RMPP receiving and
  * oib_mad_create_resp_ah(); calls nothing of the layer's.
  */
+#include <linux/build_bug.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <net/ipv6.h>
 #include "mad_priv.h"
+
+static struct in6_addr *mad_gid_in6(union oib_gid *gid)
+{
+	static_assert(sizeof(*gid) == sizeof(struct in6_addr));
+	return (struct in6_addr *)gid->raw;
+}
 
 /*
  * The source and destination GIDs of a received datagram.  The 40 bytes in front of the payload
- * hold the IPv6 header, or for IPv4 the IPv4 header in their last 20 bytes.
+ * hold its IPv6 header, or (RoCEv2 over IPv4) its IPv4 header in their last 20 bytes, whose
+ * addresses make IPv4-mapped GIDs.  Copied out: @grh need not be aligned.
  */
 int mad_grh_gids(const u8 *grh, union oib_gid *sgid, union oib_gid *dgid)
 {
-	if ((grh[0] >> 4) == 6) {
-		memcpy(sgid, grh + 8, sizeof(*sgid));
-		memcpy(dgid, grh + 24, sizeof(*dgid));
-	} else if ((grh[20] >> 4) == 4) {
-		memset(sgid, 0, sizeof(*sgid));
-		memset(dgid, 0, sizeof(*dgid));
-		sgid->raw[10] = 0xff;
-		sgid->raw[11] = 0xff;
-		dgid->raw[10] = 0xff;
-		dgid->raw[11] = 0xff;
-		memcpy(&sgid->raw[12], grh + 20 + 12, 4);
-		memcpy(&dgid->raw[12], grh + 20 + 16, 4);
-	} else {
-		return -EINVAL;
+	struct ipv6hdr ip6;
+	struct iphdr ip4;
+
+	static_assert(sizeof(ip6) == OIB_MAD_GRH_SIZE);
+	memcpy(&ip6, grh, sizeof(ip6));
+	if (ip6.version == 6) {
+		*mad_gid_in6(sgid) = ip6.saddr;
+		*mad_gid_in6(dgid) = ip6.daddr;
+		return 0;
 	}
-	return 0;
+	memcpy(&ip4, grh + OIB_MAD_GRH_SIZE - sizeof(ip4), sizeof(ip4));
+	if (ip4.version == 4) {
+		ipv6_addr_set_v4mapped(ip4.saddr, mad_gid_in6(sgid));
+		ipv6_addr_set_v4mapped(ip4.daddr, mad_gid_in6(dgid));
+		return 0;
+	}
+	return -EINVAL;
 }
 
 /* Where a received datagram came from, as an address to answer it at. */
