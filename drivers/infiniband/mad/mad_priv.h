@@ -23,9 +23,8 @@
 #define MAD_RECV_BUF_SIZE	(OIB_MAD_GRH_SIZE + OIB_MAD_SIZE)
 
 /* RMPP (mad_rmpp_send.c sends, mad_rmpp_recv.c receives) */
-#define MAD_RMPP_ACK_TIMEOUT_MS	100	/* a sender's wait for an ACK, per try */
+/* MAD_RMPP_ACK_TIMEOUT_MS and MAD_RMPP_WINDOW: include/oib/kunit/mad.h */
 #define MAD_RMPP_RETRIES	10	/* resends without progress before giving up */
-#define MAD_RMPP_WINDOW		32	/* segments a receiver takes past the last it ACKed */
 #define MAD_RMPP_TRAIN		16	/* segments posted at once, in one chain of WRs */
 #define MAD_REASM_IDLE		(5 * HZ)	/* a partial message with no progress is dropped */
 /* a received message is remembered this long, to acknowledge its end again if the ACK was lost */

@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * oib_mad internals for its KUnit suites only, never for ULPs: the send MAD's states and events
- * (oib_mad uses them from here), and functions exported with EXPORT_SYMBOL_IF_KUNIT (namespace
- * EXPORTED_FOR_KUNIT_TESTING) when the kernel has KUnit, absent otherwise.
+ * oib_mad internals for its KUnit suites only, never for ULPs: the RMPP parameters the suites
+ * time and count against and the send MAD's states and events (oib_mad uses them from here), and
+ * functions exported with EXPORT_SYMBOL_IF_KUNIT (namespace EXPORTED_FOR_KUNIT_TESTING) when the
+ * kernel has KUnit, absent otherwise.
  */
 #ifndef OIB_KUNIT_MAD_H
 #define OIB_KUNIT_MAD_H
 
 #include <oib/mad.h>
+
+/* RMPP, this layer's choices (not the protocol's) */
+#define MAD_RMPP_ACK_TIMEOUT_MS	100	/* a sender's wait for an ACK, per try */
+#define MAD_RMPP_WINDOW		32	/* segments a receiver takes past the last it ACKed */
 
 /*
  * A send MAD's lifecycle.  The state is the one truth; lists and references are views of it.
