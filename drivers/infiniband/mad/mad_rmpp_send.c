@@ -9,10 +9,11 @@
  * up or is cancelled (mad_send.c decides, this file sends it).
  *
  * The transfer's states are the send MAD's (QUEUED, POSTED, WAIT_ACK), changed by mad_fsm(); the
- * window is data beside them, under the port lock.  This file and mad_send.c call each other, as
- * the concept needs: a send MAD's completion asks here what comes next for its transfer, and an
- * ACK, STOP or ABORT moves the MAD on through the same backlog, timeout and done list as any
- * send.  Receiving is mad_rmpp_recv.c.
+ * window is data beside them, under the port lock.  This file calls mad_send.c and mad_port.c and
+ * they call it, as the concept needs: a send MAD's completion asks here what comes next for its
+ * transfer, the port's window has its trains built here, and an ACK, STOP or ABORT moves the MAD
+ * on through the same backlog, timeout, window and done list as any send.  Receiving is
+ * mad_rmpp_recv.c.
  */
 #include "mad_priv.h"
 
@@ -202,9 +203,9 @@ static void mad_rmpp_ack_locked(struct mad_port *port, struct mad_send *ms, u32 
 }
 
 /*
- * An ACK, STOP or ABORT arrived (port work): applied to the transfer of ours it is about; what it
- * lets go is posted at the end of the port work's run.  False if there is none (a STOP or ABORT
- * may be about a message we receive).
+ * An ACK, STOP or ABORT arrived (port work): applied to the transfer of ours it is about, and what
+ * it lets go posted at once (an ACK wait is short).  False if there is none (a STOP or ABORT may
+ * be about a message we receive).
  */
 bool mad_rmpp_ctl(struct mad_port *port, const struct oib_mad_recv *recv)
 {
@@ -225,6 +226,7 @@ bool mad_rmpp_ctl(struct mad_port *port, const struct oib_mad_recv *recv)
 	} else {
 		ms = NULL;
 	}
+	mad_port_post_locked(port);
 	spin_unlock_irq(&port->lock);
 	return ms;
 }
