@@ -97,6 +97,7 @@ struct mad_send {
 	bool abort_peer;		/* done mid-transfer: send the receiver ABORT first */
 	u8 rmpp_status;			/* ABORT/STOP status, received or to send */
 	u8 *msg;			/* buf.mad: hdr_len + data_len bytes */
+	size_t msg_data_len;		/* data_len as allocated: a post must not change it */
 	u32 seg_count;
 	u32 seg_next;			/* the next segment to post */
 	u32 last_ack;			/* the receiver has 1..last_ack */
@@ -201,6 +202,14 @@ void mad_port_post_locked(struct mad_port *port);
 void mad_port_expire_reasm(struct mad_port *port);
 
 /* mad_agent.c: registration, request lookup, unregister */
+/* Can MADs of @mgmt_class go through the GSI QP: not 0, QP0's or a reserved class? */
+static inline bool mad_class_on_gsi(u8 mgmt_class)
+{
+	return mgmt_class && mgmt_class != OIB_MGMT_CLASS_SUBN_LID_ROUTED &&
+	       mgmt_class < OIB_MGMT_CLASS_RESERVED_START;
+}
+
+
 struct mad_agent *mad_agent_find_request(struct mad_port *port, const struct oib_mad_hdr *hdr,
 					 bool *class_known);
 

@@ -73,6 +73,7 @@ struct oib_mad_send_buf *oib_create_rmpp_send_mad(struct oib_mad_agent *agent,
 		return ERR_PTR(-ENOMEM);
 	}
 	ms->rmpp = true;
+	ms->msg_data_len = data_len;
 	ms->seg_count = max_t(size_t, 1, DIV_ROUND_UP(data_len, OIB_MAD_SIZE - hdr_len));
 	buf->mad = ms->msg;
 	buf->hdr_len = hdr_len;
@@ -101,19 +102,41 @@ void oib_free_send_mad(struct oib_mad_send_buf *send_buf)
 }
 EXPORT_SYMBOL(oib_free_send_mad);
 
+/* The buffer as the layer made it: its MAD where it was, the sizes it was made with. */
+static bool mad_buf_intact(const struct mad_send *ms)
+{
+	const struct oib_mad_send_buf *buf = &ms->buf;
+
+	if (!ms->rmpp)
+		return buf->mad == ms->mad && buf->hdr_len == OIB_MAD_SIZE && !buf->data_len;
+	return buf->mad == ms->msg && buf->data_len == ms->msg_data_len;
+}
+
+/* Where it goes: an AH of the MAD QP's, a QP other than QP0, a P_Key index of the port's. */
+static bool mad_dest_valid(const struct mad_send *ms)
+{
+	const struct oib_mad_send_buf *buf = &ms->buf;
+	struct mad_port *port = ms->agent->port;
+	const struct oib_port_immutable *imm = oib_port_immutable(port->device, port->port_num);
+
+	return buf->ah && buf->ah->pd == port->pd && buf->remote_qpn &&
+	       buf->remote_qpn <= 0xffffff && imm && buf->pkey_index < imm->pkey_tbl_len;
+}
+
 static int mad_check_send(struct mad_send *ms)
 {
 	const struct oib_mad_send_buf *buf = &ms->buf;
 	const struct oib_mad_hdr *hdr = buf->mad;
 	struct mad_agent *ma = ms->agent;
 
-	if (!buf->ah || buf->ah->device != ma->agent.device)
+	if (!mad_buf_intact(ms) || !mad_dest_valid(ms))
 		return -EINVAL;
-	if (hdr->base_version != OIB_MAD_BASE_VERSION || !hdr->mgmt_class ||
-	    hdr->mgmt_class == OIB_MGMT_CLASS_SUBN_LID_ROUTED ||
-	    hdr->mgmt_class == OIB_MGMT_CLASS_SUBN_DIRECTED)
+	if (hdr->base_version != OIB_MAD_BASE_VERSION)
 		return -EINVAL;
-	if (buf->remote_qpn > 0xffffff)
+	/* the port's own agent answers requests of any class that reached QP1 */
+	if (!mad_class_on_gsi(hdr->mgmt_class) && ma != ma->port->self)
+		return -EINVAL;
+	if (buf->timeout_ms > OIB_MAD_TIMEOUT_MAX_MS || (buf->retries && !buf->timeout_ms))
 		return -EINVAL;
 	/* A MAD that waits for a response must be a request, to an agent that can receive. */
 	if (buf->timeout_ms && (oib_mad_is_response(hdr) || !ma->agent.recv_handler))
@@ -342,7 +365,7 @@ int oib_modify_mad(struct oib_mad_send_buf *send_buf, unsigned int timeout_ms)
 	unsigned long flags;
 	int ret = 0;
 
-	if (!send_buf)
+	if (!send_buf || timeout_ms > OIB_MAD_TIMEOUT_MAX_MS)
 		return -EINVAL;
 	if (!timeout_ms)
 		return oib_cancel_mad(send_buf);
