@@ -159,8 +159,6 @@ enum oib_mad_send_status {
 	OIB_MAD_SEND_ABORTED,		/* RMPP: the receiver sent STOP or ABORT (rmpp_status) */
 };
 
-const char *oib_mad_send_status_name(enum oib_mad_send_status status);
-
 struct oib_mad_send_buf {
 	struct oib_mad_agent *agent;
 	void *mad;			/* hdr_len + data_len bytes, headers first, zeroed */
@@ -313,16 +311,6 @@ enum oib_mad_port_stat {
 	OIB_MAD_PORT_NSTATS,
 };
 
-enum oib_mad_agent_stat {
-	OIB_MAD_AGENT_SENT,		/* send buffers posted */
-	OIB_MAD_AGENT_COMPLETED,	/* send handler calls */
-	OIB_MAD_AGENT_RECEIVED,		/* receive handler calls */
-	OIB_MAD_AGENT_TIMEOUTS,
-	OIB_MAD_AGENT_RETRIES,
-	OIB_MAD_AGENT_NSTATS,
-};
-
 u64 oib_mad_port_stat(struct oib_device *device, u32 port, enum oib_mad_port_stat stat);
-u64 oib_mad_agent_stat(struct oib_mad_agent *agent, enum oib_mad_agent_stat stat);
 
 #endif /* OIB_MAD_H */

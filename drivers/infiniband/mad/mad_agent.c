@@ -5,6 +5,7 @@
  * synchronous unregistration.
  */
 #include <linux/slab.h>
+#include <kunit/visibility.h>
 #include "mad_priv.h"
 
 static atomic_t mad_next_hi_tid = ATOMIC_INIT(0);
@@ -238,4 +239,4 @@ u64 oib_mad_agent_stat(struct oib_mad_agent *agent, enum oib_mad_agent_stat stat
 		return 0;
 	return atomic64_read(&to_magent(agent)->stats[stat]);
 }
-EXPORT_SYMBOL(oib_mad_agent_stat);
+EXPORT_SYMBOL_IF_KUNIT(oib_mad_agent_stat);

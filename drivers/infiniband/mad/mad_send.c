@@ -8,23 +8,7 @@
  * (mad_rmpp_send.c) are send MADs with a window of segments: both call back, as the concept needs.
  */
 #include <linux/slab.h>
-#include <oib/names.h>
 #include "mad_priv.h"
-
-static const char * const mad_send_status_names[] = {
-	[OIB_MAD_SEND_OK] = "ok",
-	[OIB_MAD_SEND_RESP_TIMEOUT] = "response timeout",
-	[OIB_MAD_SEND_CANCELLED] = "cancelled",
-	[OIB_MAD_SEND_FLUSHED] = "flushed",
-	[OIB_MAD_SEND_ERROR] = "send error",
-	[OIB_MAD_SEND_ABORTED] = "aborted",
-};
-
-const char *oib_mad_send_status_name(enum oib_mad_send_status status)
-{
-	return oib_enum_name(mad_send_status_names, status);
-}
-EXPORT_SYMBOL(oib_mad_send_status_name);
 
 struct oib_mad_send_buf *oib_create_send_mad(struct oib_mad_agent *agent, struct oib_ah *ah,
 					     gfp_t gfp)

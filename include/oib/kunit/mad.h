@@ -64,6 +64,18 @@ enum mad_event {
 /* The state @event leads to from @state (mad_fsm.c's table), or -EINVAL if it cannot happen. */
 int oib_mad_fsm_next(enum mad_state state, enum mad_event event);
 
+/* An agent's counters (also in the port's debugfs file). */
+enum oib_mad_agent_stat {
+	OIB_MAD_AGENT_SENT,		/* send buffers posted */
+	OIB_MAD_AGENT_COMPLETED,	/* send handler calls */
+	OIB_MAD_AGENT_RECEIVED,		/* receive handler calls */
+	OIB_MAD_AGENT_TIMEOUTS,
+	OIB_MAD_AGENT_RETRIES,
+	OIB_MAD_AGENT_NSTATS,
+};
+
+u64 oib_mad_agent_stat(struct oib_mad_agent *agent, enum oib_mad_agent_stat stat);
+
 /* The port's GSI QP. */
 struct oib_qp *oib_mad_port_qp(struct oib_device *device, u32 port);
 
