@@ -568,16 +568,17 @@ static void mad_post_refuses_changed_buffers(struct kunit *test)
 	oib_free_send_mad(sb);
 
 	/* RMPP buffers: only for RMPP agents and classes, up to OIB_MAD_RMPP_MAX_DATA */
-	KUNIT_EXPECT_EQ(test, -EINVAL, PTR_ERR(oib_create_rmpp_send_mad(p->a.agent, p->ah,
-				OIB_MGMT_CLASS_SUBN_ADM, 1000, GFP_KERNEL)));
+	sb = oib_create_rmpp_send_mad(p->a.agent, p->ah, OIB_MGMT_CLASS_SUBN_ADM, 1000, GFP_KERNEL);
+	KUNIT_EXPECT_EQ(test, -EINVAL, PTR_ERR(sb));
 	ag = madt_reg(p->da, 1, OIB_QPT_GSI, &req, true, NULL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ag);
-	KUNIT_EXPECT_EQ(test, -EINVAL, PTR_ERR(oib_create_rmpp_send_mad(ag, p->ah, MADT_CLASS,
-									1000, GFP_KERNEL)));
-	KUNIT_EXPECT_EQ(test, -EINVAL, PTR_ERR(oib_create_rmpp_send_mad(ag, p->ah,
-				OIB_MGMT_CLASS_SUBN_ADM, OIB_MAD_RMPP_MAX_DATA + 1, GFP_KERNEL)));
-	KUNIT_EXPECT_EQ(test, -EINVAL, PTR_ERR(oib_create_rmpp_send_mad(NULL, p->ah,
-				OIB_MGMT_CLASS_SUBN_ADM, 1000, GFP_KERNEL)));
+	sb = oib_create_rmpp_send_mad(ag, p->ah, MADT_CLASS, 1000, GFP_KERNEL);
+	KUNIT_EXPECT_EQ(test, -EINVAL, PTR_ERR(sb));
+	sb = oib_create_rmpp_send_mad(ag, p->ah, OIB_MGMT_CLASS_SUBN_ADM, OIB_MAD_RMPP_MAX_DATA + 1,
+				      GFP_KERNEL);
+	KUNIT_EXPECT_EQ(test, -EINVAL, PTR_ERR(sb));
+	sb = oib_create_rmpp_send_mad(NULL, p->ah, OIB_MGMT_CLASS_SUBN_ADM, 1000, GFP_KERNEL);
+	KUNIT_EXPECT_EQ(test, -EINVAL, PTR_ERR(sb));
 	ah = oib_mad_create_ah(ag, &p->ah->attr);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ah);
 	sb = oib_create_rmpp_send_mad(ag, ah, OIB_MGMT_CLASS_SUBN_ADM, 1000, GFP_KERNEL);

@@ -209,7 +209,6 @@ static inline bool mad_class_on_gsi(u8 mgmt_class)
 	       mgmt_class < OIB_MGMT_CLASS_RESERVED_START;
 }
 
-
 struct mad_agent *mad_agent_find_request(struct mad_port *port, const struct oib_mad_hdr *hdr,
 					 bool *class_known);
 

@@ -384,8 +384,8 @@ bool mad_reasm_abort(struct mad_port *port, const struct oib_mad_recv *recv)
 /*
  * Drop what is over: time-waits ended, transfers idle too long (the sender is told with ABORT),
  * transfers of unregistering agents, everything when the port goes away.  Then come back later
- * while any remain.  Port work only, when mad_port_expire_reasm() asked or the port is dying, so that
- * receiving a MAD does not walk the table.
+ * while any remain.  Port work only, when mad_port_expire_reasm() asked or the port is dying,
+ * so that receiving a MAD does not walk the table.
  */
 void mad_reasm_expire(struct mad_port *port)
 {
