@@ -48,6 +48,7 @@
 #define OIB_MGMT_CLASS_OUI_START	0x30	/* vendor range 2: 0x30-0x4f, with an OUI */
 #define OIB_MGMT_CLASS_OUI_END		0x4f
 #define OIB_MGMT_CLASS_SUBN_DIRECTED	0x81	/* QP0 only */
+#define OIB_MGMT_CLASS_RESERVED_START	0x50	/* 0x50-0x80 and 0x82-0xff are reserved, as is 0 */
 
 /* Methods.  A response has the request's method with OIB_MGMT_METHOD_RESP set. */
 #define OIB_MGMT_METHOD_GET		0x01
@@ -158,8 +159,6 @@ enum oib_mad_send_status {
 	OIB_MAD_SEND_ABORTED,		/* RMPP: the receiver sent STOP or ABORT (rmpp_status) */
 };
 
-const char *oib_mad_send_status_name(enum oib_mad_send_status status);
-
 struct oib_mad_send_buf {
 	struct oib_mad_agent *agent;
 	void *mad;			/* hdr_len + data_len bytes, headers first, zeroed */
@@ -170,7 +169,7 @@ struct oib_mad_send_buf {
 	u32 remote_qkey;		/* default OIB_GSI_QKEY */
 	u16 pkey_index;
 	unsigned int timeout_ms;	/* > 0: a response is expected within it, per try */
-	unsigned int retries;		/* resends after a timeout */
+	unsigned int retries;		/* resends after a timeout (needs a timeout) */
 	void *context[2];		/* the owner's */
 };
 
@@ -201,11 +200,14 @@ typedef void (*oib_mad_recv_handler)(struct oib_mad_agent *agent,
 				     const struct oib_mad_recv *recv);
 
 /*
- * What an agent receives.  mgmt_class 0: a send-only agent (it still gets its responses).
- * rmpp_version OIB_RMPP_VERSION: the layer segments the agent's RMPP sends and reassembles RMPP
- * messages for it (requests it takes, responses to its requests), holding at most rmpp_max_bytes
- * (0: OIB_MAD_RMPP_DEFAULT_MAX) of partial messages at once, and answering STOP beyond; 0: the
- * agent sees every segment as a MAD of its own and speaks RMPP itself.
+ * What an agent receives.  mgmt_class 0: a send-only agent (it still gets its responses; no
+ * methods).  Otherwise a class of the GSI (not 0x01 or 0x81, QP0's, nor a reserved one), a class
+ * version from 1, request methods only (not 0, not TrapRepress), and for vendor range 2 a non-zero
+ * OUI.  rmpp_version OIB_RMPP_VERSION, for a send-only agent or a class with an RMPP header: the
+ * layer segments the agent's RMPP sends and reassembles RMPP messages for it (requests it takes,
+ * responses to its requests), holding at most rmpp_max_bytes (0: OIB_MAD_RMPP_DEFAULT_MAX) of
+ * partial messages at once, and answering STOP beyond; 0: the agent sees every segment as a MAD
+ * of its own and speaks RMPP itself (and sets no rmpp_max_bytes).
  */
 #define OIB_MAD_RMPP_DEFAULT_MAX	SZ_1M
 
@@ -259,16 +261,22 @@ struct oib_mad_send_buf *oib_create_rmpp_send_mad(struct oib_mad_agent *agent,
 						  size_t data_len, gfp_t gfp);
 /*
  * Post: the layer writes the agent's hi_tid into the top of the TID of a request that awaits a
- * response.  -EINVAL: bad buffer or MAD header, or posted before; -ENODEV: the port is gone or
- * the agent is unregistering.  Any context but hard-irq.
+ * response.  -EINVAL: posted before; a buffer whose mad, hdr_len or data_len changed; no AH, or
+ * one not from oib_mad_create_ah() on this agent's device; a MAD header of another base version
+ * or a class the agent may not send (see struct oib_mad_reg_req); remote_qpn 0 or past 24 bits; a
+ * P_Key index past the port's table; a timeout past OIB_MAD_TIMEOUT_MAX_MS, retries without a
+ * timeout, or a timeout on a response or from an agent without a receive handler.  -ENODEV: the
+ * port is gone or the agent is unregistering.  Any context but hard-irq.
  */
+#define OIB_MAD_TIMEOUT_MAX_MS		(60 * 60 * 1000)
 int oib_post_send_mad(struct oib_mad_send_buf *send_buf);
 void oib_free_send_mad(struct oib_mad_send_buf *send_buf);
 /* -ENOENT if it already completed (or is completing). */
 int oib_cancel_mad(struct oib_mad_send_buf *send_buf);
 /*
  * New timeout for a MAD awaiting its response, counted from now (0 cancels it); a MAD not yet
- * waiting takes it for its next wait.  -ENOENT if it already completed.
+ * waiting takes it for its next wait.  -ENOENT if it already completed; -EINVAL past
+ * OIB_MAD_TIMEOUT_MAX_MS or for a MAD that awaits no response.
  */
 int oib_modify_mad(struct oib_mad_send_buf *send_buf, unsigned int timeout_ms);
 
@@ -303,16 +311,6 @@ enum oib_mad_port_stat {
 	OIB_MAD_PORT_NSTATS,
 };
 
-enum oib_mad_agent_stat {
-	OIB_MAD_AGENT_SENT,		/* send buffers posted */
-	OIB_MAD_AGENT_COMPLETED,	/* send handler calls */
-	OIB_MAD_AGENT_RECEIVED,		/* receive handler calls */
-	OIB_MAD_AGENT_TIMEOUTS,
-	OIB_MAD_AGENT_RETRIES,
-	OIB_MAD_AGENT_NSTATS,
-};
-
 u64 oib_mad_port_stat(struct oib_device *device, u32 port, enum oib_mad_port_stat stat);
-u64 oib_mad_agent_stat(struct oib_mad_agent *agent, enum oib_mad_agent_stat stat);
 
 #endif /* OIB_MAD_H */

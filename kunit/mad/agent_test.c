@@ -408,6 +408,196 @@ static void mad_unsolicited_and_duplicate(struct kunit *test)
 	madt_expect_clean(test, &p->a);
 }
 
+/* ---- refusals: every entry point says -EINVAL to what it cannot take ---- */
+
+/* Expect registering @req (with handlers) to give @err; unregister what it accepts. */
+static void madt_expect_reg(struct kunit *test, struct oib_device *dev,
+			    const struct oib_mad_reg_req *req, int err)
+{
+	struct oib_mad_agent *ag = madt_reg(dev, 1, OIB_QPT_GSI, req, true, NULL);
+
+	KUNIT_EXPECT_EQ_MSG(test, IS_ERR(ag) ? PTR_ERR(ag) : 0, err, "class %#x",
+			    req ? req->mgmt_class : 0);
+	if (!IS_ERR(ag))
+		oib_unregister_mad_agent(ag);
+}
+
+/* Reserved and QP0 classes, class version 0, and 0x60 and 0x90 in particular. */
+static void mad_register_refuses_classes(struct kunit *test)
+{
+	static const u8 refused[] = { 0x50, 0x60, 0x7f, 0x80, OIB_MGMT_CLASS_SUBN_DIRECTED, 0x82,
+				      0x90, 0xff, OIB_MGMT_CLASS_SUBN_LID_ROUTED };
+	static const u8 taken[] = { OIB_MGMT_CLASS_SUBN_ADM, OIB_MGMT_CLASS_CM, 0x09, 0x10, 0x2f,
+				    0x4f };
+	struct oib_mad_reg_req req = { .class_version = 1, .oui = { 0, 0x14, 0x05 } };
+	struct oib_device *dev;
+	unsigned int i;
+
+	madt_fabric(test);
+	dev = madt_dev(test, 1);
+	__set_bit(OIB_MGMT_METHOD_GET, req.method_mask);
+	for (i = 0; i < ARRAY_SIZE(refused); i++) {
+		req.mgmt_class = refused[i];
+		madt_expect_reg(test, dev, &req, -EINVAL);
+	}
+	for (i = 0; i < ARRAY_SIZE(taken); i++) {
+		req.mgmt_class = taken[i];
+		madt_expect_reg(test, dev, &req, 0);
+	}
+	req.mgmt_class = MADT_CLASS;
+	req.class_version = 0;
+	madt_expect_reg(test, dev, &req, -EINVAL);
+}
+
+/* Methods that are no requests, a vendor range 2 class without an OUI, send-only with methods. */
+static void mad_register_refuses_methods_and_oui(struct kunit *test)
+{
+	struct oib_mad_reg_req req = { .mgmt_class = MADT_CLASS, .class_version = 1 };
+	struct oib_device *dev;
+
+	madt_fabric(test);
+	dev = madt_dev(test, 1);
+	__set_bit(0, req.method_mask);
+	madt_expect_reg(test, dev, &req, -EINVAL);
+	bitmap_zero(req.method_mask, OIB_MGMT_MAX_METHODS);
+	__set_bit(OIB_MGMT_METHOD_TRAP_REPRESS, req.method_mask);
+	madt_expect_reg(test, dev, &req, -EINVAL);
+	bitmap_zero(req.method_mask, OIB_MGMT_MAX_METHODS);
+	__set_bit(OIB_MGMT_METHOD_GET, req.method_mask);
+	req.mgmt_class = 0x30;				/* vendor range 2, OUI 0 */
+	madt_expect_reg(test, dev, &req, -EINVAL);
+	req.mgmt_class = 0;				/* send-only, with a method */
+	madt_expect_reg(test, dev, &req, -EINVAL);
+}
+
+/* RMPP: a version other than 1, a class without an RMPP header, a budget without RMPP. */
+static void mad_register_refuses_rmpp(struct kunit *test)
+{
+	struct oib_mad_reg_req req = { .mgmt_class = OIB_MGMT_CLASS_SUBN_ADM, .class_version = 2,
+				       .rmpp_version = 2 };
+	struct oib_device *dev;
+
+	madt_fabric(test);
+	dev = madt_dev(test, 1);
+	__set_bit(OIB_MGMT_METHOD_GET, req.method_mask);
+	madt_expect_reg(test, dev, &req, -EINVAL);
+	req.rmpp_version = OIB_RMPP_VERSION;
+	madt_expect_reg(test, dev, &req, 0);
+	req.mgmt_class = MADT_CLASS;			/* no RMPP header */
+	madt_expect_reg(test, dev, &req, -EINVAL);
+	req.rmpp_version = 0;
+	req.rmpp_max_bytes = 4096;			/* a budget for nothing */
+	madt_expect_reg(test, dev, &req, -EINVAL);
+}
+
+/* A post with a foreign AH, QP0, a P_Key index past the table, a reserved class, bad timeouts. */
+static void mad_post_refuses_bad_fields(struct kunit *test)
+{
+	struct madt_pair *p = madt_pair(test, 4, true);
+	const struct oib_port_immutable *imm = oib_port_immutable(p->da, 1);
+	struct oib_mad_send_buf *sb;
+	struct oib_mad_hdr *hdr;
+	struct oib_ah *foreign;
+	struct oib_pd *pd;
+
+	KUNIT_ASSERT_NOT_NULL(test, imm);
+	sb = madt_buf(&p->a, p->ah, MADT_CLASS, OIB_MGMT_METHOD_GET, 0, 100, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sb);
+	hdr = sb->mad;
+
+	pd = oib_alloc_pd(p->da);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pd);
+	foreign = oib_create_ah(pd, &p->ah->attr);	/* not the MAD QP's PD */
+	KUNIT_EXPECT_FALSE(test, IS_ERR(foreign));
+	if (!IS_ERR(foreign)) {
+		sb->ah = foreign;
+		KUNIT_EXPECT_EQ(test, -EINVAL, oib_post_send_mad(sb));
+		sb->ah = p->ah;
+		oib_destroy_ah(foreign);
+	}
+	oib_dealloc_pd(pd);
+
+	sb->remote_qpn = 0;
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_post_send_mad(sb));
+	sb->remote_qpn = 1;
+	sb->pkey_index = imm->pkey_tbl_len;
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_post_send_mad(sb));
+	sb->pkey_index = 0;
+	hdr->mgmt_class = 0x60;
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_post_send_mad(sb));
+	hdr->mgmt_class = MADT_CLASS;
+	sb->timeout_ms = OIB_MAD_TIMEOUT_MAX_MS + 1;
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_post_send_mad(sb));
+	sb->timeout_ms = 0;
+	sb->retries = 2;				/* retries with nothing to time */
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_post_send_mad(sb));
+	sb->retries = 0;
+	sb->timeout_ms = 20000;
+
+	KUNIT_ASSERT_EQ(test, 0, oib_post_send_mad(sb));
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_modify_mad(sb, OIB_MAD_TIMEOUT_MAX_MS + 1));
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->a, &p->a.completed, 1));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.status[OIB_MAD_SEND_OK]));
+	madt_expect_clean(test, &p->a);
+}
+
+/* A send buffer whose MAD pointer or sizes were changed is refused, RMPP or not. */
+static void mad_post_refuses_changed_buffers(struct kunit *test)
+{
+	struct oib_mad_reg_req req = { .rmpp_version = OIB_RMPP_VERSION };
+	struct madt_pair *p = madt_pair(test, 4, true);
+	struct oib_mad_send_buf *sb;
+	struct oib_mad_agent *ag;
+	struct oib_mad_hdr *hdr;
+	struct oib_ah *ah;
+	void *mad;
+
+	sb = madt_buf(&p->a, p->ah, MADT_CLASS, OIB_MGMT_METHOD_GET, 0, 100, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sb);
+	mad = sb->mad;
+	sb->mad = kunit_kzalloc(test, OIB_MAD_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sb->mad);
+	memcpy(sb->mad, mad, OIB_MAD_SIZE);
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_post_send_mad(sb));
+	sb->mad = mad;
+	sb->data_len = 1;
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_post_send_mad(sb));
+	sb->data_len = 0;
+	sb->hdr_len = OIB_MAD_HDR_SIZE;
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_post_send_mad(sb));
+	oib_free_send_mad(sb);
+
+	/* RMPP buffers: only for RMPP agents and classes, up to OIB_MAD_RMPP_MAX_DATA */
+	sb = oib_create_rmpp_send_mad(p->a.agent, p->ah, OIB_MGMT_CLASS_SUBN_ADM, 1000, GFP_KERNEL);
+	KUNIT_EXPECT_EQ(test, -EINVAL, PTR_ERR(sb));
+	ag = madt_reg(p->da, 1, OIB_QPT_GSI, &req, true, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ag);
+	sb = oib_create_rmpp_send_mad(ag, p->ah, MADT_CLASS, 1000, GFP_KERNEL);
+	KUNIT_EXPECT_EQ(test, -EINVAL, PTR_ERR(sb));
+	sb = oib_create_rmpp_send_mad(ag, p->ah, OIB_MGMT_CLASS_SUBN_ADM, OIB_MAD_RMPP_MAX_DATA + 1,
+				      GFP_KERNEL);
+	KUNIT_EXPECT_EQ(test, -EINVAL, PTR_ERR(sb));
+	sb = oib_create_rmpp_send_mad(NULL, p->ah, OIB_MGMT_CLASS_SUBN_ADM, 1000, GFP_KERNEL);
+	KUNIT_EXPECT_EQ(test, -EINVAL, PTR_ERR(sb));
+	ah = oib_mad_create_ah(ag, &p->ah->attr);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ah);
+	sb = oib_create_rmpp_send_mad(ag, ah, OIB_MGMT_CLASS_SUBN_ADM, 1000, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sb);
+	hdr = sb->mad;
+	hdr->base_version = OIB_MAD_BASE_VERSION;
+	hdr->mgmt_class = OIB_MGMT_CLASS_SUBN_ADM;
+	hdr->class_version = 2;
+	hdr->method = OIB_MGMT_METHOD_GET;
+	sb->data_len = 5000;				/* past what was allocated */
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_post_send_mad(sb));
+	sb->data_len = 1000;
+	sb->hdr_len = OIB_MAD_VENDOR_HDR_SIZE;		/* another class's headers */
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_post_send_mad(sb));
+	oib_free_send_mad(sb);
+	oib_destroy_ah(ah);
+	oib_unregister_mad_agent(ag);
+}
+
 /*
  * Seeded fuzz: thousands of datagrams of random size and content (most with a plausible MAD
  * header) from a UD QP to the MAD layer's QP1.  Nothing crashes, and every one that arrived is
@@ -428,6 +618,11 @@ static struct kunit_case oib_mad_cases[] = {
 	KUNIT_CASE_SLOW(mad_qp_recovery),
 	KUNIT_CASE(mad_unsupported_answered),
 	KUNIT_CASE(mad_unsolicited_and_duplicate),
+	KUNIT_CASE(mad_register_refuses_classes),
+	KUNIT_CASE(mad_register_refuses_methods_and_oui),
+	KUNIT_CASE(mad_register_refuses_rmpp),
+	KUNIT_CASE(mad_post_refuses_bad_fields),
+	KUNIT_CASE(mad_post_refuses_changed_buffers),
 	{}
 };
 

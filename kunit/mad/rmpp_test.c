@@ -9,7 +9,6 @@
 #include <linux/delay.h>
 #include <linux/slab.h>
 #include "mad_util.h"
-#include "../../drivers/infiniband/mad/mad_priv.h"	/* the window and timeouts */
 
 #define RT_CLASS		OIB_MGMT_CLASS_SUBN_ADM
 #define RT_GET_TABLE		0x12

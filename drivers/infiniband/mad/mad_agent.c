@@ -5,6 +5,7 @@
  * synchronous unregistration.
  */
 #include <linux/slab.h>
+#include <kunit/visibility.h>
 #include "mad_priv.h"
 
 static atomic_t mad_next_hi_tid = ATOMIC_INIT(0);
@@ -24,17 +25,35 @@ static bool mad_reg_conflicts(const struct oib_mad_reg_req *a, const struct oib_
 	return bitmap_intersects(a->method_mask, b->method_mask, OIB_MGMT_MAX_METHODS);
 }
 
+/* A vendor range 2 class's OUI: any but 0. */
+static bool mad_oui_valid(const u8 *oui)
+{
+	return oui[0] || oui[1] || oui[2];
+}
+
+/* The methods an agent takes: some, all requests (a response is matched by its TID). */
+static bool mad_methods_valid(const unsigned long *mask)
+{
+	return !bitmap_empty(mask, OIB_MGMT_MAX_METHODS) && !test_bit(0, mask) &&
+	       !test_bit(OIB_MGMT_METHOD_TRAP_REPRESS, mask);
+}
+
 static int mad_check_reg(const struct oib_mad_reg_req *req, oib_mad_recv_handler recv_handler)
 {
-	if (req && req->rmpp_version && req->rmpp_version != OIB_RMPP_VERSION)
-		return -EINVAL;
-	if (!req || !req->mgmt_class)
+	if (!req)
 		return 0;	/* send-only */
-	if (!recv_handler || req->mgmt_class == OIB_MGMT_CLASS_SUBN_LID_ROUTED ||
-	    req->mgmt_class == OIB_MGMT_CLASS_SUBN_DIRECTED)
+	if (req->rmpp_version && req->rmpp_version != OIB_RMPP_VERSION)
 		return -EINVAL;
-	/* Only request methods; responses are matched by TID, not by registration. */
-	if (bitmap_empty(req->method_mask, OIB_MGMT_MAX_METHODS))
+	if (!req->rmpp_version && req->rmpp_max_bytes)
+		return -EINVAL;
+	if (!req->mgmt_class)	/* send-only: takes no requests */
+		return bitmap_empty(req->method_mask, OIB_MGMT_MAX_METHODS) ? 0 : -EINVAL;
+	if (!recv_handler || !mad_class_on_gsi(req->mgmt_class) || !req->class_version ||
+	    !mad_methods_valid(req->method_mask))
+		return -EINVAL;
+	if (mad_class_has_oui(req->mgmt_class) && !mad_oui_valid(req->oui))
+		return -EINVAL;
+	if (req->rmpp_version && !oib_mad_class_uses_rmpp(req->mgmt_class))
 		return -EINVAL;
 	return 0;
 }
@@ -107,12 +126,6 @@ struct oib_mad_agent *oib_register_mad_agent(struct oib_device *device, u32 port
 }
 EXPORT_SYMBOL(oib_register_mad_agent);
 
-void mad_agent_put(struct mad_agent *ma)
-{
-	if (refcount_dec_and_test(&ma->refs))
-		complete(&ma->done);
-}
-
 /* Unregister has waited long: say for what (a lost work completion, or a handler that blocks). */
 static void mad_agent_report_stuck(struct mad_agent *ma)
 {
@@ -150,7 +163,7 @@ void oib_unregister_mad_agent(struct oib_mad_agent *agent)
 	mad_flush_agent_locked(ma, OIB_MAD_SEND_FLUSHED);
 	spin_unlock_irq(&port->lock);
 	cancel_delayed_work_sync(&ma->timeout_work);
-	mad_reasm_due(port);	/* its messages being received are dropped, with their references */
+	mad_port_expire_reasm(port);	/* its messages being received go, with their references */
 
 	mad_agent_put(ma);
 	while (!wait_for_completion_timeout(&ma->done, MAD_UNREGISTER_REPORT))
@@ -226,4 +239,4 @@ u64 oib_mad_agent_stat(struct oib_mad_agent *agent, enum oib_mad_agent_stat stat
 		return 0;
 	return atomic64_read(&to_magent(agent)->stats[stat]);
 }
-EXPORT_SYMBOL(oib_mad_agent_stat);
+EXPORT_SYMBOL_IF_KUNIT(oib_mad_agent_stat);

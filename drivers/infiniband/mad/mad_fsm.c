@@ -1,43 +1,101 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The send MAD state machine, as data: for each (state, event) the next state, or nothing if the
- * event cannot happen in that state.  mad_fsm() is the only place a send MAD's state changes; it
- * also moves the MAD's references (one per posted work request, one while a response or an RMPP
- * ACK is awaited) and checks that they are gone exactly when the MAD is done.
- * Documentation/mad.md draws it.
+ * The send MAD state machine, as data.  mad_next[state][event] is the state an event leads to,
+ * stored plus one, so that every pair not listed is 0: the event cannot happen in that state.
+ * Beside it, what each state holds references for (one per work request on the QP, one while the
+ * peer is awaited, as the 2004 MAD send-list design counts them) and which events end work
+ * requests.  mad_fsm() is the only place a send MAD's state changes; it moves the references with
+ * the events and checks them against the new state.  Documentation/mad.md draws the machine; the
+ * oib_mad_fsm KUnit suite checks the table against that drawing.
  */
+#include <linux/build_bug.h>
 #include <linux/bug.h>
+#include <linux/limits.h>
+#include <kunit/visibility.h>
 #include <oib/names.h>
 #include "mad_priv.h"
 #include "mad_trace.h"
 
-#define X MAD_NSTATES	/* the event cannot happen in this state */
+#define TO(state)	((state) + 1)
+static_assert(MAD_NSTATES < U8_MAX);
 
-/* Columns: the events, in enum mad_event order. */
 static const u8 mad_next[MAD_NSTATES][MAD_NEVENTS] = {
-	/* POST, WR_POSTED, SENT_WAIT, SENT_DONE, SEND_ERR, RESP, RETRY, TIMEOUT, CANCEL,
-	 * SENT_MORE, SENT_ACK, ACK, ACK_MORE, ACKED_WAIT, ACKED_DONE
-	 */
-	[MAD_IDLE] = { MAD_QUEUED, X, X, X, X, X, X, X, X,
-		       X, X, X, X, X, X },
-	[MAD_QUEUED] = { X, MAD_POSTED, X, X, X, MAD_DONE, X, X, MAD_DONE,
-			 X, X, MAD_QUEUED, MAD_QUEUED, MAD_WAIT_RESP, MAD_DONE },
-	[MAD_POSTED] = { X, X, MAD_WAIT_RESP, MAD_DONE, MAD_DONE, MAD_RESP_EARLY, X, X,
-			 MAD_CANCELLED,
-			 MAD_QUEUED, MAD_WAIT_ACK, MAD_POSTED, MAD_POSTED, MAD_POSTED, MAD_POSTED },
-	[MAD_WAIT_ACK] = { X, X, X, X, X, MAD_DONE, MAD_QUEUED, MAD_DONE, MAD_DONE,
-			   X, X, MAD_WAIT_ACK, MAD_QUEUED, MAD_WAIT_RESP, MAD_DONE },
-	[MAD_WAIT_RESP] = { X, X, X, X, X, MAD_DONE, MAD_QUEUED, MAD_DONE, MAD_DONE,
-			    X, X, X, X, X, X },
-	[MAD_RESP_EARLY] = { X, X, MAD_DONE, MAD_DONE, MAD_DONE, X, X, X, MAD_CANCELLED,
-			     X, X, X, X, X, X },
-	[MAD_CANCELLED] = { X, X, MAD_DONE, MAD_DONE, MAD_DONE, X, X, X, X,
-			    X, X, X, X, X, X },
-	[MAD_DONE] = { X, X, X, X, X, X, X, X, X,
-		       X, X, X, X, X, X },
+	[MAD_IDLE] = {
+		[MAD_EV_POST]		= TO(MAD_QUEUED),
+	},
+	[MAD_QUEUED] = {
+		[MAD_EV_WR_POSTED]	= TO(MAD_POSTED),
+		[MAD_EV_RESP]		= TO(MAD_DONE),		/* to an earlier try */
+		[MAD_EV_CANCEL]		= TO(MAD_DONE),
+		[MAD_EV_ACK]		= TO(MAD_QUEUED),
+		[MAD_EV_ACK_MORE]	= TO(MAD_QUEUED),
+		[MAD_EV_ACKED_WAIT]	= TO(MAD_WAIT_RESP),
+		[MAD_EV_ACKED_DONE]	= TO(MAD_DONE),
+	},
+	[MAD_POSTED] = {
+		[MAD_EV_SENT_WAIT]	= TO(MAD_WAIT_RESP),
+		[MAD_EV_SENT_DONE]	= TO(MAD_DONE),
+		[MAD_EV_SEND_ERR]	= TO(MAD_DONE),
+		[MAD_EV_RESP]		= TO(MAD_RESP_EARLY),
+		[MAD_EV_CANCEL]		= TO(MAD_CANCELLED),
+		[MAD_EV_SENT_MORE]	= TO(MAD_QUEUED),
+		[MAD_EV_SENT_ACK]	= TO(MAD_WAIT_ACK),
+		/* ACKs while a train is on the QP: its completion decides */
+		[MAD_EV_ACK]		= TO(MAD_POSTED),
+		[MAD_EV_ACK_MORE]	= TO(MAD_POSTED),
+		[MAD_EV_ACKED_WAIT]	= TO(MAD_POSTED),
+		[MAD_EV_ACKED_DONE]	= TO(MAD_POSTED),
+	},
+	[MAD_WAIT_ACK] = {
+		[MAD_EV_RESP]		= TO(MAD_DONE),
+		[MAD_EV_RETRY]		= TO(MAD_QUEUED),
+		[MAD_EV_TIMEOUT]	= TO(MAD_DONE),
+		[MAD_EV_CANCEL]		= TO(MAD_DONE),
+		[MAD_EV_ACK]		= TO(MAD_WAIT_ACK),
+		[MAD_EV_ACK_MORE]	= TO(MAD_QUEUED),
+		[MAD_EV_ACKED_WAIT]	= TO(MAD_WAIT_RESP),
+		[MAD_EV_ACKED_DONE]	= TO(MAD_DONE),
+	},
+	[MAD_WAIT_RESP] = {
+		[MAD_EV_RESP]		= TO(MAD_DONE),
+		[MAD_EV_RETRY]		= TO(MAD_QUEUED),
+		[MAD_EV_TIMEOUT]	= TO(MAD_DONE),
+		[MAD_EV_CANCEL]		= TO(MAD_DONE),
+	},
+	[MAD_RESP_EARLY] = {
+		[MAD_EV_SENT_WAIT]	= TO(MAD_DONE),
+		[MAD_EV_SENT_DONE]	= TO(MAD_DONE),
+		[MAD_EV_SEND_ERR]	= TO(MAD_DONE),
+		[MAD_EV_CANCEL]		= TO(MAD_CANCELLED),
+	},
+	[MAD_CANCELLED] = {
+		[MAD_EV_SENT_WAIT]	= TO(MAD_DONE),
+		[MAD_EV_SENT_DONE]	= TO(MAD_DONE),
+		[MAD_EV_SEND_ERR]	= TO(MAD_DONE),
+	},
+	/* MAD_DONE: nothing happens to it any more */
 };
 
-#undef X
+#undef TO
+
+/* What a MAD holds references for in each state.  Only MADs that wait (timeout or RMPP) wait. */
+static const struct {
+	bool wrs;	/* one per work request of its on the QP */
+	bool wait;	/* one while its peer is awaited: the response, or RMPP ACKs */
+} mad_holds[MAD_NSTATES] = {
+	[MAD_QUEUED]		= { .wait = true },
+	[MAD_POSTED]		= { .wrs = true, .wait = true },
+	[MAD_WAIT_ACK]		= { .wait = true },
+	[MAD_WAIT_RESP]		= { .wait = true },
+	[MAD_RESP_EARLY]	= { .wrs = true },
+	[MAD_CANCELLED]		= { .wrs = true },
+};
+
+/* The events that end a MAD's work requests (their completion); MAD_EV_WR_POSTED starts them. */
+static const bool mad_ends_wrs[MAD_NEVENTS] = {
+	[MAD_EV_SENT_WAIT] = true, [MAD_EV_SENT_DONE] = true, [MAD_EV_SEND_ERR] = true,
+	[MAD_EV_SENT_MORE] = true, [MAD_EV_SENT_ACK] = true,
+};
 
 static const char * const mad_state_names[MAD_NSTATES] = {
 	[MAD_IDLE] = "idle", [MAD_QUEUED] = "queued", [MAD_POSTED] = "posted",
@@ -64,54 +122,57 @@ const char *mad_event_name(enum mad_event event)
 	return oib_enum_name(mad_event_names, event);
 }
 
-/*
- * Does the MAD wait for its peer in @state: for a response, or (RMPP) for the ACKs of its
- * segments?  Only these states hold that reference.
- */
-static bool mad_state_awaits(const struct mad_send *ms, enum mad_state state)
+int oib_mad_fsm_next(enum mad_state state, enum mad_event event)
 {
-	return (ms->timeout_ms || ms->rmpp) &&
-	       (state == MAD_QUEUED || state == MAD_POSTED || state == MAD_WAIT_ACK ||
-		state == MAD_WAIT_RESP);
+	if (state >= MAD_NSTATES || event >= MAD_NEVENTS || !mad_next[state][event])
+		return -EINVAL;
+	return mad_next[state][event] - 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(oib_mad_fsm_next);
+
+/* Can @event happen to a MAD in @state?  The guard of every caller that has a choice. */
+bool mad_fsm_accepts(enum mad_state state, enum mad_event event)
+{
+	return oib_mad_fsm_next(state, event) >= 0;
 }
 
-/* Does @event end a work request (its completion)? */
-static bool mad_event_wr_done(enum mad_event event)
+/* Does a MAD in @state wait for its peer (a response, or RMPP ACKs), if it waits at all? */
+bool mad_fsm_waiting(enum mad_state state)
 {
-	return event == MAD_EV_SENT_WAIT || event == MAD_EV_SENT_DONE ||
-	       event == MAD_EV_SEND_ERR || event == MAD_EV_SENT_MORE || event == MAD_EV_SENT_ACK;
+	return state < MAD_NSTATES && mad_holds[state].wait;
 }
 
-/* References held in @state: the work request's and the response's. */
 static unsigned int mad_state_refs(const struct mad_send *ms, enum mad_state state)
 {
-	bool wr = state == MAD_POSTED || state == MAD_RESP_EARLY || state == MAD_CANCELLED;
+	bool waits = ms->timeout_ms || ms->rmpp;
 
-	return (wr ? ms->wr_count : 0) + mad_state_awaits(ms, state);
+	return (mad_holds[state].wrs ? ms->wr_count : 0) + (waits && mad_holds[state].wait);
 }
 
 /*
- * Apply @event.  The caller holds the port lock and has checked (by the table's rules, which it
- * knows) that the event applies; an impossible event is a bug, warned about once and ignored.
+ * Apply @event (port lock held).  An event the state does not accept is a bug: warned about once
+ * and ignored.  Work request references come and go with the events that post and complete them;
+ * the wait's is taken by the post and dropped when the MAD stops waiting.
  */
 void mad_fsm(struct mad_send *ms, enum mad_event event)
 {
-	enum mad_state from = ms->state, to;
+	enum mad_state from = ms->state;
+	bool waits = ms->timeout_ms || ms->rmpp;
+	int to;
 
 	lockdep_assert_held(&ms->agent->port->lock);
-	to = mad_next[from][event];
-	if (WARN_ONCE(to >= MAD_NSTATES, "oib_mad: event %s in state %s",
-		      mad_event_name(event), mad_state_name(from)))
+	to = oib_mad_fsm_next(from, event);
+	if (WARN_ONCE(to < 0, "oib_mad: event %s in state %s", mad_event_name(event),
+		      mad_state_name(from)))
 		return;
 
-	/* The seed's references: taken and dropped by the events that start and end them. */
 	if (event == MAD_EV_WR_POSTED)
 		ms->refs += ms->wr_count;
-	if (mad_event_wr_done(event))
+	if (mad_ends_wrs[event])
 		ms->refs -= ms->wr_count;
-	if (event == MAD_EV_POST && mad_state_awaits(ms, to))
+	if (event == MAD_EV_POST && waits && mad_holds[to].wait)
 		ms->refs++;
-	if (mad_state_awaits(ms, from) && !mad_state_awaits(ms, to))
+	if (waits && mad_holds[from].wait && !mad_holds[to].wait)
 		ms->refs--;
 
 	WRITE_ONCE(ms->state, to);	/* oib_free_send_mad() peeks */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * oib_mad module: an oib_core client that gives every port with OIB_CORE_CAP_IB_MAD a MAD service
- * (mad_port.c) and its own agent for answering requests nobody takes.  The client data of a
- * device is its array of ports (NULL for ports without the service).
+ * (mad_port.c) and its own agent (mad_self.c).  The client data of a device is its array of ports
+ * (NULL for ports without the service).
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -12,16 +12,7 @@ struct workqueue_struct *mad_wq;
 
 static void mad_remove_port(struct mad_port *port)
 {
-	struct mad_agent *self = port->self;
-
-	/*
-	 * No new answers from the port work, and the one it may be building finishes first: an
-	 * answer holds no reference on the agent until it is posted.
-	 */
-	WRITE_ONCE(port->self, NULL);
-	flush_work(&port->work);
-	if (self)
-		oib_unregister_mad_agent(&self->agent);
+	mad_self_stop(port);
 	mad_port_teardown(port);
 	mad_debugfs_remove_port(port);
 	mad_port_put(port);
@@ -58,7 +49,6 @@ static void mad_remove_ports(struct mad_port **ports, u32 n)
 
 static int mad_add_device(struct oib_device *device)
 {
-	struct oib_mad_agent *self;
 	struct mad_port **ports, *port;
 	u32 i;
 	int ret;
@@ -83,13 +73,9 @@ static int mad_add_device(struct oib_device *device)
 	for (i = 0; i < device->phys_port_cnt; i++) {
 		if (!ports[i])
 			continue;
-		self = oib_register_mad_agent(device, i + 1, OIB_QPT_GSI, NULL,
-					      mad_self_send_handler, NULL, NULL);
-		if (IS_ERR(self)) {
-			ret = PTR_ERR(self);
+		ret = mad_self_start(ports[i]);
+		if (ret)
 			goto err;
-		}
-		ports[i]->self = to_magent(self);
 		mad_debugfs_add_port(ports[i]);
 	}
 	return 0;

@@ -4,6 +4,10 @@
  * completions, the bounded window of posted work requests fed from the backlogs, and recovery of
  * the QP from the error state.  Ports are set up and torn down by the oib_core client in
  * mad_main.c.
+ *
+ * This file and mad_send.c call each other, as the concept needs: send MADs enter the window here
+ * (mad_port_post_locked()) and the window hands their work requests' completions back
+ * (mad_send_wr_done()); the port work is where finished MADs' handlers run.
  */
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -47,7 +51,7 @@ static void mad_cq_event(struct oib_cq *cq, void *context)
 	mad_port_kick(context);
 }
 
-int mad_post_recv(struct mad_port *port, u32 index)
+static int mad_post_recv(struct mad_port *port, u32 index)
 {
 	struct mad_recv_buf *rb = &port->rbufs[index];
 	struct oib_sge sge = { .addr = (u64)(uintptr_t)rb->data, .length = MAD_RECV_BUF_SIZE,
@@ -68,6 +72,22 @@ static void mad_fill_ring(struct mad_port *port)
 	for (i = 0; i < MAD_RECV_RING; i++)
 		if (!port->rbufs[i].posted && mad_post_recv(port, i))
 			break;
+}
+
+/* A receive completion: the MAD to the receive path, its buffer back on the ring. */
+static void mad_recv_complete(struct mad_port *port, const struct oib_wc *wc)
+{
+	struct mad_recv_buf *rb;
+
+	if (wc->wr_id >= MAD_RECV_RING)
+		return;
+	rb = &port->rbufs[wc->wr_id];
+	rb->posted = false;
+	if (wc->status == OIB_WC_WR_FLUSH_ERR)
+		return;	/* the QP is in error: recovery refills the ring */
+	mad_recv(port, rb->data, wc);
+	if (!port->recovering)	/* back on the ring at once: bursts must not find it empty */
+		mad_post_recv(port, wc->wr_id);
 }
 
 static int mad_qp_to_rts(struct oib_qp *qp)
@@ -286,6 +306,18 @@ static void mad_port_work(struct work_struct *work)
 		mad_port_kick(port);
 }
 
+/* Have the port work look at its RMPP transfers: the tick, or an agent unregistering. */
+void mad_port_expire_reasm(struct mad_port *port)
+{
+	set_bit(0, &port->reasm_due);
+	mad_port_kick(port);
+}
+
+static void mad_port_reasm_tick(struct work_struct *work)
+{
+	mad_port_expire_reasm(container_of(to_delayed_work(work), struct mad_port, reasm_tick));
+}
+
 int mad_port_setup(struct mad_port *port)
 {
 	struct oib_cq_init_attr cq_attr = { .cqe = MAD_RECV_RING + MAD_SEND_DEPTH };
@@ -395,7 +427,7 @@ void mad_port_init(struct mad_port *port, struct oib_device *device, u32 port_nu
 	INIT_LIST_HEAD(&port->done);
 	INIT_WORK(&port->work, mad_port_work);
 	hash_init(port->reasm);
-	INIT_DELAYED_WORK(&port->reasm_tick, mad_reasm_tick);
+	INIT_DELAYED_WORK(&port->reasm_tick, mad_port_reasm_tick);
 	port->reasm_idle = MAD_REASM_IDLE;
 	port->reasm_time_wait = MAD_REASM_TIME_WAIT;
 }

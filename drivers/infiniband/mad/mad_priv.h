@@ -12,6 +12,7 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <oib/mad.h>
+#include <oib/kunit/mad.h>
 
 #define MAD_RECV_RING		512	/* receives kept posted on each GSI QP */
 #define MAD_SEND_DEPTH		64	/* GSI send queue depth */
@@ -21,10 +22,9 @@
 #define MAD_UNREGISTER_REPORT	(10 * HZ)	/* unregister reports what it waits for */
 #define MAD_RECV_BUF_SIZE	(OIB_MAD_GRH_SIZE + OIB_MAD_SIZE)
 
-/* RMPP (mad_rmpp.c sends, mad_reasm.c receives) */
-#define MAD_RMPP_ACK_TIMEOUT_MS	100	/* a sender's wait for an ACK, per try */
+/* RMPP (mad_rmpp_send.c sends, mad_rmpp_recv.c receives) */
+/* MAD_RMPP_ACK_TIMEOUT_MS and MAD_RMPP_WINDOW: include/oib/kunit/mad.h */
 #define MAD_RMPP_RETRIES	10	/* resends without progress before giving up */
-#define MAD_RMPP_WINDOW		32	/* segments a receiver takes past the last it ACKed */
 #define MAD_RMPP_TRAIN		16	/* segments posted at once, in one chain of WRs */
 #define MAD_REASM_IDLE		(5 * HZ)	/* a partial message with no progress is dropped */
 /* a received message is remembered this long, to acknowledge its end again if the ACK was lost */
@@ -32,64 +32,14 @@
 #define MAD_REASM_TICK		(HZ / 4)
 #define MAD_REASM_HASH_BITS	6
 
-/*
- * A send MAD's lifecycle.  The state is the one truth; lists and references are views of it.
- * Changed only by mad_fsm() under the port lock.  Which lists a MAD is on, per state:
- *   IDLE        none (created, not posted)
- *   QUEUED      agent's sends, a port backlog          (waiting for a work request slot)
- *               or the port's held list                 (waiting for fewer awaited responses)
- *   POSTED      agent's sends, the port send list      (its WR is on the QP)
- *   WAIT_ACK    agent's sends                           (RMPP: the window is out; waiting for
- *                                                       the receiver's ACK)
- *   WAIT_RESP   agent's sends                           (sent; waiting for the response)
- *   RESP_EARLY  agent's sends, the port send list      (response held until the send completes)
- *   CANCELLED   agent's sends, the port send list      (cancelled or flushed; its WR is still on
- *                                                       the QP)
- *   DONE        the port done list until its handlers ran, then none
- */
-enum mad_state {
-	MAD_IDLE,
-	MAD_QUEUED,
-	MAD_POSTED,
-	MAD_WAIT_ACK,
-	MAD_WAIT_RESP,
-	MAD_RESP_EARLY,
-	MAD_CANCELLED,
-	MAD_DONE,
-	MAD_NSTATES,
-};
-
-enum mad_event {
-	MAD_EV_POST,		/* oib_post_send_mad() */
-	MAD_EV_WR_POSTED,	/* its work request went to the QP */
-	MAD_EV_SENT_WAIT,	/* the WR completed well; a response is awaited */
-	MAD_EV_SENT_DONE,	/* the WR completed well; nothing more awaited */
-	MAD_EV_SEND_ERR,	/* the WR completed in error (or was flushed) */
-	MAD_EV_RESP,		/* its response arrived */
-	MAD_EV_RETRY,		/* the wait expired, retries left: send again */
-	MAD_EV_TIMEOUT,		/* the wait expired, no retries left */
-	MAD_EV_CANCEL,		/* cancel, flush or abort (status says which) */
-	/* RMPP sends: one segment per work request, the window opened by the receiver's ACKs */
-	MAD_EV_SENT_MORE,	/* the WR completed well; the window has more segments to send */
-	MAD_EV_SENT_ACK,	/* the WR completed well; the window is out, an ACK is awaited */
-	MAD_EV_ACK,		/* an ACK that opens no new segment to send */
-	MAD_EV_ACK_MORE,	/* an ACK that lets more segments go */
-	MAD_EV_ACKED_WAIT,	/* every segment acknowledged; a response is awaited */
-	MAD_EV_ACKED_DONE,	/* every segment acknowledged; nothing more awaited */
-	MAD_NEVENTS,
-};
-
 const char *mad_state_name(enum mad_state state);
 const char *mad_event_name(enum mad_event event);
 
 struct mad_port;
 
 /*
- * An agent.  Refcounting: @refs is 1 for the registration, plus one per posted send MAD until its
- * send handler returned, plus one per receive handler call in progress, plus one per RMPP
- * message being received for it (until the port work drops it); unregister drops the first and
- * waits for @done.  The memory is freed by unregister after that.  @dead, the lists and the
- * registration fields are under the port lock; @reasm_bytes is the port work's.
+ * An agent.  Under the port lock: @dead, the lists, the timer fields and (once on the port's list)
+ * the registration fields; @reasm_bytes is the port work's.  Unregister frees it once @refs is 0.
  */
 struct mad_agent {
 	struct oib_mad_agent agent;
@@ -105,22 +55,29 @@ struct mad_agent {
 	struct delayed_work timeout_work;	/* expires the waits in @sends */
 	bool timer_armed;		/* timeout_work is scheduled for timer_due */
 	unsigned long timer_due;
+	/*
+	 * 1 for the registration, plus one per posted send MAD until its send handler returned, one
+	 * per receive handler call in progress, one per RMPP message being received for it (until
+	 * the port work drops it).  Unregister drops the first and waits for @done.
+	 */
 	refcount_t refs;
-	struct completion done;
+	struct completion done;		/* @refs reached 0 */
 	atomic64_t stats[OIB_MAD_AGENT_NSTATS];
 };
 
 /*
  * A send MAD (the send buffer's private side).  Owned by the agent's owner while IDLE and after
- * DONE; by the layer in between.  @refs counts what the seed calls references on the MAD: one per
- * posted work request (an RMPP train has several), one while a response (or an RMPP ACK) is
- * awaited; it must be 0 exactly when the state reaches DONE (checked).  Everything but the owner's
- * fields is under the port lock.
+ * DONE; by the layer in between.  Everything but the owner's fields is under the port lock.
  */
 struct mad_send {
 	struct oib_mad_send_buf buf;
 	struct mad_agent *agent;
 	enum mad_state state;
+	/*
+	 * References, as the 2004 MAD send-list design counts them: one per posted work request (an
+	 * RMPP train has several), one while a response (or an RMPP ACK) is awaited.  Moved only by
+	 * mad_fsm(); 0 exactly when the state reaches DONE (checked).
+	 */
 	unsigned int refs;
 	enum oib_mad_send_status status;	/* the outcome, fixed on the way to DONE */
 	enum oib_wc_status wc_status;
@@ -140,6 +97,7 @@ struct mad_send {
 	bool abort_peer;		/* done mid-transfer: send the receiver ABORT first */
 	u8 rmpp_status;			/* ABORT/STOP status, received or to send */
 	u8 *msg;			/* buf.mad: hdr_len + data_len bytes */
+	size_t msg_data_len;		/* data_len as allocated: a post must not change it */
 	u32 seg_count;
 	u32 seg_next;			/* the next segment to post */
 	u32 last_ack;			/* the receiver has 1..last_ack */
@@ -160,28 +118,30 @@ struct mad_recv_buf {
 	u8 data[MAD_RECV_BUF_SIZE] __aligned(8);
 };
 
-/*
- * A port's MAD service.  Refcounting: @ref is 1 from setup until the device's removal, plus one
- * per agent registered on it; the last put frees it.  @lock protects every send MAD's state and
- * lists (the agents' too), the backlogs, held list, send list, done list, @outstanding,
- * @awaiting, @next_wr_id, @dying, @recovering, @hold_sends and the agent list.  @qp_mutex
- * protects the QP and CQ pointers against teardown and serialises their use by the port work
- * (polling, the receive ring, recovery); posting uses the QP under @lock and stops once @dying is
- * set.  The RMPP transfer table (@reasm) belongs to the port work alone.
- */
+/* A port's MAD service.  The RMPP transfer table (@reasm) belongs to the port work alone. */
 struct mad_port {
-	struct kref ref;
+	struct kref ref;	/* 1 from setup until the device's removal, +1 per agent on it */
 	struct oib_device *device;
 	u32 port_num;
 	struct oib_pd *pd;
-	struct mutex qp_mutex;		/* see above */
+	/*
+	 * The QP and CQ pointers against teardown; serialises the port work's use of them (polling,
+	 * the receive ring, recovery).  Posting uses the QP under @lock instead.
+	 */
+	struct mutex qp_mutex;
 	struct oib_cq *send_cq, *recv_cq;
 	struct oib_qp *qp;
 	struct mad_recv_buf *rbufs;	/* [MAD_RECV_RING] */
 	struct work_struct work;	/* completions, done list, recovery */
-	struct mad_agent *self;		/* answers requests nobody takes */
+	struct mad_agent *self;		/* the port's own agent (mad_self.c); NULL once stopped */
 
-	spinlock_t lock;		/* see above */
+	/*
+	 * Irqs off.  Every send MAD's state and lists (the agents' too), the backlogs, held list,
+	 * send list and done list, @outstanding, @awaiting, @next_wr_id, @dying, @recovering,
+	 * @hold_sends and the agent list.  Posting to the QP happens under it (so posts go in
+	 * backlog order) and stops once @dying is set.
+	 */
+	spinlock_t lock;
 	bool dying, recovering, hold_sends;
 	struct list_head agents;
 	struct list_head resp_backlog;	/* responses wait here first ... */
@@ -226,26 +186,39 @@ static inline void mad_agent_count(struct mad_agent *ma, enum oib_mad_agent_stat
 	atomic64_inc(&ma->stats[stat]);
 }
 
-/* mad_fsm.c */
+/* mad_fsm.c: the send MAD state table */
 void mad_fsm(struct mad_send *ms, enum mad_event event);
+bool mad_fsm_accepts(enum mad_state state, enum mad_event event);
+bool mad_fsm_waiting(enum mad_state state);
 
-/* mad_port.c */
+/* mad_port.c: a port's QP, receive ring, work, WR window and recovery */
 void mad_port_init(struct mad_port *port, struct oib_device *device, u32 port_num);
 int mad_port_setup(struct mad_port *port);
 void mad_port_teardown(struct mad_port *port);
 struct mad_port *mad_port_get(struct oib_device *device, u32 port);	/* no reference */
 void mad_port_put(struct mad_port *port);
 void mad_port_kick(struct mad_port *port);
-int mad_post_recv(struct mad_port *port, u32 index);
 void mad_port_post_locked(struct mad_port *port);
+void mad_port_expire_reasm(struct mad_port *port);
 
-/* mad_agent.c */
+/* mad_agent.c: registration, request lookup, unregister */
+/* Can MADs of @mgmt_class go through the GSI QP: not 0, QP0's or a reserved class? */
+static inline bool mad_class_on_gsi(u8 mgmt_class)
+{
+	return mgmt_class && mgmt_class != OIB_MGMT_CLASS_SUBN_LID_ROUTED &&
+	       mgmt_class < OIB_MGMT_CLASS_RESERVED_START;
+}
+
 struct mad_agent *mad_agent_find_request(struct mad_port *port, const struct oib_mad_hdr *hdr,
 					 bool *class_known);
-void mad_agent_put(struct mad_agent *ma);
-void mad_flush_agent_locked(struct mad_agent *ma, enum oib_mad_send_status status);
 
-/* mad_send.c */
+static inline void mad_agent_put(struct mad_agent *ma)
+{
+	if (refcount_dec_and_test(&ma->refs))
+		complete(&ma->done);
+}
+
+/* mad_send.c: send MADs */
 void mad_send_wr_done(struct mad_port *port, struct mad_send *ms, enum oib_wc_status status);
 void mad_send_deliver_done(struct mad_port *port);
 void mad_timeout_work(struct work_struct *work);
@@ -253,25 +226,26 @@ void mad_arm_timeout(struct mad_agent *ma, struct mad_send *ms, unsigned int tim
 void mad_backlog_add(struct mad_port *port, struct mad_send *ms);
 void mad_send_finish_locked(struct mad_port *port, struct mad_send *ms);
 bool mad_send_cancel_locked(struct mad_send *ms, enum oib_mad_send_status status);
+void mad_flush_agent_locked(struct mad_agent *ma, enum oib_mad_send_status status);
 bool mad_send_match_response(struct mad_port *port, u8 *copy, const struct oib_mad_recv *recv);
 struct mad_agent *mad_send_rmpp_requester(struct mad_port *port, const struct oib_mad_hdr *hdr);
 
-/* mad_rmpp.c: RMPP sends */
+/* mad_rmpp_send.c: RMPP sends, and the ACK, STOP and ABORT about them */
 static inline const struct oib_rmpp_hdr *mad_rmpp_hdr(const struct oib_mad_hdr *hdr)
 {
 	return (const struct oib_rmpp_hdr *)(hdr + 1);
 }
 
 bool mad_is_rmpp(const struct oib_mad_hdr *hdr);
+void mad_rmpp_fill(void *mad, const void *hdr, size_t hdr_len, u8 type, u8 flags, u8 status,
+		   u32 seg, u32 paylen_newwin);
 void mad_rmpp_start(struct mad_send *ms);
 unsigned int mad_rmpp_build_train(struct mad_send *ms, unsigned int room);
 bool mad_rmpp_sent(struct mad_port *port, struct mad_send *ms);
-bool mad_rmpp_recv_ctl(struct mad_port *port, const struct oib_mad_recv *recv);
+bool mad_rmpp_ctl(struct mad_port *port, const struct oib_mad_recv *recv);
 void mad_rmpp_abort_peer(struct mad_port *port, struct mad_send *ms);
-void mad_rmpp_fill(void *mad, const void *hdr, size_t hdr_len, u8 type, u8 flags, u8 status,
-		   u32 seg, u32 paylen_newwin);
 
-/* mad_reasm.c: RMPP receives */
+/* mad_recv.c: the receive path */
 enum mad_verdict {
 	MAD_RX_DISPATCHED,
 	MAD_RX_RESPONSE,
@@ -283,21 +257,26 @@ enum mad_verdict {
 	MAD_RX_NOT_RMPP,	/* not for the layer's RMPP: dispatch as a single MAD */
 };
 
-enum mad_verdict mad_reasm_recv(struct mad_port *port, const u8 *buf,
+void mad_recv(struct mad_port *port, const u8 *buf, const struct oib_wc *wc);
+
+/* mad_rmpp_recv.c: RMPP receives (reassembly) */
+enum mad_verdict mad_reasm_data(struct mad_port *port, const u8 *buf,
 				const struct oib_mad_recv *recv);
 bool mad_reasm_abort(struct mad_port *port, const struct oib_mad_recv *recv);
 void mad_reasm_expire(struct mad_port *port);
-void mad_reasm_due(struct mad_port *port);
-void mad_reasm_tick(struct work_struct *work);
 
-/* mad_recv.c */
-void mad_recv_complete(struct mad_port *port, const struct oib_wc *wc);
-void mad_self_send_handler(struct oib_mad_agent *agent, struct oib_mad_send_wc *wc);
-int mad_ah_attr_from_grh(struct mad_port *port, const u8 *grh, struct oib_ah_attr *attr);
+/* mad_addr.c: addresses of received MADs */
 int mad_grh_gids(const u8 *grh, union oib_gid *sgid, union oib_gid *dgid);
+int mad_ah_attr_from_grh(struct mad_port *port, const u8 *grh, struct oib_ah_attr *attr);
+
+/* mad_self.c: the port's own agent */
+int mad_self_start(struct mad_port *port);
+void mad_self_stop(struct mad_port *port);
 struct oib_mad_send_buf *mad_self_buf(struct mad_port *port, const struct oib_ah_attr *attr,
 				      u32 remote_qpn, u16 pkey_index);
 void mad_self_post(struct oib_mad_send_buf *sb);
+void mad_self_answer(struct mad_port *port, const u8 *buf, const struct oib_mad_recv *recv,
+		     u16 status);
 
 /* mad_debugfs.c */
 void mad_debugfs_init(void);

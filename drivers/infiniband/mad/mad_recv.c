@@ -1,54 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The receive side: each MAD that arrives on QP1 is checked, then either matched to the request
- * it answers (responses), given to the one agent registered for it (requests), answered by the
- * layer with the spec's "unsupported" status, or dropped and counted.  Runs in the port work.
+ * The receive side: each MAD that arrives on QP1 is checked, then either taken by RMPP (a segment
+ * of a message being received, or an ACK, STOP or ABORT about one), matched to the request it
+ * answers (responses), given to the one agent registered for it (requests), answered by the
+ * port's own agent with the spec's "unsupported" status, or dropped; and counted under its
+ * verdict.  Runs in the port work, which owns the receive ring.
  */
 #include <linux/slab.h>
 #include "mad_priv.h"
 #include "mad_trace.h"
-
-/*
- * The source and destination GIDs of a received datagram.  The 40 bytes in front of the payload
- * hold the IPv6 header, or for IPv4 the IPv4 header in their last 20 bytes.
- */
-int mad_grh_gids(const u8 *grh, union oib_gid *sgid, union oib_gid *dgid)
-{
-	if ((grh[0] >> 4) == 6) {
-		memcpy(sgid, grh + 8, sizeof(*sgid));
-		memcpy(dgid, grh + 24, sizeof(*dgid));
-	} else if ((grh[20] >> 4) == 4) {
-		memset(sgid, 0, sizeof(*sgid));
-		memset(dgid, 0, sizeof(*dgid));
-		sgid->raw[10] = 0xff;
-		sgid->raw[11] = 0xff;
-		dgid->raw[10] = 0xff;
-		dgid->raw[11] = 0xff;
-		memcpy(&sgid->raw[12], grh + 20 + 12, 4);
-		memcpy(&dgid->raw[12], grh + 20 + 16, 4);
-	} else {
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* Where a received datagram came from, as an address to answer it at. */
-int mad_ah_attr_from_grh(struct mad_port *port, const u8 *grh, struct oib_ah_attr *attr)
-{
-	union oib_gid sgid, dgid;
-	u32 gid_port, index;
-
-	memset(attr, 0, sizeof(*attr));
-	if (mad_grh_gids(grh, &sgid, &dgid))
-		return -EINVAL;
-	attr->port_num = port->port_num;
-	attr->flags = OIB_AH_GRH;
-	attr->grh.dgid = sgid;
-	attr->grh.hop_limit = 64;
-	if (!oib_find_gid(port->device, &dgid, &gid_port, &index) && gid_port == port->port_num)
-		attr->grh.sgid_index = index;
-	return 0;
-}
 
 /* Requests that call for a response; the others (Send, Trap, Report) are one-way. */
 static bool mad_wants_answer(u8 method)
@@ -58,71 +18,30 @@ static bool mad_wants_answer(u8 method)
 }
 
 /*
- * A send buffer of the port's own agent, with an address handle of its own, for the layer's own
- * MADs (answers, RMPP ACK, STOP, ABORT); NULL if the port is going away or memory is short.
- * Port work only (that is what keeps port->self alive while it is used).
+ * An RMPP MAD (its active flag set): DATA for a message being received, ACK for a transfer of
+ * ours, STOP or ABORT for either.  MAD_RX_NOT_RMPP: a DATA segment to deliver as a MAD (its agent
+ * speaks RMPP itself, or there is none).
  */
-struct oib_mad_send_buf *mad_self_buf(struct mad_port *port, const struct oib_ah_attr *attr,
-				      u32 remote_qpn, u16 pkey_index)
+static enum mad_verdict mad_recv_rmpp(struct mad_port *port, const u8 *buf,
+				      const struct oib_mad_recv *recv)
 {
-	struct mad_agent *self = READ_ONCE(port->self);
-	struct oib_mad_send_buf *sb;
-	struct oib_ah *ah;
+	const struct oib_rmpp_hdr *rh = mad_rmpp_hdr(recv->mad);
 
-	if (!self)
-		return NULL;
-	ah = oib_mad_create_ah(&self->agent, attr);
-	if (IS_ERR(ah))
-		return NULL;
-	sb = oib_create_send_mad(&self->agent, ah, GFP_KERNEL);
-	if (IS_ERR(sb)) {
-		oib_destroy_ah(ah);
-		return NULL;
+	if (rh->rmpp_version != OIB_RMPP_VERSION)
+		return MAD_RX_MALFORMED;
+	switch (rh->rmpp_type) {
+	case OIB_RMPP_TYPE_DATA:
+		return mad_reasm_data(port, buf, recv);
+	case OIB_RMPP_TYPE_ACK:
+		return mad_rmpp_ctl(port, recv) ? MAD_RX_RMPP : MAD_RX_UNMATCHED;
+	case OIB_RMPP_TYPE_STOP:
+	case OIB_RMPP_TYPE_ABORT:
+		if (mad_rmpp_ctl(port, recv) || mad_reasm_abort(port, recv))
+			return MAD_RX_RMPP;
+		return MAD_RX_UNMATCHED;
+	default:
+		return MAD_RX_MALFORMED;
 	}
-	sb->remote_qpn = remote_qpn;
-	sb->pkey_index = pkey_index;
-	return sb;
-}
-
-/* Post it; mad_self_send_handler() frees it, or this does if the post fails. */
-void mad_self_post(struct oib_mad_send_buf *sb)
-{
-	struct oib_ah *ah = sb->ah;
-
-	if (oib_post_send_mad(sb)) {
-		oib_free_send_mad(sb);
-		oib_destroy_ah(ah);
-	}
-}
-
-/* Answer a request nobody takes with @status. */
-static void mad_answer(struct mad_port *port, const u8 *buf, const struct oib_mad_recv *recv,
-		       u16 status)
-{
-	struct oib_mad_send_buf *sb;
-	struct oib_ah_attr attr;
-	struct oib_mad_hdr *hdr;
-
-	if (mad_ah_attr_from_grh(port, buf, &attr))
-		return;
-	sb = mad_self_buf(port, &attr, recv->src_qp, recv->pkey_index);
-	if (!sb)
-		return;
-	memcpy(sb->mad, buf + OIB_MAD_GRH_SIZE, OIB_MAD_SIZE);
-	hdr = sb->mad;
-	hdr->method = hdr->method == OIB_MGMT_METHOD_SET ? OIB_MGMT_METHOD_GET_RESP :
-			hdr->method | OIB_MGMT_METHOD_RESP;
-	hdr->status = cpu_to_be16(status);
-	mad_self_post(sb);
-}
-
-/* The port's own agent: its only MADs are answers, each with an AH of its own. */
-void mad_self_send_handler(struct oib_mad_agent *agent, struct oib_mad_send_wc *wc)
-{
-	struct oib_ah *ah = wc->send_buf->ah;
-
-	oib_free_send_mad(wc->send_buf);
-	oib_destroy_ah(ah);
 }
 
 static enum mad_verdict mad_recv_one(struct mad_port *port, const u8 *buf,
@@ -144,7 +63,7 @@ static enum mad_verdict mad_recv_one(struct mad_port *port, const u8 *buf,
 		return MAD_RX_MALFORMED;
 
 	if (mad_is_rmpp(hdr)) {
-		verdict = mad_reasm_recv(port, buf, &recv);
+		verdict = mad_recv_rmpp(port, buf, &recv);
 		if (verdict != MAD_RX_NOT_RMPP)
 			return verdict;
 	}
@@ -166,8 +85,8 @@ static enum mad_verdict mad_recv_one(struct mad_port *port, const u8 *buf,
 	}
 	if (!mad_wants_answer(hdr->method))
 		return MAD_RX_NO_AGENT;
-	mad_answer(port, buf, &recv, class_known ? OIB_MAD_STATUS_UNSUPPORTED_METHOD :
-						   OIB_MAD_STATUS_BAD_VERSION);
+	mad_self_answer(port, buf, &recv, class_known ? OIB_MAD_STATUS_UNSUPPORTED_METHOD :
+							OIB_MAD_STATUS_BAD_VERSION);
 	return MAD_RX_ANSWERED;
 }
 
@@ -181,25 +100,17 @@ static const enum oib_mad_port_stat mad_verdict_stat[] = {
 	[MAD_RX_RMPP] = OIB_MAD_PORT_RMPP,
 };
 
-/* One receive completion (port work only); its buffer goes back on the ring. */
-void mad_recv_complete(struct mad_port *port, const struct oib_wc *wc)
+/*
+ * One receive completion that carries data, in @buf (GRH, then the MAD); a completion in error (a
+ * datagram longer than a MAD) is a malformed MAD.  Port work only.
+ */
+void mad_recv(struct mad_port *port, const u8 *buf, const struct oib_wc *wc)
 {
-	struct mad_recv_buf *rb;
 	enum mad_verdict verdict;
 
-	if (wc->wr_id >= MAD_RECV_RING)
-		return;
-	rb = &port->rbufs[wc->wr_id];
-	rb->posted = false;
-	if (wc->status == OIB_WC_WR_FLUSH_ERR)
-		return;	/* the QP is in error: recovery refills the ring */
 	mad_port_count(port, OIB_MAD_PORT_RECEIVED);
-	/* A receive in error (a datagram longer than a MAD) is a malformed MAD. */
-	verdict = wc->status == OIB_WC_SUCCESS ? mad_recv_one(port, rb->data, wc) :
-						 MAD_RX_MALFORMED;
+	verdict = wc->status == OIB_WC_SUCCESS ? mad_recv_one(port, buf, wc) : MAD_RX_MALFORMED;
 	mad_port_count(port, mad_verdict_stat[verdict]);
-	trace_oib_mad_recv(port->port_num, (const void *)(rb->data + OIB_MAD_GRH_SIZE),
-			   wc->byte_len, verdict);
-	if (!port->recovering)	/* back on the ring at once: bursts must not find it empty */
-		mad_post_recv(port, wc->wr_id);
+	trace_oib_mad_recv(port->port_num, (const void *)(buf + OIB_MAD_GRH_SIZE), wc->byte_len,
+			   verdict);
 }

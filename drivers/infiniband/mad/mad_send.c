@@ -4,25 +4,11 @@
  * response arrives, when its wait expires and when it is cancelled, and the delivery of finished
  * MADs to their agents.  Every state change goes through mad_fsm() under the port lock; every
  * handler call happens in mad_send_deliver_done(), from the port work, with no lock held.
+ * The port's window (mad_port.c) posts MADs and reports their completions here; RMPP sends
+ * (mad_rmpp_send.c) are send MADs with a window of segments: both call back, as the concept needs.
  */
 #include <linux/slab.h>
-#include <oib/names.h>
 #include "mad_priv.h"
-
-static const char * const mad_send_status_names[] = {
-	[OIB_MAD_SEND_OK] = "ok",
-	[OIB_MAD_SEND_RESP_TIMEOUT] = "response timeout",
-	[OIB_MAD_SEND_CANCELLED] = "cancelled",
-	[OIB_MAD_SEND_FLUSHED] = "flushed",
-	[OIB_MAD_SEND_ERROR] = "send error",
-	[OIB_MAD_SEND_ABORTED] = "aborted",
-};
-
-const char *oib_mad_send_status_name(enum oib_mad_send_status status)
-{
-	return oib_enum_name(mad_send_status_names, status);
-}
-EXPORT_SYMBOL(oib_mad_send_status_name);
 
 struct oib_mad_send_buf *oib_create_send_mad(struct oib_mad_agent *agent, struct oib_ah *ah,
 					     gfp_t gfp)
@@ -71,6 +57,7 @@ struct oib_mad_send_buf *oib_create_rmpp_send_mad(struct oib_mad_agent *agent,
 		return ERR_PTR(-ENOMEM);
 	}
 	ms->rmpp = true;
+	ms->msg_data_len = data_len;
 	ms->seg_count = max_t(size_t, 1, DIV_ROUND_UP(data_len, OIB_MAD_SIZE - hdr_len));
 	buf->mad = ms->msg;
 	buf->hdr_len = hdr_len;
@@ -99,19 +86,41 @@ void oib_free_send_mad(struct oib_mad_send_buf *send_buf)
 }
 EXPORT_SYMBOL(oib_free_send_mad);
 
+/* The buffer as the layer made it: its MAD where it was, the sizes it was made with. */
+static bool mad_buf_intact(const struct mad_send *ms)
+{
+	const struct oib_mad_send_buf *buf = &ms->buf;
+
+	if (!ms->rmpp)
+		return buf->mad == ms->mad && buf->hdr_len == OIB_MAD_SIZE && !buf->data_len;
+	return buf->mad == ms->msg && buf->data_len == ms->msg_data_len;
+}
+
+/* Where it goes: an AH of the MAD QP's, a QP other than QP0, a P_Key index of the port's. */
+static bool mad_dest_valid(const struct mad_send *ms)
+{
+	const struct oib_mad_send_buf *buf = &ms->buf;
+	struct mad_port *port = ms->agent->port;
+	const struct oib_port_immutable *imm = oib_port_immutable(port->device, port->port_num);
+
+	return buf->ah && buf->ah->pd == port->pd && buf->remote_qpn &&
+	       buf->remote_qpn <= 0xffffff && imm && buf->pkey_index < imm->pkey_tbl_len;
+}
+
 static int mad_check_send(struct mad_send *ms)
 {
 	const struct oib_mad_send_buf *buf = &ms->buf;
 	const struct oib_mad_hdr *hdr = buf->mad;
 	struct mad_agent *ma = ms->agent;
 
-	if (!buf->ah || buf->ah->device != ma->agent.device)
+	if (!mad_buf_intact(ms) || !mad_dest_valid(ms))
 		return -EINVAL;
-	if (hdr->base_version != OIB_MAD_BASE_VERSION || !hdr->mgmt_class ||
-	    hdr->mgmt_class == OIB_MGMT_CLASS_SUBN_LID_ROUTED ||
-	    hdr->mgmt_class == OIB_MGMT_CLASS_SUBN_DIRECTED)
+	if (hdr->base_version != OIB_MAD_BASE_VERSION)
 		return -EINVAL;
-	if (buf->remote_qpn > 0xffffff)
+	/* the port's own agent answers requests of any class that reached QP1 */
+	if (!mad_class_on_gsi(hdr->mgmt_class) && ma != ma->port->self)
+		return -EINVAL;
+	if (buf->timeout_ms > OIB_MAD_TIMEOUT_MAX_MS || (buf->retries && !buf->timeout_ms))
 		return -EINVAL;
 	/* A MAD that waits for a response must be a request, to an agent that can receive. */
 	if (buf->timeout_ms && (oib_mad_is_response(hdr) || !ma->agent.recv_handler))
@@ -126,6 +135,7 @@ static int mad_check_send(struct mad_send *ms)
 /* Onto the end of its backlog: responses (and RMPP responses' segments) before requests. */
 void mad_backlog_add(struct mad_port *port, struct mad_send *ms)
 {
+	lockdep_assert_held(&port->lock);
 	list_add_tail(&ms->port_link, ms->is_response ? &port->resp_backlog : &port->req_backlog);
 }
 
@@ -139,6 +149,7 @@ static void mad_admit_locked(struct mad_port *port, struct mad_send *ms)
 {
 	u64 high;
 
+	lockdep_assert_held(&port->lock);
 	if (!ms->timeout_ms) {
 		mad_backlog_add(port, ms);
 		return;
@@ -161,6 +172,7 @@ void mad_send_finish_locked(struct mad_port *port, struct mad_send *ms)
 {
 	struct mad_send *next;
 
+	lockdep_assert_held(&port->lock);
 	list_del_init(&ms->agent_link);
 	list_add_tail(&ms->port_link, &port->done);
 	if (!ms->admitted)
@@ -179,6 +191,7 @@ void mad_arm_timeout(struct mad_agent *ma, struct mad_send *ms, unsigned int tim
 {
 	unsigned long now = jiffies;
 
+	lockdep_assert_held(&ma->port->lock);
 	ms->deadline = now + msecs_to_jiffies(timeout_ms);
 	if (ma->timer_armed && time_before_eq(ma->timer_due, ms->deadline))
 		return;
@@ -277,23 +290,12 @@ void mad_send_wr_done(struct mad_port *port, struct mad_send *ms, enum oib_wc_st
 bool mad_send_cancel_locked(struct mad_send *ms, enum oib_mad_send_status status)
 {
 	struct mad_port *port = ms->agent->port;
-	bool wr_on_qp;
 
-	switch (ms->state) {
-	case MAD_QUEUED:
-		list_del_init(&ms->port_link);
-		fallthrough;
-	case MAD_WAIT_ACK:
-	case MAD_WAIT_RESP:
-		wr_on_qp = false;
-		break;
-	case MAD_POSTED:
-	case MAD_RESP_EARLY:
-		wr_on_qp = true;
-		break;
-	default:
+	lockdep_assert_held(&port->lock);
+	if (!mad_fsm_accepts(ms->state, MAD_EV_CANCEL))
 		return false;
-	}
+	if (ms->state == MAD_QUEUED)
+		list_del_init(&ms->port_link);	/* off its backlog or the held list */
 	if (ms->rmpp && status != OIB_MAD_SEND_ABORTED && ms->seg_next > 1 &&
 	    ms->last_ack < ms->seg_count && ms->state != MAD_WAIT_RESP &&
 	    ms->state != MAD_RESP_EARLY) {
@@ -302,11 +304,11 @@ bool mad_send_cancel_locked(struct mad_send *ms, enum oib_mad_send_status status
 	}
 	ms->status = status;
 	mad_fsm(ms, MAD_EV_CANCEL);
-	if (wr_on_qp) {
+	if (ms->state == MAD_DONE) {
+		mad_send_finish_locked(port, ms);
+	} else {	/* CANCELLED: its work requests are still on the QP */
 		kvfree(ms->early_resp);
 		ms->early_resp = NULL;
-	} else {
-		mad_send_finish_locked(port, ms);
 	}
 	return true;
 }
@@ -315,6 +317,7 @@ void mad_flush_agent_locked(struct mad_agent *ma, enum oib_mad_send_status statu
 {
 	struct mad_send *ms, *next;
 
+	lockdep_assert_held(&ma->port->lock);
 	list_for_each_entry_safe(ms, next, &ma->sends, agent_link)
 		mad_send_cancel_locked(ms, status);
 }
@@ -346,28 +349,21 @@ int oib_modify_mad(struct oib_mad_send_buf *send_buf, unsigned int timeout_ms)
 	unsigned long flags;
 	int ret = 0;
 
-	if (!send_buf)
+	if (!send_buf || timeout_ms > OIB_MAD_TIMEOUT_MAX_MS)
 		return -EINVAL;
 	if (!timeout_ms)
 		return oib_cancel_mad(send_buf);
 	ms = to_msend(send_buf);
 	port = ms->agent->port;
 	spin_lock_irqsave(&port->lock, flags);
-	switch (ms->state) {
-	case MAD_QUEUED:
-	case MAD_POSTED:
-	case MAD_WAIT_ACK:
-	case MAD_WAIT_RESP:
-		if (!ms->timeout_ms) {	/* it awaits no response: nothing to time */
-			ret = -EINVAL;
-			break;
-		}
+	if (!mad_fsm_waiting(ms->state)) {
+		ret = -ENOENT;
+	} else if (!ms->timeout_ms) {
+		ret = -EINVAL;		/* it awaits no response: nothing to time */
+	} else {
 		ms->timeout_ms = timeout_ms;
 		if (ms->state == MAD_WAIT_RESP)
 			mad_arm_timeout(ms->agent, ms, timeout_ms);
-		break;
-	default:
-		ret = -ENOENT;
 	}
 	spin_unlock_irqrestore(&port->lock, flags);
 	return ret;
@@ -389,7 +385,7 @@ void mad_timeout_work(struct work_struct *work)
 	list_for_each_entry_safe(ms, next, &ma->sends, agent_link) {
 		unsigned int *left;
 
-		if (ms->state != MAD_WAIT_RESP && ms->state != MAD_WAIT_ACK)
+		if (!mad_fsm_accepts(ms->state, MAD_EV_TIMEOUT))
 			continue;
 		if (time_before(now, ms->deadline)) {
 			if (!any || time_before(ms->deadline, due))
@@ -450,8 +446,9 @@ static struct mad_send *mad_send_find_request(struct mad_port *port, const struc
 			if (req->tid != hdr->tid || req->mgmt_class != hdr->mgmt_class ||
 			    !ms->timeout_ms)
 				continue;
-			if (ms->state == MAD_POSTED || ms->state == MAD_WAIT_RESP ||
-			    ms->state == MAD_WAIT_ACK || (ms->state == MAD_QUEUED && ms->sent))
+			/* a queued MAD only after a try was sent: a late response to it */
+			if (mad_fsm_accepts(ms->state, MAD_EV_RESP) &&
+			    (ms->state != MAD_QUEUED || ms->sent))
 				return ms;
 			return NULL;
 		}

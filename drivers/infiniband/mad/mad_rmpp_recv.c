@@ -10,7 +10,9 @@
  * MAD_REASM_IDLE is dropped.  After its last segment a transfer is remembered for
  * MAD_REASM_TIME_WAIT, to acknowledge its end again should the sender send it again.
  *
- * It all runs in the port work, which alone uses the port's table of transfers.
+ * It all runs in the port work, which alone uses the port's table of transfers.  ACK, STOP and
+ * ABORT go out through the port's own agent (mad_self.c); a whole response goes to the request it
+ * answers through mad_send.c.  Sending is mad_rmpp_send.c.
  */
 #include <linux/slab.h>
 #include "mad_priv.h"
@@ -333,8 +335,8 @@ static struct mad_agent *mad_reasm_request_agent(struct mad_port *port,
  * A DATA segment: for the transfer it belongs to (a response's may outlive its request, in
  * time-wait), or the first of a new one for the agent that has the layer reassemble for it.
  */
-static enum mad_verdict mad_reasm_data(struct mad_port *port, const u8 *buf,
-				       const struct oib_mad_recv *recv)
+enum mad_verdict mad_reasm_data(struct mad_port *port, const u8 *buf,
+				const struct oib_mad_recv *recv)
 {
 	const struct oib_mad_hdr *hdr = recv->mad;
 	struct mad_agent *ma = NULL;
@@ -380,38 +382,10 @@ bool mad_reasm_abort(struct mad_port *port, const struct oib_mad_recv *recv)
 }
 
 /*
- * An RMPP MAD arrived (its active flag set): DATA for an agent that has the layer reassemble,
- * ACK, STOP or ABORT for a transfer of ours.  MAD_RX_NOT_RMPP: a DATA segment to deliver as a MAD
- * (its agent speaks RMPP itself, or there is none).
- */
-enum mad_verdict mad_reasm_recv(struct mad_port *port, const u8 *buf,
-				const struct oib_mad_recv *recv)
-{
-	const struct oib_mad_hdr *hdr = recv->mad;
-	const struct oib_rmpp_hdr *rh = mad_rmpp_hdr(hdr);
-
-	if (rh->rmpp_version != OIB_RMPP_VERSION)
-		return MAD_RX_MALFORMED;
-	switch (rh->rmpp_type) {
-	case OIB_RMPP_TYPE_DATA:
-		return mad_reasm_data(port, buf, recv);
-	case OIB_RMPP_TYPE_ACK:
-		return mad_rmpp_recv_ctl(port, recv) ? MAD_RX_RMPP : MAD_RX_UNMATCHED;
-	case OIB_RMPP_TYPE_STOP:
-	case OIB_RMPP_TYPE_ABORT:
-		if (mad_rmpp_recv_ctl(port, recv) || mad_reasm_abort(port, recv))
-			return MAD_RX_RMPP;
-		return MAD_RX_UNMATCHED;
-	default:
-		return MAD_RX_MALFORMED;
-	}
-}
-
-/*
  * Drop what is over: time-waits ended, transfers idle too long (the sender is told with ABORT),
  * transfers of unregistering agents, everything when the port goes away.  Then come back later
- * while any remain.  Port work only, when mad_reasm_due() asked or the port is dying, so that
- * receiving a MAD does not walk the table.
+ * while any remain.  Port work only, when mad_port_expire_reasm() asked or the port is dying,
+ * so that receiving a MAD does not walk the table.
  */
 void mad_reasm_expire(struct mad_port *port)
 {
@@ -435,16 +409,4 @@ void mad_reasm_expire(struct mad_port *port)
 	}
 	if (!dying && !hash_empty(port->reasm))
 		queue_delayed_work(mad_wq, &port->reasm_tick, MAD_REASM_TICK);
-}
-
-/* Have the port work look at its transfers: the tick, or an agent unregistering. */
-void mad_reasm_due(struct mad_port *port)
-{
-	set_bit(0, &port->reasm_due);
-	mad_port_kick(port);
-}
-
-void mad_reasm_tick(struct work_struct *work)
-{
-	mad_reasm_due(container_of(to_delayed_work(work), struct mad_port, reasm_tick));
 }

@@ -9,7 +9,11 @@
  * up or is cancelled (mad_send.c decides, this file sends it).
  *
  * The transfer's states are the send MAD's (QUEUED, POSTED, WAIT_ACK), changed by mad_fsm(); the
- * window is data beside them, under the port lock.  Receiving is mad_reasm.c.
+ * window is data beside them, under the port lock.  This file calls mad_send.c and mad_port.c and
+ * they call it, as the concept needs: a send MAD's completion asks here what comes next for its
+ * transfer, the port's window has its trains built here, and an ACK, STOP or ABORT moves the MAD
+ * on through the same backlog, timeout, window and done list as any send.  Receiving is
+ * mad_rmpp_recv.c.
  */
 #include "mad_priv.h"
 
@@ -93,6 +97,7 @@ unsigned int mad_rmpp_build_train(struct mad_send *ms, unsigned int room)
  */
 bool mad_rmpp_sent(struct mad_port *port, struct mad_send *ms)
 {
+	lockdep_assert_held(&port->lock);
 	if (ms->last_ack == ms->seg_count)
 		return false;
 	if (ms->seg_next <= ms->win_last) {
@@ -105,10 +110,10 @@ bool mad_rmpp_sent(struct mad_port *port, struct mad_send *ms)
 	return true;
 }
 
+/* Is the transfer under way: segments unacknowledged, in a state that takes ACKs? */
 static bool mad_rmpp_in_transfer(const struct mad_send *ms)
 {
-	return (ms->state == MAD_QUEUED || ms->state == MAD_POSTED ||
-		ms->state == MAD_WAIT_ACK) && ms->last_ack < ms->seg_count;
+	return mad_fsm_accepts(ms->state, MAD_EV_ACK) && ms->last_ack < ms->seg_count;
 }
 
 /*
@@ -120,6 +125,7 @@ static struct mad_send *mad_rmpp_find(struct mad_port *port, const struct oib_ma
 	struct mad_send *ms, *ended = NULL;
 	struct mad_agent *ma;
 
+	lockdep_assert_held(&port->lock);
 	list_for_each_entry(ma, &port->agents, port_link) {
 		if (ma->dead || !ma->rmpp)
 			continue;
@@ -144,6 +150,7 @@ static void mad_rmpp_ack_locked(struct mad_port *port, struct mad_send *ms, u32 
 	bool progress = seg > ms->last_ack;
 	enum mad_event ev;
 
+	lockdep_assert_held(&port->lock);
 	if (!mad_rmpp_in_transfer(ms) || seg < ms->last_ack)
 		return;		/* a late copy */
 	if (seg > ms->seg_count || newwin < seg) {
@@ -196,10 +203,11 @@ static void mad_rmpp_ack_locked(struct mad_port *port, struct mad_send *ms, u32 
 }
 
 /*
- * An ACK, STOP or ABORT arrived (port work): applied to the transfer of ours it is about.  False
- * if there is none (a STOP or ABORT may be about a message we receive).
+ * An ACK, STOP or ABORT arrived (port work): applied to the transfer of ours it is about, and what
+ * it lets go posted at once (an ACK wait is short).  False if there is none (a STOP or ABORT may
+ * be about a message we receive).
  */
-bool mad_rmpp_recv_ctl(struct mad_port *port, const struct oib_mad_recv *recv)
+bool mad_rmpp_ctl(struct mad_port *port, const struct oib_mad_recv *recv)
 {
 	const struct oib_mad_hdr *hdr = recv->mad;
 	const struct oib_rmpp_hdr *rh = mad_rmpp_hdr(hdr);
