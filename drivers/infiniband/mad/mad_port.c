@@ -430,6 +430,7 @@ void mad_port_init(struct mad_port *port, struct oib_device *device, u32 port_nu
 	INIT_DELAYED_WORK(&port->reasm_tick, mad_port_reasm_tick);
 	port->reasm_idle = MAD_REASM_IDLE;
 	port->reasm_time_wait = MAD_REASM_TIME_WAIT;
+	port->rmpp_ack_ms = MAD_RMPP_ACK_TIMEOUT_MS;
 }
 
 struct oib_qp *oib_mad_port_qp(struct oib_device *device, u32 port_num)
@@ -466,6 +467,17 @@ int oib_mad_port_set_reasm_timeouts(struct oib_device *device, u32 port_num, uns
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(oib_mad_port_set_reasm_timeouts);
+
+int oib_mad_port_set_rmpp_ack_timeout(struct oib_device *device, u32 port_num, unsigned int ms)
+{
+	struct mad_port *port = mad_port_get(device, port_num);
+
+	if (!port || ms > OIB_MAD_TIMEOUT_MAX_MS)
+		return port ? -EINVAL : -ENODEV;
+	WRITE_ONCE(port->rmpp_ack_ms, ms ?: MAD_RMPP_ACK_TIMEOUT_MS);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(oib_mad_port_set_rmpp_ack_timeout);
 
 u64 oib_mad_port_stat(struct oib_device *device, u32 port_num, enum oib_mad_port_stat stat)
 {

@@ -161,6 +161,7 @@ struct mad_port {
 	unsigned long reasm_due;	/* bit 0: the port work looks at them on its next run */
 	unsigned long reasm_idle;	/* MAD_REASM_IDLE, unless a test changed it */
 	unsigned long reasm_time_wait;	/* MAD_REASM_TIME_WAIT, likewise */
+	unsigned int rmpp_ack_ms;	/* MAD_RMPP_ACK_TIMEOUT_MS, likewise */
 };
 
 extern struct workqueue_struct *mad_wq;

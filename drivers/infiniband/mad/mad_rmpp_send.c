@@ -105,7 +105,7 @@ bool mad_rmpp_sent(struct mad_port *port, struct mad_send *ms)
 		mad_backlog_add(port, ms);
 	} else {
 		mad_fsm(ms, MAD_EV_SENT_ACK);
-		mad_arm_timeout(ms->agent, ms, MAD_RMPP_ACK_TIMEOUT_MS);
+		mad_arm_timeout(ms->agent, ms, READ_ONCE(port->rmpp_ack_ms));
 	}
 	return true;
 }
@@ -189,7 +189,7 @@ static void mad_rmpp_ack_locked(struct mad_port *port, struct mad_send *ms, u32 
 		break;
 	case MAD_WAIT_ACK:
 		if (progress)
-			mad_arm_timeout(ms->agent, ms, MAD_RMPP_ACK_TIMEOUT_MS);
+			mad_arm_timeout(ms->agent, ms, READ_ONCE(port->rmpp_ack_ms));
 		break;
 	case MAD_WAIT_RESP:
 		mad_arm_timeout(ms->agent, ms, ms->timeout_ms);

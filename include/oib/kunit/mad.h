@@ -89,4 +89,10 @@ int oib_mad_port_hold_send_completions(struct oib_device *device, u32 port, bool
 int oib_mad_port_set_reasm_timeouts(struct oib_device *device, u32 port, unsigned long idle,
 				    unsigned long time_wait);
 
+/*
+ * How long an RMPP sender of this port waits for an ACK before it sends again (ms; 0: the
+ * default), so that a case counting exactly what crosses a lossless fabric is never raced by it.
+ */
+int oib_mad_port_set_rmpp_ack_timeout(struct oib_device *device, u32 port, unsigned int ms);
+
 #endif /* OIB_KUNIT_MAD_H */
