@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests for cm_ids and their tables (drivers/infiniband/cm/cm_id.c): local comm IDs,
- * the remote (comm ID, GID) table, listeners, handler delivery and destroy.
+ * the remote (comm ID, GID) and (CA GUID, QPN) tables, listeners, handler delivery and destroy.
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -131,6 +131,27 @@ static void id_remote_ids(struct kunit *test)
 	oib_cm_destroy_id(c);
 }
 
+/* The remote QP table is keyed by (CA GUID, QPN): a second connection to a QP is stale. */
+static void id_remote_qpns(struct kunit *test)
+{
+	struct oib_cm_id *a, *b, *old;
+	struct id_ctx ctx = {};
+
+	a = id_create(test, NULL, &ctx);
+	b = id_create(test, NULL, &ctx);
+	KUNIT_EXPECT_NULL(test, oib_cm_id_insert_remote_qpn(a, 0x0002c90300001234ULL, 0x11));
+	old = oib_cm_id_insert_remote_qpn(b, 0x0002c90300001234ULL, 0x11);
+	KUNIT_EXPECT_PTR_EQ(test, old, a);
+	if (old)
+		oib_cm_id_put(old);
+	KUNIT_EXPECT_NULL(test, oib_cm_id_insert_remote_qpn(b, 0x0002c90300001234ULL, 0x12));
+	oib_cm_destroy_id(a);
+	a = id_create(test, NULL, &ctx);
+	KUNIT_EXPECT_NULL(test, oib_cm_id_insert_remote_qpn(a, 0x0002c90300001234ULL, 0x11));
+	oib_cm_destroy_id(a);
+	oib_cm_destroy_id(b);
+}
+
 static void id_expect_listener(struct kunit *test, struct oib_device *device, u64 sid,
 			       struct oib_cm_id *want)
 {
@@ -213,9 +234,13 @@ static int id_destroy_thread(void *arg)
 	return 0;
 }
 
-/* Destroy waits for the references lookups hold; the id is unfindable meanwhile. */
+/*
+ * Destroy waits for the references lookups hold; meanwhile the id is unfindable and a delivery
+ * through such a reference calls no handler.
+ */
 static void id_destroy_waits(struct kunit *test)
 {
+	struct oib_cm_event ev = { .type = OIB_CM_EVENT_DREQ_RECEIVED };
 	struct id_destroyer d = {};
 	struct id_ctx ctx = {};
 	struct oib_cm_id *ref;
@@ -241,6 +266,8 @@ static void id_destroy_waits(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, id_is_found(local_id));
 	KUNIT_EXPECT_FALSE(test, completion_done(&d.done));
 	KUNIT_EXPECT_EQ(test, ref->state, OIB_CM_DESTROYING);
+	oib_cm_id_deliver(ref, &ev);
+	KUNIT_EXPECT_EQ(test, ctx.calls, 0);
 	oib_cm_id_put(ref);
 	KUNIT_EXPECT_GT(test, wait_for_completion_timeout(&d.done, ID_WAIT), 0);
 }
@@ -250,6 +277,7 @@ static struct kunit_case id_test_cases[] = {
 	KUNIT_CASE(id_local_ids),
 	KUNIT_CASE(id_local_ids_cycle),
 	KUNIT_CASE(id_remote_ids),
+	KUNIT_CASE(id_remote_qpns),
 	KUNIT_CASE(id_listeners),
 	KUNIT_CASE(id_handler_destroys),
 	KUNIT_CASE(id_destroy_waits),

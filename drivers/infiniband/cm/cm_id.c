@@ -7,7 +7,8 @@
  *   load.  Indexes stay below 2^31 and the value has bit 31 set, so no ID is 0, the wire's "no
  *   ID" in a REJ.
  * - Remote comm IDs: an rbtree keyed by (remote comm ID, remote GID), for the duplicate REQs
- *   the MAD glue must recognise.
+ *   the MAD glue must recognise; remote QPs: one keyed by (remote CA GUID, remote QPN), for the
+ *   REQs that name the QP of a connection we believe exists (stale).
  * - Listeners: a list of (device or every device, service ID, mask); a device's own listener is
  *   preferred to one on every device.
  *
@@ -32,8 +33,10 @@ static DEFINE_XARRAY_ALLOC(cm_ids);	/* index -> cm_id_priv; its own lock */
 static u32 cm_ids_next;			/* the cyclic cursor, under the xarray's lock */
 static u32 cm_id_xor;			/* set at module load, bit 31 set */
 
-static DEFINE_SPINLOCK(cm_table_lock);	/* protects cm_remote_ids and cm_listeners */
+/* Protects cm_remote_ids, cm_remote_qpns and cm_listeners. */
+static DEFINE_SPINLOCK(cm_table_lock);
 static struct rb_root cm_remote_ids = RB_ROOT;
+static struct rb_root cm_remote_qpns = RB_ROOT;
 static LIST_HEAD(cm_listeners);
 
 static struct workqueue_struct *cm_id_wq;	/* destroys ids whose handler returned non-zero */
@@ -71,6 +74,7 @@ struct oib_cm_id *oib_cm_create_id(struct oib_device *device, oib_cm_handler han
 	spin_lock_init(&priv->lock);
 	mutex_init(&priv->handler_mutex);
 	RB_CLEAR_NODE(&priv->remote_node);
+	RB_CLEAR_NODE(&priv->qpn_node);
 	INIT_LIST_HEAD(&priv->listen_entry);
 	INIT_WORK(&priv->destroy_work, cm_id_destroy_work);
 
@@ -99,61 +103,85 @@ struct cm_id_priv *cm_id_find_local(u32 local_id)
 	return priv;
 }
 
-static int cm_remote_cmp(u32 id_a, const union oib_gid *gid_a, const struct cm_id_priv *b)
+static int cm_remote_cmp(struct rb_node *node_a, const struct rb_node *node_b)
 {
-	if (id_a != b->id.remote_id)
-		return id_a < b->id.remote_id ? -1 : 1;
-	return memcmp(gid_a->raw, b->remote_gid.raw, sizeof(gid_a->raw));
-}
+	const struct cm_id_priv *a = rb_entry(node_a, struct cm_id_priv, remote_node);
+	const struct cm_id_priv *b = rb_entry(node_b, struct cm_id_priv, remote_node);
 
-/* The id in cm_remote_ids with (@remote_id, @gid), or NULL and *@link where it would go. */
-static struct cm_id_priv *cm_remote_find_locked(u32 remote_id, const union oib_gid *gid,
-						struct rb_node **parent, struct rb_node ***link)
-{
-	struct cm_id_priv *cur;
-	int cmp;
-
-	lockdep_assert_held(&cm_table_lock);
-	*parent = NULL;
-	*link = &cm_remote_ids.rb_node;
-	while (**link) {
-		*parent = **link;
-		cur = rb_entry(*parent, struct cm_id_priv, remote_node);
-		cmp = cm_remote_cmp(remote_id, gid, cur);
-		if (!cmp)
-			return cur;
-		*link = cmp < 0 ? &(*parent)->rb_left : &(*parent)->rb_right;
-	}
-	return NULL;
+	if (a->id.remote_id != b->id.remote_id)
+		return a->id.remote_id < b->id.remote_id ? -1 : 1;
+	return memcmp(a->remote_gid.raw, b->remote_gid.raw, sizeof(a->remote_gid.raw));
 }
 
 /*
  * Record that @priv talks to (@remote_id, @remote_gid).  NULL when recorded; else the id that
- * already has them, with a reference (a duplicate), and @priv is left as it was.
+ * already has them, with a reference (a duplicate), and @priv is left without a peer.
  */
 struct cm_id_priv *cm_id_insert_remote(struct cm_id_priv *priv, u32 remote_id,
 				       const union oib_gid *remote_gid)
 {
-	struct rb_node *parent, **link;
-	struct cm_id_priv *old;
+	struct cm_id_priv *old = NULL;
+	struct rb_node *node;
 
 	spin_lock(&cm_table_lock);
-	if (WARN_ON_ONCE(priv->in_remote)) {
-		spin_unlock(&cm_table_lock);
-		return NULL;
-	}
-	old = cm_remote_find_locked(remote_id, remote_gid, &parent, &link);
-	if (old) {
+	if (WARN_ON_ONCE(priv->in_remote))
+		goto out;
+	spin_lock(&priv->lock);
+	priv->id.remote_id = remote_id;
+	priv->remote_gid = *remote_gid;
+	node = rb_find_add(&priv->remote_node, &cm_remote_ids, cm_remote_cmp);
+	if (node) {
+		priv->id.remote_id = 0;
+		memset(&priv->remote_gid, 0, sizeof(priv->remote_gid));
+		old = rb_entry(node, struct cm_id_priv, remote_node);
 		cm_id_get(old);
-	} else {
-		spin_lock(&priv->lock);
-		priv->id.remote_id = remote_id;
-		priv->remote_gid = *remote_gid;
-		spin_unlock(&priv->lock);
-		rb_link_node(&priv->remote_node, parent, link);
-		rb_insert_color(&priv->remote_node, &cm_remote_ids);
-		priv->in_remote = true;
 	}
+	priv->in_remote = !node;
+	spin_unlock(&priv->lock);
+out:
+	spin_unlock(&cm_table_lock);
+	return old;
+}
+
+static int cm_qpn_cmp(struct rb_node *node_a, const struct rb_node *node_b)
+{
+	const struct cm_id_priv *a = rb_entry(node_a, struct cm_id_priv, qpn_node);
+	const struct cm_id_priv *b = rb_entry(node_b, struct cm_id_priv, qpn_node);
+
+	if (a->remote_ca_guid != b->remote_ca_guid)
+		return a->remote_ca_guid < b->remote_ca_guid ? -1 : 1;
+	if (a->remote_qpn != b->remote_qpn)
+		return a->remote_qpn < b->remote_qpn ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Record that @priv's connection is with QP @remote_qpn of CA @remote_ca_guid.  NULL when
+ * recorded; else the id that already has that QP, with a reference: the REQ naming it is for
+ * a connection we believe exists (stale), and @priv is left without it.
+ */
+struct cm_id_priv *cm_id_insert_remote_qpn(struct cm_id_priv *priv, u64 remote_ca_guid,
+					   u32 remote_qpn)
+{
+	struct cm_id_priv *old = NULL;
+	struct rb_node *node;
+
+	spin_lock(&cm_table_lock);
+	if (WARN_ON_ONCE(priv->in_qpn))
+		goto out;
+	spin_lock(&priv->lock);
+	priv->remote_ca_guid = remote_ca_guid;
+	priv->remote_qpn = remote_qpn;
+	node = rb_find_add(&priv->qpn_node, &cm_remote_qpns, cm_qpn_cmp);
+	if (node) {
+		priv->remote_ca_guid = 0;
+		priv->remote_qpn = 0;
+		old = rb_entry(node, struct cm_id_priv, qpn_node);
+		cm_id_get(old);
+	}
+	priv->in_qpn = !node;
+	spin_unlock(&priv->lock);
+out:
 	spin_unlock(&cm_table_lock);
 	return old;
 }
@@ -249,6 +277,10 @@ static void cm_id_unpublish(struct cm_id_priv *priv)
 	if (priv->in_remote) {
 		rb_erase(&priv->remote_node, &cm_remote_ids);
 		priv->in_remote = false;
+	}
+	if (priv->in_qpn) {
+		rb_erase(&priv->qpn_node, &cm_remote_qpns);
+		priv->in_qpn = false;
 	}
 	spin_unlock(&cm_table_lock);
 	xa_erase(&cm_ids, priv->index);
@@ -346,6 +378,16 @@ VISIBLE_IF_KUNIT struct oib_cm_id *oib_cm_id_insert_remote(struct oib_cm_id *id,
 	return old ? &old->id : NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(oib_cm_id_insert_remote);
+
+VISIBLE_IF_KUNIT struct oib_cm_id *oib_cm_id_insert_remote_qpn(struct oib_cm_id *id,
+							       u64 remote_ca_guid, u32 remote_qpn)
+{
+	struct cm_id_priv *old = cm_id_insert_remote_qpn(cm_id_priv(id), remote_ca_guid,
+							 remote_qpn);
+
+	return old ? &old->id : NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(oib_cm_id_insert_remote_qpn);
 
 VISIBLE_IF_KUNIT struct oib_cm_id *oib_cm_id_find_listener(struct oib_device *device,
 							   u64 service_id)

@@ -22,6 +22,10 @@ struct oib_cm_id *oib_cm_id_find_local(u32 local_id);
 struct oib_cm_id *oib_cm_id_insert_remote(struct oib_cm_id *id, u32 remote_id,
 					  const union oib_gid *remote_gid);
 
+/* Record @id's peer QP; NULL, or the id whose connection already has it (a stale REQ). */
+struct oib_cm_id *oib_cm_id_insert_remote_qpn(struct oib_cm_id *id, u64 remote_ca_guid,
+					      u32 remote_qpn);
+
 /* The listener a REQ to @service_id on @device goes to, or NULL. */
 struct oib_cm_id *oib_cm_id_find_listener(struct oib_device *device, u64 service_id);
 
