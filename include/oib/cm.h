@@ -202,7 +202,11 @@ struct oib_cm_id {
 	u32 remote_id;			/* 0 until the peer's is known */
 };
 
-/* A cm_id in IDLE on @device (NULL: may only listen, on every device).  ERR_PTR on failure. */
+/*
+ * A cm_id in IDLE on @device (NULL: may only listen, on every device).  ERR_PTR on failure:
+ * -EINVAL without a handler, -ENOMEM.  The id does not pin @device: destroy it before the device
+ * goes (the MAD glue, when it lands, will take that over).
+ */
 struct oib_cm_id *oib_cm_create_id(struct oib_device *device, oib_cm_handler handler,
 				   void *context);
 
