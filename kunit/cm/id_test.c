@@ -15,6 +15,8 @@
 
 #define ID_MANY		64
 #define ID_WAIT		(10 * HZ)
+#define ID_CHURNERS	4
+#define ID_CHURN_ROUNDS	200
 
 struct id_ctx {
 	int calls;
@@ -272,6 +274,68 @@ static void id_destroy_waits(struct kunit *test)
 	KUNIT_EXPECT_GT(test, wait_for_completion_timeout(&d.done, ID_WAIT), 0);
 }
 
+struct id_churn {
+	struct completion done;
+	int errors;
+	u32 seed;
+};
+
+/* Create, key, listen, look up and destroy ids, racing the other churners. */
+static int id_churn_thread(void *arg)
+{
+	union oib_gid gid = { .raw = { 0xfe, 0x80 } };
+	struct id_churn *c = arg;
+	struct id_ctx ctx = {};
+	struct oib_cm_id *id, *other;
+	int i;
+
+	for (i = 0; i < ID_CHURN_ROUNDS; i++) {
+		id = oib_cm_create_id(NULL, id_handler, &ctx);
+		if (IS_ERR(id)) {
+			c->errors++;
+			continue;
+		}
+		other = oib_cm_id_insert_remote(id, i % 8, &gid);
+		if (other)
+			oib_cm_id_put(other);
+		other = oib_cm_id_insert_remote_qpn(id, c->seed, i % 8);
+		if (other)
+			oib_cm_id_put(other);
+		if (oib_cm_listen(id, (u64)c->seed << 32 | i, 0))
+			c->errors++;
+		other = oib_cm_id_find_listener(NULL, (u64)c->seed << 32 | i);
+		if (other != id)
+			c->errors++;
+		if (other)
+			oib_cm_id_put(other);
+		oib_cm_destroy_id(id);
+	}
+	complete(&c->done);
+	return 0;
+}
+
+/* Churners race on every table (lockdep and KASAN watch); none sees another's id as its own. */
+static void id_churn(struct kunit *test)
+{
+	struct id_churn c[ID_CHURNERS] = {};
+	struct task_struct *t;
+	int i;
+
+	for (i = 0; i < ID_CHURNERS; i++) {
+		init_completion(&c[i].done);
+		c[i].seed = i + 1;
+		t = kthread_run(id_churn_thread, &c[i], "oib_cm_churn%d", i);
+		if (IS_ERR(t)) {
+			KUNIT_FAIL(test, "kthread_run: %ld", PTR_ERR(t));
+			complete(&c[i].done);
+		}
+	}
+	for (i = 0; i < ID_CHURNERS; i++) {
+		KUNIT_EXPECT_GT(test, wait_for_completion_timeout(&c[i].done, 6 * ID_WAIT), 0);
+		KUNIT_EXPECT_EQ(test, c[i].errors, 0);
+	}
+}
+
 static struct kunit_case id_test_cases[] = {
 	KUNIT_CASE(id_create_validates),
 	KUNIT_CASE(id_local_ids),
@@ -281,6 +345,7 @@ static struct kunit_case id_test_cases[] = {
 	KUNIT_CASE(id_listeners),
 	KUNIT_CASE(id_handler_destroys),
 	KUNIT_CASE(id_destroy_waits),
+	KUNIT_CASE(id_churn),
 	{}
 };
 
