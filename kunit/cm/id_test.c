@@ -345,7 +345,7 @@ static struct kunit_case id_test_cases[] = {
 	KUNIT_CASE(id_listeners),
 	KUNIT_CASE(id_handler_destroys),
 	KUNIT_CASE(id_destroy_waits),
-	KUNIT_CASE(id_churn),
+	KUNIT_CASE_SLOW(id_churn),
 	{}
 };
 
