@@ -2,9 +2,9 @@
 /*
  * oib_cm, the InfiniBand communication manager (IBTA vol. 1, chapter 12): what a ULP needs to
  * speak about connections.  So far: the protocol's constants (private data sizes, reject
- * reasons, SIDR and APR status codes, service IDs, the 5-bit timeout encoding) and the connection
- * states.  The calls that create, connect and tear down a cm_id come with the MAD glue; none is
- * exported before it works (Documentation/cm.md).
+ * reasons, SIDR and APR status codes, service IDs, the 5-bit timeout encoding), the connection
+ * states, and the cm_id: create, destroy and listen.  The calls that connect and tear down a
+ * connection come with the MAD glue; none is exported before it works (Documentation/cm.md).
  */
 #ifndef OIB_CM_H
 #define OIB_CM_H
@@ -153,5 +153,74 @@ enum oib_cm_state {
 	OIB_CM_DESTROYING,	/* terminal: destroy was called */
 	OIB_CM_NSTATES
 };
+
+/* What a cm_id's handler is told.  Private data points into the received MAD, valid in the call. */
+enum oib_cm_event_type {
+	OIB_CM_EVENT_REQ_RECEIVED,
+	OIB_CM_EVENT_REQ_ERROR,
+	OIB_CM_EVENT_REP_RECEIVED,
+	OIB_CM_EVENT_REP_ERROR,
+	OIB_CM_EVENT_ESTABLISHED,
+	OIB_CM_EVENT_MRA_RECEIVED,
+	OIB_CM_EVENT_REJ_RECEIVED,
+	OIB_CM_EVENT_DREQ_RECEIVED,
+	OIB_CM_EVENT_DREQ_ERROR,
+	OIB_CM_EVENT_DREP_RECEIVED,
+	OIB_CM_EVENT_TIMEWAIT_EXIT,
+	OIB_CM_EVENT_SEND_ERROR,
+	OIB_CM_NEVENTS
+};
+
+struct oib_cm_event {
+	enum oib_cm_event_type type;
+	u16 rej_reason;			/* REJ_RECEIVED: enum oib_cm_rej_reason */
+	const void *private_data;
+	u8 private_data_len;
+};
+
+struct oib_cm_id;
+struct oib_device;
+
+/*
+ * A cm_id's handler, called in process context, one call at a time per cm_id.  Returning
+ * non-zero destroys the cm_id after the handler returns: the owner must not touch it again.
+ */
+typedef int (*oib_cm_handler)(struct oib_cm_id *id, const struct oib_cm_event *event);
+
+/*
+ * One end of a connection, or a listener.  The fields are the CM's to write; a ULP reads them in
+ * its handler or while it knows the state cannot change.  Comm IDs are as the wire carries them.
+ */
+struct oib_cm_id {
+	struct oib_device *device;	/* NULL: a listener on every device */
+	oib_cm_handler handler;
+	void *context;			/* the owner's, never touched by the CM */
+	enum oib_cm_state state;
+	u64 service_id;
+	u64 service_mask;		/* listeners: the bits of service_id that must match */
+	u32 local_id;
+	u32 remote_id;			/* 0 until the peer's is known */
+};
+
+/*
+ * A cm_id in IDLE on @device (NULL: may only listen, on every device).  ERR_PTR on failure:
+ * -EINVAL without a handler, -ENOMEM.  The id does not pin @device: destroy it before the device
+ * goes (the MAD glue, when it lands, will take that over).
+ */
+struct oib_cm_id *oib_cm_create_id(struct oib_device *device, oib_cm_handler handler,
+				   void *context);
+
+/*
+ * Destroy @id.  Synchronous: when it returns no handler of @id runs or will run.  Must not be
+ * called from @id's own handler (return non-zero there instead).
+ */
+void oib_cm_destroy_id(struct oib_cm_id *id);
+
+/*
+ * Listen on @id's device (or every device) for REQs whose service ID matches @service_id in
+ * the bits of @service_mask (0: all bits).  -EINVAL: @id not IDLE, or @service_id has bits
+ * outside the mask; -EBUSY: an overlapping listener on the same device.
+ */
+int oib_cm_listen(struct oib_cm_id *id, u64 service_id, u64 service_mask);
 
 #endif /* OIB_CM_H */

@@ -10,7 +10,7 @@
  */
 #include <kunit/test.h>
 #include <linux/module.h>
-#include "../../drivers/infiniband/cm/cm_fsm.h"
+#include <oib/kunit/cm.h>
 
 #define ST(s)	OIB_CM_##s
 #define T(from, ev, act, to)	{ ST(from), CM_EV_##ev, CM_ACT_##act, ST(to) }

@@ -14,7 +14,7 @@
 #include <linux/prandom.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "../../drivers/infiniband/cm/cm_wire.h"
+#include <oib/kunit/cm.h>
 
 #define WIRE_SEED	0xc0ffee07ULL
 #define WIRE_FUZZ	4000		/* MADs per fuzz mode and run */

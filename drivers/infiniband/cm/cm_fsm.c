@@ -9,7 +9,7 @@
 #include <linux/module.h>
 #include <kunit/visibility.h>
 #include <oib/names.h>
-#include "cm_fsm.h"
+#include <oib/kunit/cm_fsm.h>
 
 #define S(act, to)	{ .action = CM_ACT_##act, .next = OIB_CM_##to }
 

@@ -2,10 +2,10 @@
 /*
  * The CM's wire format: the eleven message bodies as packed structs of big-endian fields at the
  * offsets of IBTA vol. 1 tables 106-121 (checked at build time below), and one pack and one
- * unpack that move every field between them and the unpacked forms of cm_wire.h.  Fields
- * narrower than a byte or a word share a big-endian word with their neighbours; cm_bits() and
- * cm_unbits() put and take them by shift and width, most significant bits first as the tables
- * number them.
+ * unpack that move every field between them and the unpacked forms of
+ * <oib/kunit/cm_wire.h>.  Fields narrower than a byte or a word share a big-endian word with
+ * their neighbours; cm_bits() and cm_unbits() put and take them by shift and width, most
+ * significant bits first as the tables number them.
  */
 #include <linux/bits.h>
 #include <linux/build_bug.h>
@@ -16,7 +16,7 @@
 #include <linux/string.h>
 #include <kunit/visibility.h>
 #include <oib/names.h>
-#include "cm_wire.h"
+#include <oib/kunit/cm_wire.h>
 
 /* ---- The bodies, after the 24-byte MAD header ---- */
 
