@@ -14,7 +14,7 @@
 #include <oib/mad.h>
 #include <oib/kunit/mad.h>
 #include "oib_toolkit.h"
-#include "../../drivers/infiniband/sw/rxe/orxe_fabric.h"
+#include <oib/rxe.h>
 
 #define MADT_FABRIC	"oib_mad_test"
 #define MADT_CLASS	0x0a	/* vendor range 1: no OUI */

@@ -18,7 +18,7 @@
 #include <linux/vmalloc.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
-#include "../../drivers/infiniband/sw/rxe/orxe_fabric.h"
+#include <oib/kunit/rxe.h>
 
 #define FT_PORTS	3
 #define FT_CAP		8192		/* arrivals recorded per port */
@@ -117,7 +117,7 @@ static struct sk_buff *ft_build(const struct ft_spec *s)
 		ip[9] = s->proto ?: IPPROTO_UDP;
 	}
 	ft_put16(udp, 0xc000);
-	ft_put16(udp + 2, s->dport ?: ORXE_ROCE_V2_PORT);
+	ft_put16(udp + 2, s->dport ?: ORXE_UDP_PORT);
 	ft_put16(udp + 4, len - (udp - p));
 	bth = udp + 8;
 	bth[0] = s->opcode;
@@ -954,7 +954,7 @@ static void fault_rules(struct kunit *test)
 		ft_xmit(ctx, A, ft_build(&s));
 		KUNIT_ASSERT_TRUE(test, ft_wait(ctx, B, 27 + 32 + 30 + 1));
 		KUNIT_EXPECT_EQ(test, 301, pb->ids[27 + 32 + 30]);
-		KUNIT_EXPECT_FALSE(test, READ_ONCE(ctx->f->faulty));
+		KUNIT_EXPECT_FALSE(test, oib_rxe_fabric_faulty(ctx->f));
 	}
 }
 
@@ -988,7 +988,7 @@ static void rule_and_fault_syntax(struct kunit *test)
 	}
 	strscpy(buf, "port=02:00:00:00:00:77 drop=1", sizeof(buf));
 	KUNIT_EXPECT_EQ(test, -ENOENT, oib_rxe_fabric_parse_faults(ctx->f, buf));
-	KUNIT_EXPECT_FALSE(test, READ_ONCE(ctx->f->faulty));
+	KUNIT_EXPECT_FALSE(test, oib_rxe_fabric_faulty(ctx->f));
 
 	strscpy(buf, "drop=1000 dup=2000 reorder=3 delay=4 delay_us=5 corrupt=6 hold_us=7\n",
 		sizeof(buf));
@@ -1008,7 +1008,7 @@ static void rule_and_fault_syntax(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, memcmp(&cfg, &want, sizeof(cfg)));
 	strscpy(buf, "off", sizeof(buf));
 	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_parse_faults(ctx->f, buf));
-	KUNIT_EXPECT_FALSE(test, READ_ONCE(ctx->f->faulty));
+	KUNIT_EXPECT_FALSE(test, oib_rxe_fabric_faulty(ctx->f));
 
 	cfg.drop_ppm = ORXE_PPM + 1;
 	KUNIT_EXPECT_EQ(test, -EINVAL, oib_rxe_fabric_set_faults(ctx->f, NULL, &cfg));
@@ -1016,7 +1016,7 @@ static void rule_and_fault_syntax(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_add_rule(ctx->f, &r));
 	KUNIT_EXPECT_EQ(test, -ENOSPC, oib_rxe_fabric_add_rule(ctx->f, &r));
 	oib_rxe_fabric_clear_rules(ctx->f);
-	KUNIT_EXPECT_FALSE(test, READ_ONCE(ctx->f->faulty));
+	KUNIT_EXPECT_FALSE(test, oib_rxe_fabric_faulty(ctx->f));
 
 	oib_rxe_fabric_set_seed(ctx->f, 0x123456789ULL);
 	KUNIT_EXPECT_EQ(test, 0x123456789ULL, oib_rxe_fabric_get_seed(ctx->f));
@@ -1245,3 +1245,4 @@ kunit_test_suite(oib_fabric_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the oib_rxe fabric");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

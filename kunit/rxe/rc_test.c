@@ -14,8 +14,7 @@
 #include <linux/vmalloc.h>
 #include <oib/provider.h>
 #include "oib_toolkit.h"
-#include "../../drivers/infiniband/sw/rxe/orxe_fabric.h"
-#include "../../drivers/infiniband/sw/rxe/orxe_hdr.h"
+#include <oib/kunit/rxe.h>
 
 #define RC_FABRIC	"oib_rc_test"
 #define RC_BUF		(512 * 1024)
@@ -1175,3 +1174,4 @@ kunit_test_suite(rc_suite);
 
 MODULE_DESCRIPTION("oib_rxe RC and UC transport tests");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

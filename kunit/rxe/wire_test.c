@@ -20,7 +20,7 @@
 #include <linux/unaligned.h>
 #include <net/checksum.h>
 #include <net/ip6_checksum.h>
-#include "../../drivers/infiniband/sw/rxe/orxe_hdr.h"
+#include <oib/kunit/rxe.h>
 
 #define WIRE_SEED		0x0b1e5eedULL
 #define WIRE_BUF		8192	/* room for any frame built here */
@@ -1294,3 +1294,4 @@ kunit_test_suite(oib_rxe_wire_test_suite);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit tests for the oib_rxe RoCEv2 wire format");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
