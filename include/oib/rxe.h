@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * oib_rxe, the software RDMA device: what tests and tools call to make and break devices and the
- * fabrics between them.  Users reach the same from sysfs (/sys/module/oib_rxe/parameters/{add,remove})
- * and debugfs.
+ * fabrics between them.  Users reach the same from sysfs
+ * (/sys/module/oib_rxe/parameters/{add,remove}) and debugfs.
  */
 #ifndef OIB_RXE_H
 #define OIB_RXE_H

@@ -146,7 +146,8 @@ static void wire_test_opcode_table(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, info->hdr_len, off, "%s", op->name);
 
 		flags = info->flags;
-		KUNIT_EXPECT_EQ_MSG(test, !!(flags & ORXE_OPF_PAYLOAD), op->payload, "%s", op->name);
+		KUNIT_EXPECT_EQ_MSG(test, !!(flags & ORXE_OPF_PAYLOAD), op->payload, "%s",
+				    op->name);
 		KUNIT_EXPECT_EQ_MSG(test, !!(flags & ORXE_OPF_RESP), op->resp, "%s", op->name);
 		KUNIT_EXPECT_EQ_MSG(test, !!(flags & ORXE_OPF_REQ), !op->resp, "%s", op->name);
 		pos = flags & (ORXE_OPF_FIRST | ORXE_OPF_MIDDLE | ORXE_OPF_LAST);

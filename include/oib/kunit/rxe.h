@@ -89,8 +89,8 @@ bool oib_rxe_fabric_faulty(struct orxe_fabric *f);
  * or AtomicETH, AETH, AtomicAckETH, ImmDt, IETH): the opcode table (oib_rxe_opcode()) says which,
  * where and what the packet means, so the transport can stay table-driven.
  *
- * The builder writes a whole frame from a struct orxe_tx_hdr; the parser checks a received frame and
- * describes it in a struct orxe_pkt, or names the reason to drop it.
+ * The builder writes a whole frame from a struct orxe_tx_hdr; the parser checks a received frame
+ * and describes it in a struct orxe_pkt, or names the reason to drop it.
  */
 #define ORXE_UDP_PORT		4791		/* IANA: RoCEv2 */
 #define ORXE_BTH_TVER		0		/* the only transport header version */
@@ -295,7 +295,7 @@ enum orxe_op_flags {
 	ORXE_OPF_FIRST	= BIT(2),	/* first packet of a message; ONLY is FIRST | LAST */
 	ORXE_OPF_MIDDLE	= BIT(3),
 	ORXE_OPF_LAST	= BIT(4),
-	ORXE_OPF_PAYLOAD	= BIT(5),	/* may carry payload (LAST and ONLY: possibly none) */
+	ORXE_OPF_PAYLOAD = BIT(5),	/* may carry payload (LAST and ONLY: possibly none) */
 	ORXE_OPF_SEND	= BIT(6),
 	ORXE_OPF_WRITE	= BIT(7),
 	ORXE_OPF_READ	= BIT(8),	/* read request or read response */
@@ -311,7 +311,7 @@ struct orxe_opcode_info {
 	u16 hdrs;			/* BIT(enum orxe_ext) for each extension header carried */
 	u16 flags;			/* enum orxe_op_flags */
 	u8 hdr_len;			/* BTH and extension headers, bytes */
-	u8 offset[ORXE_NUM_EXT];		/* from the BTH, of each header in hdrs; 0 for the others */
+	u8 offset[ORXE_NUM_EXT];	/* from the BTH, of each header in hdrs; 0 for the others */
 };
 
 /* The entry for @opcode, or NULL if oib_rxe does not speak it. */
@@ -377,7 +377,7 @@ void oib_rxe_frame_seal(u8 *frame, u32 len);
 
 /* Why the parser refused a frame; oib_rxe_pkt_parse() returns the negative. */
 enum orxe_drop_reason {
-	ORXE_DROP_TOO_SHORT = 1,		/* the frame ends inside the Ethernet or IP header */
+	ORXE_DROP_TOO_SHORT = 1,	/* the frame ends inside the Ethernet or IP header */
 	ORXE_DROP_BAD_ETHERTYPE,		/* neither IPv4 nor IPv6 (VLAN tags included) */
 	ORXE_DROP_BAD_IP_VERSION,
 	ORXE_DROP_BAD_IP_HDR_LEN,	/* IPv4 IHL other than 5: RoCEv2 sends no options */

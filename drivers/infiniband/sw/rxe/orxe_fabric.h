@@ -119,7 +119,7 @@ static inline struct orxe_fabric_cb *orxe_fabric_cb(struct sk_buff *skb)
 }
 
 static inline void orxe_fabric_count(struct orxe_fabric_port *fp, enum oib_rxe_fabric_stat stat,
-				    u64 n)
+				     u64 n)
 {
 	atomic64_add(n, &fp->stats[stat]);
 }
@@ -127,7 +127,7 @@ static inline void orxe_fabric_count(struct orxe_fabric_port *fp, enum oib_rxe_f
 bool orxe_fabric_peek(const struct sk_buff *skb, struct orxe_frame_info *fi);
 struct orxe_fabric_port *orxe_fabric_lookup_mac(struct orxe_fabric *f, const u8 *mac);
 void orxe_fabric_enqueue(struct orxe_fabric_port *dst, struct sk_buff *skb,
-			struct sk_buff_head *freeq);
+			 struct sk_buff_head *freeq);
 
 /* orxe_fault.c */
 void orxe_fault_init(struct orxe_fabric *f);
@@ -135,7 +135,7 @@ void orxe_fault_destroy(struct orxe_fabric *f);
 void orxe_fault_port_init(struct orxe_fabric_port *fp);
 void orxe_fault_port_detach(struct orxe_fabric *f, struct orxe_fabric_port *fp);
 void orxe_fault_xmit(struct orxe_fabric *f, struct orxe_fabric_port *src, struct sk_buff *skb,
-		    const struct orxe_frame_info *fi);
+		     const struct orxe_frame_info *fi);
 const char *orxe_fault_action_name(enum orxe_fault_action action);
 struct seq_file;
 void orxe_fault_show_cfg(struct seq_file *m, const struct orxe_fault_cfg *cfg);
