@@ -8,7 +8,7 @@
  */
 #include <linux/delay.h>
 #include <linux/slab.h>
-#include "mad_util.h"
+#include "oib_toolkit_mad.h"
 #include "../../drivers/infiniband/mad/mad_priv.h"	/* the window and timeouts */
 
 #define RT_CLASS		OIB_MGMT_CLASS_SUBN_ADM
@@ -238,7 +238,23 @@ static int rt_request(struct rt_pair *p, u64 tid, size_t data_len, unsigned int 
 
 static bool rt_wait(struct rt_side *s, atomic_t *v, int n)
 {
-	return wait_event_timeout(s->wq, atomic_read(v) >= n, msecs_to_jiffies(60000));
+	return oib_test_wait_count(&s->wq, v, n);
+}
+
+/*
+ * A fence from @from's port to @to's (see madt_fence()), through a send-only agent of its own:
+ * afterwards @to has received all @from's port sent before, given no faults (setting them off
+ * sends the frames held for reordering at once), and @from's port has called the handlers of
+ * every MAD it finished before.
+ */
+static void rt_fence(struct kunit *test, struct oib_device *from, struct oib_device *to)
+{
+	struct madt_agent *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	madt_init(test, m, from, 0);
+	madt_agent(test, m, 0);
+	madt_fence(test, m, madt_ah(test, m, to, 1), to);
 }
 
 /* A GetTable of @req_len bytes answered with @resp_len, both checked whole: it ends well. */
@@ -308,8 +324,12 @@ static void mad_rmpp_transfer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, oib_rxe_fabric_set_faults(p->fabric, NULL, NULL));
 	/* b's answers: each completes once the receiver acknowledged all of it */
 	KUNIT_EXPECT_TRUE(test, rt_wait(&p->b, &p->b.completed, n));
-	msleep(2 * MAD_RMPP_ACK_TIMEOUT_MS);
-	/* retries may have made b answer again; the extra answers end well or are aborted */
+	/*
+	 * Retries may have made b answer again; the extra answers end well or are aborted.  Every
+	 * request a resent has reached b once the fence has, and each answer ends by itself.
+	 */
+	rt_fence(test, p->da, p->db);
+	KUNIT_EXPECT_TRUE(test, rt_wait(&p->b, &p->b.completed, atomic_read(&p->b.requests)));
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->b.requests), atomic_read(&p->b.completed));
 	KUNIT_EXPECT_GE(test, atomic_read(&p->b.status[OIB_MAD_SEND_OK]), n);
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&p->a.bad));
@@ -429,7 +449,7 @@ static void mad_rmpp_train_error(struct kunit *test)
 	sb->timeout_ms = RT_REQ_TIMEOUT_MS;
 	KUNIT_ASSERT_EQ(test, 0, oib_post_send_mad(sb));
 	KUNIT_ASSERT_TRUE(test, rt_wait(&p->a, &p->a.completed, 1));
-	msleep(50);
+	rt_fence(test, p->da, p->db);	/* a second completion would have come before */
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.completed));
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.status[OIB_MAD_SEND_ERROR]));
 	KUNIT_EXPECT_EQ(test, 1ULL, rt_stat(p->da, OIB_MAD_PORT_SEND_ERRORS));
@@ -700,7 +720,13 @@ static void mad_rmpp_unregister_races(struct kunit *test)
 						atomic_read(&p->b.requests)));
 	}
 	KUNIT_EXPECT_EQ(test, 0, oib_rxe_fabric_set_faults(p->fabric, NULL, NULL));
-	msleep(50);
+	/*
+	 * Late frames would show up as bad.  The fences pass each port's frames from the other
+	 * after those held for reordering; a frame still delayed (1 ms, by the fabric's timer) may
+	 * come after them, which no event tells of.
+	 */
+	rt_fence(test, p->da, p->db);
+	rt_fence(test, p->db, p->da);
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&p->a.bad));
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&p->b.bad));
 }
@@ -723,3 +749,7 @@ static struct kunit_suite oib_mad_rmpp_suite = {
 };
 
 kunit_test_suite(oib_mad_rmpp_suite);
+
+MODULE_DESCRIPTION("KUnit tests for RMPP in oib_mad over the oib_rxe fabric");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
