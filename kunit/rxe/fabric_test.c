@@ -8,7 +8,6 @@
  * generous timeouts.
  */
 #include <kunit/test.h>
-#include <linux/delay.h>
 #include <linux/etherdevice.h>
 #include <linux/jhash.h>
 #include <linux/ktime.h>
@@ -19,6 +18,7 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <oib/kunit/rxe.h>
+#include "oib_toolkit.h"
 
 #define FT_PORTS	3
 #define FT_CAP		8192		/* arrivals recorded per port */
@@ -592,8 +592,7 @@ static void detach_is_synchronous(struct kunit *test)
 	INIT_WORK_ONSTACK(&dw.work, ft_detach_fn);
 	schedule_work(&dw.work);
 	/* Detach has begun once the port's address is gone; rx() is still inside frame 0. */
-	for (i = 0; i < 3000 && !oib_rxe_fabric_resolve(ctx->f, &gid, mac); i++)
-		msleep(20);
+	KUNIT_EXPECT_TRUE(test, oib_test_wait_for(oib_rxe_fabric_resolve(ctx->f, &gid, mac)));
 	KUNIT_EXPECT_EQ(test, -ENOENT, oib_rxe_fabric_resolve(ctx->f, &gid, mac));
 	KUNIT_EXPECT_NOT_NULL(test, READ_ONCE(pb->fp.fabric));	/* detach has not returned */
 	complete(&pb->go);
@@ -939,7 +938,8 @@ static void fault_rules(struct kunit *test)
 	/* An IPv6 frame matches too; "clear" removes rules with frames left. */
 	{
 		struct orxe_fault_rule r = {
-			.action = ORXE_FAULT_DROP, .opcode = 0x0a, .qpn = ORXE_FAULT_ANY, .count = 5,
+			.action = ORXE_FAULT_DROP, .opcode = 0x0a, .qpn = ORXE_FAULT_ANY,
+			.count = 5,
 		};
 		struct ft_spec s = {
 			.src = ctx->p[A].fp.mac, .dst = pb->fp.mac, .v6 = true, .opcode = 0x0a,
