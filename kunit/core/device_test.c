@@ -84,20 +84,14 @@ static struct rec_client *rec_new(struct kunit *test, const char *name)
 	return rc;
 }
 
-static void rec_release(void *client)
-{
-	oib_unregister_client(client);
-}
-
 static void rec_register(struct kunit *test, struct rec_client *rc)
 {
-	KUNIT_ASSERT_EQ(test, 0, oib_register_client(&rc->client));
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rec_release, &rc->client));
+	oib_test_client(test, &rc->client);
 }
 
 static void rec_unregister(struct kunit *test, struct rec_client *rc)
 {
-	kunit_release_action(test, rec_release, &rc->client);
+	kunit_release_action(test, oib_test_client_release, &rc->client);
 }
 
 /* ---- Clients ---- */

@@ -398,25 +398,14 @@ static void watch_event(struct oib_event *ev, void *ctx)
 		atomic_inc(&w->errors);
 }
 
-static void watched_cq_release(void *cq)
-{
-	oib_destroy_cq(cq);
-}
-
 /* A test-managed CQ whose handlers count into @w. */
 static struct oib_cq *watched_cq(struct kunit *test, struct oib_device *dev, u32 cqe,
 				 struct cq_watch *w)
 {
-	struct oib_cq_init_attr attr = { .cqe = cqe };
-	struct oib_cq *cq;
-
 	init_completion(&w->comp);
 	atomic_set(&w->comps, 0);
 	atomic_set(&w->errors, 0);
-	cq = oib_create_cq(dev, watch_comp, watch_event, w, &attr);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cq);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, watched_cq_release, cq));
-	return cq;
+	return oib_test_cq_handlers(test, dev, cqe, watch_comp, watch_event, w);
 }
 
 static void post_rules(struct kunit *test)

@@ -182,15 +182,8 @@ struct rt_pair {
 	struct oib_ah *ah;	/* a -> b */
 };
 
-static void rt_ah_release(void *ah)
-{
-	oib_destroy_ah(ah);
-}
-
 static struct rt_pair *rt_pair_ports(struct kunit *test, u32 a_max, u32 a_ports)
 {
-	struct oib_ah_attr attr = { .port_num = 1, .flags = OIB_AH_GRH,
-				    .grh = { .hop_limit = 64 } };
 	struct rt_pair *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, p);
@@ -199,10 +192,7 @@ static struct rt_pair *rt_pair_ports(struct kunit *test, u32 a_max, u32 a_ports)
 	p->db = madt_dev(test, 1);
 	rt_side(test, &p->a, p->da, a_max);
 	rt_side(test, &p->b, p->db, 0);
-	KUNIT_ASSERT_EQ(test, 0, oib_query_gid(p->db, 1, 0, &attr.grh.dgid, NULL));
-	p->ah = oib_mad_create_ah(p->a.agent, &attr);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p->ah);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rt_ah_release, p->ah));
+	p->ah = madt_agent_ah(test, p->a.agent, p->db, 1);
 	return p;
 }
 
@@ -430,16 +420,11 @@ static void mad_rmpp_stop_budget(struct kunit *test)
  */
 static void mad_rmpp_train_error(struct kunit *test)
 {
-	struct oib_ah_attr attr = { .port_num = 2, .flags = OIB_AH_GRH,
-				    .grh = { .hop_limit = 64 } };
 	struct rt_pair *p = rt_pair_ports(test, 0, 2);
 	struct oib_mad_send_buf *sb;
 	struct oib_ah *bad;
 
-	KUNIT_ASSERT_EQ(test, 0, oib_query_gid(p->db, 1, 0, &attr.grh.dgid, NULL));
-	bad = oib_mad_create_ah(p->a.agent, &attr);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, bad);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rt_ah_release, bad));
+	bad = madt_agent_ah(test, p->a.agent, p->db, 2);	/* out of a's port 2 */
 	sb = oib_create_rmpp_send_mad(p->a.agent, bad, RT_CLASS, 40 * RT_PER_SEG, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sb);
 	((struct oib_mad_hdr *)sb->mad)->base_version = OIB_MAD_BASE_VERSION;

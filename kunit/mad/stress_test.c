@@ -317,11 +317,6 @@ static struct oib_client madt_ulp_client = {
 	.remove = madt_ulp_remove,
 };
 
-static void madt_ulp_release(void *client)
-{
-	oib_unregister_client(client);
-}
-
 static void mad_device_removal_in_flight(struct kunit *test)
 {
 	struct oib_ah_attr attr = { .port_num = 1, .flags = OIB_AH_GRH,
@@ -338,9 +333,7 @@ static void mad_device_removal_in_flight(struct kunit *test)
 	madt_fabric(test);
 	da = madt_dev(test, 1);
 	db = madt_dev(test, 1);
-	KUNIT_ASSERT_EQ(test, 0, oib_register_client(&madt_ulp_client));
-	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, madt_ulp_release, &madt_ulp_client));
+	oib_test_client(test, &madt_ulp_client);
 	madt_init(test, a, da, 10);
 	madt_init(test, b, db, 0);
 	madt_agent(test, b, MADT_CLASS);		/* never answers */

@@ -347,17 +347,6 @@ static void fabric_registry_and_attach(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, fp->fabric);
 }
 
-static void gid_v4(union oib_gid *gid, u8 a, u8 b, u8 c, u8 d)
-{
-	memset(gid, 0, sizeof(*gid));
-	gid->raw[10] = 0xff;
-	gid->raw[11] = 0xff;
-	gid->raw[12] = a;
-	gid->raw[13] = b;
-	gid->raw[14] = c;
-	gid->raw[15] = d;
-}
-
 static void resolve_by_gid(struct kunit *test)
 {
 	struct ft_ctx *ctx = test->priv;
@@ -365,8 +354,8 @@ static void resolve_by_gid(struct kunit *test)
 	union oib_gid g4, g6 = { .raw = { 0xfe, 0x80, [15] = 1 } }, unknown;
 	u8 mac[ETH_ALEN];
 
-	gid_v4(&g4, 10, 0, 0, 1);
-	gid_v4(&unknown, 10, 0, 0, 2);
+	oib_test_gid_v4(&g4, 10, 0, 0, 1);
+	oib_test_gid_v4(&unknown, 10, 0, 0, 2);
 	KUNIT_EXPECT_EQ(test, 0, oib_rxe_fabric_add_addr(a, &g4));
 	KUNIT_EXPECT_EQ(test, 0, oib_rxe_fabric_add_addr(b, &g6));
 	KUNIT_EXPECT_EQ(test, 0, oib_rxe_fabric_resolve(ctx->f, &g4, mac));
@@ -581,7 +570,7 @@ static void detach_is_synchronous(struct kunit *test)
 	u8 mac[ETH_ALEN];
 	int i;
 
-	gid_v4(&gid, 10, 0, 0, 2);
+	oib_test_gid_v4(&gid, 10, 0, 0, 2);
 	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_add_addr(&pb->fp, &gid));
 	pb->block = true;
 	ft_send(ctx, A, B, 0);

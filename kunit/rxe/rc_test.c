@@ -135,11 +135,7 @@ static void rc_ipv4_gid(struct kunit *test, struct rc_end *e, u8 host)
 {
 	int idx;
 
-	memset(&e->gid, 0, sizeof(e->gid));
-	e->gid.raw[10] = 0xff;
-	e->gid.raw[11] = 0xff;
-	e->gid.raw[12] = 10;
-	e->gid.raw[15] = host;
+	oib_test_gid_v4(&e->gid, 10, 0, 0, host);
 	idx = oib_add_gid(e->dev, 1, &e->gid, OIB_GID_TYPE_ROCE_V2);
 	KUNIT_ASSERT_GT(test, idx, 0);
 	e->sgid_index = idx;
@@ -944,11 +940,6 @@ static struct oib_client rc_client = {
 	.remove = rc_client_remove,
 };
 
-static void rc_client_unregister(void *client)
-{
-	oib_unregister_client(client);
-}
-
 /*
  * Remove both devices with requests in flight on a slow fabric and QPs in every state, their
  * objects destroyed by a client's remove callback: nothing hangs and nothing leaks (kmemleak
@@ -963,9 +954,7 @@ static void rc_remove_busy(struct kunit *test)
 	struct rc_pair *p;
 	int i, j;
 
-	KUNIT_ASSERT_EQ(test, 0, oib_register_client(&rc_client));
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rc_client_unregister,
-							   &rc_client));
+	oib_test_client(test, &rc_client);
 	for (i = 0; i < ARRAY_SIZE(states); i++) {
 		enum oib_qp_state s = states[i] == OIB_QPS_SQD || states[i] == OIB_QPS_ERR ?
 				      OIB_QPS_RTS : states[i];

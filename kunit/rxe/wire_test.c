@@ -21,6 +21,7 @@
 #include <net/checksum.h>
 #include <net/ip6_checksum.h>
 #include <oib/kunit/rxe.h>
+#include "oib_toolkit.h"
 
 #define WIRE_SEED		0x0b1e5eedULL
 #define WIRE_BUF		8192	/* room for any frame built here */
@@ -577,17 +578,6 @@ static void wire_mac(u8 *mac, u8 last)
 	mac[5] = last;
 }
 
-static void wire_gid4(union oib_gid *gid, u8 a, u8 b, u8 c, u8 d)
-{
-	memset(gid, 0, sizeof(*gid));
-	gid->raw[10] = 0xff;
-	gid->raw[11] = 0xff;
-	gid->raw[12] = a;
-	gid->raw[13] = b;
-	gid->raw[14] = c;
-	gid->raw[15] = d;
-}
-
 static void wire_gid6_doc(union oib_gid *gid, u8 last)
 {
 	memset(gid, 0, sizeof(*gid));
@@ -609,8 +599,8 @@ static void wire_test_known_answer(struct kunit *test)
 
 	wire_mac(h.dmac, 2);
 	wire_mac(h.smac, 1);
-	wire_gid4(&h.sgid, 192, 168, 10, 1);
-	wire_gid4(&h.dgid, 192, 168, 10, 2);
+	oib_test_gid_v4(&h.sgid, 192, 168, 10, 1);
+	oib_test_gid_v4(&h.dgid, 192, 168, 10, 2);
 	h.tos = 0x6a;
 	h.hop_limit = 64;
 	h.udp_sport = 0xc0de;

@@ -36,6 +36,22 @@ void oib_test_rxe_remove(struct kunit *test, struct oib_device *device);
  */
 struct orxe_fabric *oib_test_fabric(struct kunit *test, const char *name, u64 seed);
 
+/* A client registered until the test ends (or kunit_release_action(.., oib_test_client_release)) */
+void oib_test_client(struct kunit *test, struct oib_client *client);
+void oib_test_client_release(void *client);
+
+/* The IPv4-mapped GID ::ffff:@a.@b.@c.@d. */
+static inline void oib_test_gid_v4(union oib_gid *gid, u8 a, u8 b, u8 c, u8 d)
+{
+	memset(gid, 0, sizeof(*gid));
+	gid->raw[10] = 0xff;
+	gid->raw[11] = 0xff;
+	gid->raw[12] = a;
+	gid->raw[13] = b;
+	gid->raw[14] = c;
+	gid->raw[15] = d;
+}
+
 /* ---- Verbs objects, destroyed when the test ends (toolkit.c) ---- */
 
 struct oib_pd *oib_test_pd(struct kunit *test, struct oib_device *device);

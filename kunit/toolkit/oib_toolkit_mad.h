@@ -77,6 +77,9 @@ void madt_init(struct kunit *test, struct madt_agent *mt, struct oib_device *dev
 int madt_register(struct madt_agent *mt, u8 mgmt_class, const u8 *methods, int nmethods);
 void madt_unregister(struct madt_agent *mt);
 void madt_agent(struct kunit *test, struct madt_agent *mt, u8 mgmt_class);
+/* An AH from @agent's port, out of local port @port, to port 1 of @to (its GID 0). */
+struct oib_ah *madt_agent_ah(struct kunit *test, struct oib_mad_agent *agent,
+			     struct oib_device *to, u32 port);
 struct oib_ah *madt_ah(struct kunit *test, struct madt_agent *mt, struct oib_device *to,
 		       u32 port);
 struct oib_mad_send_buf *madt_buf(struct madt_agent *mt, struct oib_ah *ah, u8 mgmt_class,

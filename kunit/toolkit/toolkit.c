@@ -65,6 +65,19 @@ struct orxe_fabric *oib_test_fabric(struct kunit *test, const char *name, u64 se
 }
 EXPORT_SYMBOL(oib_test_fabric);
 
+void oib_test_client_release(void *client)
+{
+	oib_unregister_client(client);
+}
+EXPORT_SYMBOL(oib_test_client_release);
+
+void oib_test_client(struct kunit *test, struct oib_client *client)
+{
+	KUNIT_ASSERT_EQ(test, 0, oib_register_client(client));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, oib_test_client_release, client));
+}
+EXPORT_SYMBOL(oib_test_client);
+
 static void oib_test_pd_release(void *pd)
 {
 	oib_dealloc_pd(pd);

@@ -189,19 +189,24 @@ static void madt_ah_release(void *ah)
 	oib_destroy_ah(ah);
 }
 
-/* An AH from @mt's agent to port @port of @to (GID 0). */
-struct oib_ah *madt_ah(struct kunit *test, struct madt_agent *mt, struct oib_device *to,
-		       u32 port)
+struct oib_ah *madt_agent_ah(struct kunit *test, struct oib_mad_agent *agent,
+			     struct oib_device *to, u32 port)
 {
 	struct oib_ah_attr attr = { .port_num = port, .flags = OIB_AH_GRH,
 				    .grh = { .hop_limit = 64 } };
 	struct oib_ah *ah;
 
 	KUNIT_ASSERT_EQ(test, 0, oib_query_gid(to, 1, 0, &attr.grh.dgid, NULL));
-	ah = oib_mad_create_ah(mt->agent, &attr);
+	ah = oib_mad_create_ah(agent, &attr);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ah);
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, madt_ah_release, ah));
 	return ah;
+}
+
+struct oib_ah *madt_ah(struct kunit *test, struct madt_agent *mt, struct oib_device *to,
+		       u32 port)
+{
+	return madt_agent_ah(test, mt->agent, to, port);
 }
 
 struct oib_mad_send_buf *madt_buf(struct madt_agent *mt, struct oib_ah *ah, u8 mgmt_class,
