@@ -5,7 +5,6 @@
  */
 #include <linux/module.h>
 #include <linux/completion.h>
-#include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/sched/task.h>
 #include <linux/workqueue.h>
@@ -85,20 +84,14 @@ static struct rec_client *rec_new(struct kunit *test, const char *name)
 	return rc;
 }
 
-static void rec_release(void *client)
-{
-	oib_unregister_client(client);
-}
-
 static void rec_register(struct kunit *test, struct rec_client *rc)
 {
-	KUNIT_ASSERT_EQ(test, 0, oib_register_client(&rc->client));
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rec_release, &rc->client));
+	oib_test_client(test, &rc->client);
 }
 
 static void rec_unregister(struct kunit *test, struct rec_client *rc)
 {
-	kunit_release_action(test, rec_release, &rc->client);
+	kunit_release_action(test, oib_test_client_release, &rc->client);
 }
 
 /* ---- Clients ---- */
@@ -428,7 +421,7 @@ static void events_port_state_and_gid(struct kunit *test)
 	struct oib_device *dev = oib_test_rxe_ports(test, 2);
 	struct oib_port_attr attr;
 	union oib_gid gid = { .raw = { 0xfe, 0x80, [15] = 0x99 } };
-	struct ev_rec r;
+	struct ev_rec r, r2;
 
 	ev_init(&r, dev);
 	KUNIT_ASSERT_EQ(test, 0, oib_register_event_handler(&r.h));
@@ -461,9 +454,18 @@ static void events_port_state_and_gid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, OIB_EVENT_GID_CHANGE, r.types[2]);
 	KUNIT_EXPECT_EQ(test, 1u, r.ports[2]);
 
-	/* Unregistered: later events do not reach the handler. */
+	/*
+	 * Unregistered: later events do not reach the handler.  A handler registered now sees the
+	 * next event; once it has, that event's dispatch is over and r was not called.
+	 */
+	ev_init(&r2, dev);
+	KUNIT_ASSERT_EQ(test, 0, oib_register_event_handler(&r2.h));
 	KUNIT_ASSERT_EQ(test, 0, oib_rxe_set_port_state(dev, 1, false));
-	msleep(50);
+	while (!READ_ONCE(r2.n))
+		KUNIT_ASSERT_NE(test, 0UL, wait_for_completion_timeout(&r2.got, 5 * HZ));
+	oib_unregister_event_handler(&r2.h);
+	KUNIT_EXPECT_EQ(test, OIB_EVENT_PORT_ERR, r2.types[0]);
+	KUNIT_EXPECT_EQ(test, 1u, r2.ports[0]);
 	KUNIT_EXPECT_EQ(test, 3, r.n);
 	KUNIT_EXPECT_EQ(test, -EINVAL, oib_register_event_handler(NULL));
 }

@@ -8,7 +8,7 @@
 #include <linux/delay.h>
 #include <linux/ktime.h>
 #include <linux/slab.h>
-#include "mad_util.h"
+#include "oib_toolkit_mad.h"
 
 /* ---- registration ---- */
 
@@ -87,7 +87,8 @@ static void mad_post_rules(struct kunit *test)
 	struct oib_mad_send_buf *sb;
 	struct oib_mad_hdr *hdr;
 
-	sb = madt_buf(&p->a, p->ah, MADT_CLASS, OIB_MGMT_METHOD_GET, 0, 100, 0);
+	/* A response time a busy guest cannot miss: the case is about posting. */
+	sb = madt_buf(&p->a, p->ah, MADT_CLASS, OIB_MGMT_METHOD_GET, 0, 5000, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sb);
 	hdr = sb->mad;
 	KUNIT_EXPECT_EQ(test, -EINVAL, oib_post_send_mad(NULL));
@@ -144,8 +145,12 @@ static void mad_timeout_retries(struct kunit *test)
 {
 	struct madt_pair *p = madt_pair(test, 1, true);
 
-	atomic_set(&p->b.drop_responses, 2);	/* the first two answers never arrive */
-	madt_send(test, &p->a, p->ah, MADT_CLASS, 0, 100, 3);
+	/*
+	 * The first two answers never arrive; the third must, within the timeout, or a fourth
+	 * request goes: 1 s, not the round trip of a quiet host.
+	 */
+	atomic_set(&p->b.drop_responses, 2);
+	madt_send(test, &p->a, p->ah, MADT_CLASS, 0, 1000, 3);
 	KUNIT_ASSERT_TRUE(test, madt_wait(&p->a, &p->a.completed, 1));
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.status[OIB_MAD_SEND_OK]));
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.responses));
@@ -181,7 +186,7 @@ static void mad_cancel_waiting(struct kunit *test)
 	sb = madt_send(test, &p->a, p->ah, MADT_CLASS, 0, 20000, 0);
 	KUNIT_ASSERT_TRUE(test, madt_wait(&p->b, &p->b.requests, 1));
 	KUNIT_ASSERT_TRUE(test, madt_wait_stat(p->da, OIB_MAD_PORT_SENT, 1));
-	msleep(20);	/* let its send completion be handled: it is waiting now */
+	madt_fence(test, &p->a, p->ah, NULL);	/* its send completion is handled: it waits */
 	KUNIT_EXPECT_EQ(test, 0, oib_cancel_mad(sb));
 	KUNIT_ASSERT_TRUE(test, madt_wait(&p->a, &p->a.completed, 1));
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.status[OIB_MAD_SEND_CANCELLED]));
@@ -203,7 +208,7 @@ static void mad_awaiting_bound(struct kunit *test)
 	for (i = 0; i < n; i++)
 		sb[i] = madt_send(test, &p->a, p->ah, MADT_CLASS, i, 20000, 0);
 	KUNIT_ASSERT_TRUE(test, madt_wait(&p->b, &p->b.requests, bound));
-	msleep(100);
+	madt_fence(test, &p->a, p->ah, p->db);	/* b has had all a sent so far */
 	KUNIT_EXPECT_EQ(test, bound, atomic_read(&p->b.requests));
 	KUNIT_EXPECT_EQ(test, (u64)bound, oib_mad_port_stat(p->da, 1, OIB_MAD_PORT_MAX_AWAITING));
 	KUNIT_EXPECT_EQ(test, (u64)(n - bound), oib_mad_port_stat(p->da, 1, OIB_MAD_PORT_HELD));
@@ -215,7 +220,7 @@ static void mad_awaiting_bound(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, 0, oib_cancel_mad(sb[i]));
 	KUNIT_ASSERT_TRUE(test, madt_wait(&p->a, &p->a.completed, n));
 	KUNIT_EXPECT_EQ(test, n, atomic_read(&p->a.status[OIB_MAD_SEND_CANCELLED]));
-	msleep(50);
+	madt_fence(test, &p->a, p->ah, p->db);
 	KUNIT_EXPECT_EQ(test, bound + 1, atomic_read(&p->b.requests));
 	madt_expect_clean(test, &p->a);
 }
@@ -235,6 +240,11 @@ static void mad_cancel_before_send_completion(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.status[OIB_MAD_SEND_CANCELLED]));
 	KUNIT_EXPECT_EQ(test, 0, oib_cancel_mad(sb[0]));	/* posted: done at its completion */
 	KUNIT_ASSERT_TRUE(test, madt_wait(&p->b, &p->b.requests, 32));
+	/*
+	 * With a's send completions held, no fence through a's port can pass (a marker's own send
+	 * completion is held), and its handlers run at the end of a port work run that may still be
+	 * going: this negative waits a while.
+	 */
 	msleep(100);
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.completed));
 	KUNIT_EXPECT_EQ(test, 32ULL, oib_mad_port_stat(p->da, 1, OIB_MAD_PORT_MAX_OUTSTANDING));
@@ -254,7 +264,7 @@ static void mad_modify_timeout(struct kunit *test)
 
 	sb = madt_send(test, &p->a, p->ah, MADT_CLASS, 0, 60000, 0);
 	KUNIT_ASSERT_TRUE(test, madt_wait(&p->b, &p->b.requests, 1));
-	msleep(20);
+	madt_fence(test, &p->a, p->ah, NULL);	/* it waits for its response now */
 	start = ktime_get();
 	KUNIT_EXPECT_EQ(test, 0, oib_modify_mad(sb, 50));
 	KUNIT_ASSERT_TRUE(test, madt_wait(&p->a, &p->a.completed, 1));
@@ -279,6 +289,7 @@ static void mad_response_before_send_completion(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0, oib_mad_port_hold_send_completions(p->da, 1, true));
 	madt_send(test, &p->a, p->ah, MADT_CLASS, 0, 20000, 0);
 	KUNIT_ASSERT_TRUE(test, madt_wait_stat(p->da, OIB_MAD_PORT_RESPONSES, 1));
+	/* No fence passes a port whose send completions are held: see above. */
 	msleep(50);
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&p->a.responses));
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&p->a.completed));
@@ -339,7 +350,7 @@ static void mad_qp_recovery(struct kunit *test)
 	p->b.respond = false;
 	madt_send(test, &p->a, p->ah, MADT_CLASS, 1, 3000, 1);
 	KUNIT_ASSERT_TRUE(test, madt_wait(&p->b, &p->b.requests, 2));
-	msleep(20);
+	madt_fence(test, &p->a, p->ah, NULL);	/* it waits for its response, off the QP */
 	KUNIT_ASSERT_EQ(test, 0, oib_modify_qp(qp, &attr, OIB_QP_STATE));
 	KUNIT_ASSERT_TRUE(test, madt_wait_stat(p->da, OIB_MAD_PORT_RECOVERIES, 1));
 	WRITE_ONCE(p->b.respond, true);
@@ -400,8 +411,11 @@ static void mad_unsolicited_and_duplicate(struct kunit *test)
 	atomic_set(&p->b.dup_responses, 1);
 	madt_send(test, &p->a, p->ah, MADT_CLASS, 1, 5000, 0);
 	KUNIT_ASSERT_TRUE(test, madt_wait(&p->a, &p->a.completed, 2));
+	/*
+	 * The copy counted as unmatched has been dealt with; the first was delivered before its
+	 * send handler, which completed the wait above.
+	 */
 	KUNIT_ASSERT_TRUE(test, madt_wait_stat(p->da, OIB_MAD_PORT_DROP_UNMATCHED, 1));
-	msleep(50);
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.responses));
 	KUNIT_EXPECT_EQ(test, 2, atomic_read(&p->a.status[OIB_MAD_SEND_OK]));
 	KUNIT_EXPECT_EQ(test, 1ULL, oib_mad_port_stat(p->da, 1, OIB_MAD_PORT_RESPONSES));
@@ -632,3 +646,7 @@ static struct kunit_suite oib_mad_suite = {
 };
 
 kunit_test_suite(oib_mad_suite);
+
+MODULE_DESCRIPTION("KUnit tests for oib_mad agents over the oib_rxe fabric");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -8,7 +8,7 @@
  */
 #include <linux/delay.h>
 #include <linux/slab.h>
-#include "mad_util.h"
+#include "oib_toolkit_mad.h"
 
 #define RT_CLASS		OIB_MGMT_CLASS_SUBN_ADM
 #define RT_GET_TABLE		0x12
@@ -16,6 +16,7 @@
 #define RT_HDR			OIB_MAD_SA_HDR_SIZE
 #define RT_PER_SEG		(OIB_MAD_SIZE - RT_HDR)	/* 200 data bytes per segment */
 #define RT_REQ_TIMEOUT_MS	1500
+#define RT_NO_RESEND_MS		60000	/* an RMPP ACK wait no case outlasts */
 
 /* One side: an RMPP agent that answers GetTable with resp_len bytes, or asks and checks. */
 struct rt_side {
@@ -181,15 +182,8 @@ struct rt_pair {
 	struct oib_ah *ah;	/* a -> b */
 };
 
-static void rt_ah_release(void *ah)
-{
-	oib_destroy_ah(ah);
-}
-
 static struct rt_pair *rt_pair_ports(struct kunit *test, u32 a_max, u32 a_ports)
 {
-	struct oib_ah_attr attr = { .port_num = 1, .flags = OIB_AH_GRH,
-				    .grh = { .hop_limit = 64 } };
 	struct rt_pair *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, p);
@@ -198,10 +192,7 @@ static struct rt_pair *rt_pair_ports(struct kunit *test, u32 a_max, u32 a_ports)
 	p->db = madt_dev(test, 1);
 	rt_side(test, &p->a, p->da, a_max);
 	rt_side(test, &p->b, p->db, 0);
-	KUNIT_ASSERT_EQ(test, 0, oib_query_gid(p->db, 1, 0, &attr.grh.dgid, NULL));
-	p->ah = oib_mad_create_ah(p->a.agent, &attr);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p->ah);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rt_ah_release, p->ah));
+	p->ah = madt_agent_ah(test, p->a.agent, p->db, 1);
 	return p;
 }
 
@@ -237,7 +228,23 @@ static int rt_request(struct rt_pair *p, u64 tid, size_t data_len, unsigned int 
 
 static bool rt_wait(struct rt_side *s, atomic_t *v, int n)
 {
-	return wait_event_timeout(s->wq, atomic_read(v) >= n, msecs_to_jiffies(60000));
+	return oib_test_wait_count(&s->wq, v, n);
+}
+
+/*
+ * A fence from @from's port to @to's (see madt_fence()), through a send-only agent of its own:
+ * afterwards @to has received all @from's port sent before, given no faults (setting them off
+ * sends the frames held for reordering at once), and @from's port has called the handlers of
+ * every MAD it finished before.
+ */
+static void rt_fence(struct kunit *test, struct oib_device *from, struct oib_device *to)
+{
+	struct madt_agent *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	madt_init(test, m, from, 0);
+	madt_agent(test, m, 0);
+	madt_fence(test, m, madt_ah(test, m, to, 1), to);
 }
 
 /* A GetTable of @req_len bytes answered with @resp_len, both checked whole: it ends well. */
@@ -297,6 +304,9 @@ static void mad_rmpp_transfer(struct kunit *test)
 
 	p->b.resp_len = len;
 	p->a.expect_len = len;
+	/* without loss, the counts below are exact: no ACK wait may expire on a slow machine */
+	if (!prm->drop_ppm)
+		KUNIT_ASSERT_EQ(test, 0, oib_mad_port_set_rmpp_ack_timeout(p->db, 1, RT_NO_RESEND_MS));
 	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_set_faults(p->fabric, NULL, &cfg));
 	for (i = 0; i < n; i++) {
 		KUNIT_ASSERT_EQ(test, 0, rt_request(p, 0x100 + i, 0, 20));
@@ -307,8 +317,12 @@ static void mad_rmpp_transfer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, oib_rxe_fabric_set_faults(p->fabric, NULL, NULL));
 	/* b's answers: each completes once the receiver acknowledged all of it */
 	KUNIT_EXPECT_TRUE(test, rt_wait(&p->b, &p->b.completed, n));
-	msleep(2 * MAD_RMPP_ACK_TIMEOUT_MS);
-	/* retries may have made b answer again; the extra answers end well or are aborted */
+	/*
+	 * Retries may have made b answer again; the extra answers end well or are aborted.  Every
+	 * request a resent has reached b once the fence has, and each answer ends by itself.
+	 */
+	rt_fence(test, p->da, p->db);
+	KUNIT_EXPECT_TRUE(test, rt_wait(&p->b, &p->b.completed, atomic_read(&p->b.requests)));
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->b.requests), atomic_read(&p->b.completed));
 	KUNIT_EXPECT_GE(test, atomic_read(&p->b.status[OIB_MAD_SEND_OK]), n);
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&p->a.bad));
@@ -391,6 +405,8 @@ static void mad_rmpp_stop_budget(struct kunit *test)
 	struct rt_pair *p = rt_pair(test, 4096);
 
 	p->b.resp_len = 200 * RT_PER_SEG;
+	/* one STOP exactly: b's first segment is never resent before it arrives */
+	KUNIT_ASSERT_EQ(test, 0, oib_mad_port_set_rmpp_ack_timeout(p->db, 1, RT_NO_RESEND_MS));
 	KUNIT_ASSERT_EQ(test, 0, rt_request(p, 0x400, 0, 0));
 	KUNIT_ASSERT_TRUE(test, rt_wait(&p->b, &p->b.completed, 1));
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->b.status[OIB_MAD_SEND_ABORTED]));
@@ -409,16 +425,11 @@ static void mad_rmpp_stop_budget(struct kunit *test)
  */
 static void mad_rmpp_train_error(struct kunit *test)
 {
-	struct oib_ah_attr attr = { .port_num = 2, .flags = OIB_AH_GRH,
-				    .grh = { .hop_limit = 64 } };
 	struct rt_pair *p = rt_pair_ports(test, 0, 2);
 	struct oib_mad_send_buf *sb;
 	struct oib_ah *bad;
 
-	KUNIT_ASSERT_EQ(test, 0, oib_query_gid(p->db, 1, 0, &attr.grh.dgid, NULL));
-	bad = oib_mad_create_ah(p->a.agent, &attr);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, bad);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rt_ah_release, bad));
+	bad = madt_agent_ah(test, p->a.agent, p->db, 2);	/* out of a's port 2 */
 	sb = oib_create_rmpp_send_mad(p->a.agent, bad, RT_CLASS, 40 * RT_PER_SEG, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sb);
 	((struct oib_mad_hdr *)sb->mad)->base_version = OIB_MAD_BASE_VERSION;
@@ -428,7 +439,7 @@ static void mad_rmpp_train_error(struct kunit *test)
 	sb->timeout_ms = RT_REQ_TIMEOUT_MS;
 	KUNIT_ASSERT_EQ(test, 0, oib_post_send_mad(sb));
 	KUNIT_ASSERT_TRUE(test, rt_wait(&p->a, &p->a.completed, 1));
-	msleep(50);
+	rt_fence(test, p->da, p->db);	/* a second completion would have come before */
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.completed));
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.status[OIB_MAD_SEND_ERROR]));
 	KUNIT_EXPECT_EQ(test, 1ULL, rt_stat(p->da, OIB_MAD_PORT_SEND_ERRORS));
@@ -699,7 +710,13 @@ static void mad_rmpp_unregister_races(struct kunit *test)
 						atomic_read(&p->b.requests)));
 	}
 	KUNIT_EXPECT_EQ(test, 0, oib_rxe_fabric_set_faults(p->fabric, NULL, NULL));
-	msleep(50);
+	/*
+	 * Late frames would show up as bad.  The fences pass each port's frames from the other
+	 * after those held for reordering; a frame still delayed (1 ms, by the fabric's timer) may
+	 * come after them, which no event tells of.
+	 */
+	rt_fence(test, p->da, p->db);
+	rt_fence(test, p->db, p->da);
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&p->a.bad));
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&p->b.bad));
 }
@@ -722,3 +739,7 @@ static struct kunit_suite oib_mad_rmpp_suite = {
 };
 
 kunit_test_suite(oib_mad_rmpp_suite);
+
+MODULE_DESCRIPTION("KUnit tests for RMPP in oib_mad over the oib_rxe fabric");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

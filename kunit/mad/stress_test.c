@@ -9,7 +9,7 @@
 #include <linux/prandom.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
-#include "mad_util.h"
+#include "oib_toolkit_mad.h"
 
 /* ---- unregister races ---- */
 
@@ -32,13 +32,18 @@ static void madt_release_hold(struct work_struct *w)
  */
 static void mad_unregister_races(struct kunit *test)
 {
-	struct orxe_fault_cfg cfg = { .delay_ppm = 300000, .delay_us = 2000, .reorder_ppm = 100000 };
+	struct orxe_fault_cfg cfg = { .delay_ppm = 300000, .delay_us = 2000,
+				      .reorder_ppm = 100000 };
 	struct madt_pair *p = madt_pair(test, 24, true);
 	struct rnd_state rnd;
 	struct madt_release *rel = kunit_kzalloc(test, sizeof(*rel), GFP_KERNEL);
+	struct madt_agent *fence = kunit_kzalloc(test, sizeof(*fence), GFP_KERNEL);
 	int round, i, rounds = 40;
 
 	KUNIT_ASSERT_NOT_NULL(test, rel);
+	KUNIT_ASSERT_NOT_NULL(test, fence);
+	madt_init(test, fence, p->da, 0);
+	madt_agent(test, fence, 0);
 	rel->dev = p->da;
 	prandom_seed_state(&rnd, 0x756e7265);
 	INIT_DELAYED_WORK(&rel->dw, madt_release_hold);
@@ -64,7 +69,8 @@ static void mad_unregister_races(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, 24, atomic_read(&p->a.completed));
 		for (i = 0; i < 24; i++)
 			KUNIT_EXPECT_EQ_MSG(test, 1, p->a.once[i], "round %d mad %d", round, i);
-		msleep(20);	/* anything late would show up as bad */
+		/* anything late would show up as bad: the port's handlers run in order */
+		madt_fence(test, fence, p->ah, NULL);
 		madt_expect_clean(test, &p->a);
 	}
 	oib_mad_port_hold_send_completions(p->da, 1, false);
@@ -79,7 +85,7 @@ static void mad_unregister_during_delivery(struct kunit *test)
 {
 	struct madt_pair *p = madt_pair(test, 1, true);
 
-	p->a.recv_sleep_ms = 200;
+	p->a.recv_linger = true;
 	madt_send(test, &p->a, p->ah, MADT_CLASS, 0, 20000, 0);
 	KUNIT_ASSERT_NE(test, 0UL, wait_for_completion_timeout(&p->a.in_recv,
 							       msecs_to_jiffies(MADT_WAIT_MS)));
@@ -124,7 +130,6 @@ static void mad_malformed_fuzz(struct kunit *test)
 	struct oib_wc wc[16];
 	struct oib_ah *ah;
 	u64 sum, arrived, lost;
-	unsigned long end;
 	unsigned int sent, i, j, k;
 	u8 *bufs;
 	int n;
@@ -164,20 +169,14 @@ static void mad_malformed_fuzz(struct kunit *test)
 			wr.wr_id = i;
 			KUNIT_ASSERT_EQ(test, 0, oib_post_send(qp, &wr, NULL));
 		}
-		for (k = 0; k < batch;) {
-			n = oib_poll_cq(cq, ARRAY_SIZE(wc), wc);
-			if (!n) {
-				usleep_range(200, 500);
-				continue;
-			}
+		for (k = 0; k < batch; k += n) {
+			n = oib_test_poll_cq(cq, wc, min_t(int, batch - k, ARRAY_SIZE(wc)));
+			KUNIT_ASSERT_GT(test, n, 0);
 			for (j = 0; j < n; j++)
 				KUNIT_EXPECT_EQ(test, OIB_WC_SUCCESS, wc[j].status);
-			k += n;
 		}
 		/* Let the receiver keep up, so its ring never runs dry. */
-		end = jiffies + 2 * HZ;
-		while (madt_fuzz_seen(db) < sent + batch && time_before(jiffies, end))
-			usleep_range(500, 1000);
+		KUNIT_EXPECT_TRUE(test, oib_test_wait_for(madt_fuzz_seen(db) >= sent + batch));
 	}
 	/* Answers to the fuzz go back to the UD QP, which posted no receives. */
 	KUNIT_EXPECT_EQ(test, 0, oib_destroy_ah(ah));
@@ -318,11 +317,6 @@ static struct oib_client madt_ulp_client = {
 	.remove = madt_ulp_remove,
 };
 
-static void madt_ulp_release(void *client)
-{
-	oib_unregister_client(client);
-}
-
 static void mad_device_removal_in_flight(struct kunit *test)
 {
 	struct oib_ah_attr attr = { .port_num = 1, .flags = OIB_AH_GRH,
@@ -339,9 +333,7 @@ static void mad_device_removal_in_flight(struct kunit *test)
 	madt_fabric(test);
 	da = madt_dev(test, 1);
 	db = madt_dev(test, 1);
-	KUNIT_ASSERT_EQ(test, 0, oib_register_client(&madt_ulp_client));
-	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, madt_ulp_release, &madt_ulp_client));
+	oib_test_client(test, &madt_ulp_client);
 	madt_init(test, a, da, 10);
 	madt_init(test, b, db, 0);
 	madt_agent(test, b, MADT_CLASS);		/* never answers */
@@ -386,3 +378,7 @@ static struct kunit_suite oib_mad_stress_suite = {
 };
 
 kunit_test_suite(oib_mad_stress_suite);
+
+MODULE_DESCRIPTION("KUnit stress tests for oib_mad: unregister races, device removal, fuzz");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

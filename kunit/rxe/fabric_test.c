@@ -8,7 +8,6 @@
  * generous timeouts.
  */
 #include <kunit/test.h>
-#include <linux/delay.h>
 #include <linux/etherdevice.h>
 #include <linux/jhash.h>
 #include <linux/ktime.h>
@@ -18,7 +17,8 @@
 #include <linux/vmalloc.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
-#include "../../drivers/infiniband/sw/rxe/orxe_fabric.h"
+#include <oib/kunit/rxe.h>
+#include "oib_toolkit.h"
 
 #define FT_PORTS	3
 #define FT_CAP		8192		/* arrivals recorded per port */
@@ -117,7 +117,7 @@ static struct sk_buff *ft_build(const struct ft_spec *s)
 		ip[9] = s->proto ?: IPPROTO_UDP;
 	}
 	ft_put16(udp, 0xc000);
-	ft_put16(udp + 2, s->dport ?: ORXE_ROCE_V2_PORT);
+	ft_put16(udp + 2, s->dport ?: ORXE_UDP_PORT);
 	ft_put16(udp + 4, len - (udp - p));
 	bth = udp + 8;
 	bth[0] = s->opcode;
@@ -347,17 +347,6 @@ static void fabric_registry_and_attach(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, fp->fabric);
 }
 
-static void gid_v4(union oib_gid *gid, u8 a, u8 b, u8 c, u8 d)
-{
-	memset(gid, 0, sizeof(*gid));
-	gid->raw[10] = 0xff;
-	gid->raw[11] = 0xff;
-	gid->raw[12] = a;
-	gid->raw[13] = b;
-	gid->raw[14] = c;
-	gid->raw[15] = d;
-}
-
 static void resolve_by_gid(struct kunit *test)
 {
 	struct ft_ctx *ctx = test->priv;
@@ -365,8 +354,8 @@ static void resolve_by_gid(struct kunit *test)
 	union oib_gid g4, g6 = { .raw = { 0xfe, 0x80, [15] = 1 } }, unknown;
 	u8 mac[ETH_ALEN];
 
-	gid_v4(&g4, 10, 0, 0, 1);
-	gid_v4(&unknown, 10, 0, 0, 2);
+	oib_test_gid_v4(&g4, 10, 0, 0, 1);
+	oib_test_gid_v4(&unknown, 10, 0, 0, 2);
 	KUNIT_EXPECT_EQ(test, 0, oib_rxe_fabric_add_addr(a, &g4));
 	KUNIT_EXPECT_EQ(test, 0, oib_rxe_fabric_add_addr(b, &g6));
 	KUNIT_EXPECT_EQ(test, 0, oib_rxe_fabric_resolve(ctx->f, &g4, mac));
@@ -581,7 +570,7 @@ static void detach_is_synchronous(struct kunit *test)
 	u8 mac[ETH_ALEN];
 	int i;
 
-	gid_v4(&gid, 10, 0, 0, 2);
+	oib_test_gid_v4(&gid, 10, 0, 0, 2);
 	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_add_addr(&pb->fp, &gid));
 	pb->block = true;
 	ft_send(ctx, A, B, 0);
@@ -592,8 +581,7 @@ static void detach_is_synchronous(struct kunit *test)
 	INIT_WORK_ONSTACK(&dw.work, ft_detach_fn);
 	schedule_work(&dw.work);
 	/* Detach has begun once the port's address is gone; rx() is still inside frame 0. */
-	for (i = 0; i < 3000 && !oib_rxe_fabric_resolve(ctx->f, &gid, mac); i++)
-		msleep(20);
+	KUNIT_EXPECT_TRUE(test, oib_test_wait_for(oib_rxe_fabric_resolve(ctx->f, &gid, mac)));
 	KUNIT_EXPECT_EQ(test, -ENOENT, oib_rxe_fabric_resolve(ctx->f, &gid, mac));
 	KUNIT_EXPECT_NOT_NULL(test, READ_ONCE(pb->fp.fabric));	/* detach has not returned */
 	complete(&pb->go);
@@ -939,7 +927,8 @@ static void fault_rules(struct kunit *test)
 	/* An IPv6 frame matches too; "clear" removes rules with frames left. */
 	{
 		struct orxe_fault_rule r = {
-			.action = ORXE_FAULT_DROP, .opcode = 0x0a, .qpn = ORXE_FAULT_ANY, .count = 5,
+			.action = ORXE_FAULT_DROP, .opcode = 0x0a, .qpn = ORXE_FAULT_ANY,
+			.count = 5,
 		};
 		struct ft_spec s = {
 			.src = ctx->p[A].fp.mac, .dst = pb->fp.mac, .v6 = true, .opcode = 0x0a,
@@ -954,7 +943,7 @@ static void fault_rules(struct kunit *test)
 		ft_xmit(ctx, A, ft_build(&s));
 		KUNIT_ASSERT_TRUE(test, ft_wait(ctx, B, 27 + 32 + 30 + 1));
 		KUNIT_EXPECT_EQ(test, 301, pb->ids[27 + 32 + 30]);
-		KUNIT_EXPECT_FALSE(test, READ_ONCE(ctx->f->faulty));
+		KUNIT_EXPECT_FALSE(test, oib_rxe_fabric_faulty(ctx->f));
 	}
 }
 
@@ -988,7 +977,7 @@ static void rule_and_fault_syntax(struct kunit *test)
 	}
 	strscpy(buf, "port=02:00:00:00:00:77 drop=1", sizeof(buf));
 	KUNIT_EXPECT_EQ(test, -ENOENT, oib_rxe_fabric_parse_faults(ctx->f, buf));
-	KUNIT_EXPECT_FALSE(test, READ_ONCE(ctx->f->faulty));
+	KUNIT_EXPECT_FALSE(test, oib_rxe_fabric_faulty(ctx->f));
 
 	strscpy(buf, "drop=1000 dup=2000 reorder=3 delay=4 delay_us=5 corrupt=6 hold_us=7\n",
 		sizeof(buf));
@@ -1008,7 +997,7 @@ static void rule_and_fault_syntax(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, memcmp(&cfg, &want, sizeof(cfg)));
 	strscpy(buf, "off", sizeof(buf));
 	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_parse_faults(ctx->f, buf));
-	KUNIT_EXPECT_FALSE(test, READ_ONCE(ctx->f->faulty));
+	KUNIT_EXPECT_FALSE(test, oib_rxe_fabric_faulty(ctx->f));
 
 	cfg.drop_ppm = ORXE_PPM + 1;
 	KUNIT_EXPECT_EQ(test, -EINVAL, oib_rxe_fabric_set_faults(ctx->f, NULL, &cfg));
@@ -1016,7 +1005,7 @@ static void rule_and_fault_syntax(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_add_rule(ctx->f, &r));
 	KUNIT_EXPECT_EQ(test, -ENOSPC, oib_rxe_fabric_add_rule(ctx->f, &r));
 	oib_rxe_fabric_clear_rules(ctx->f);
-	KUNIT_EXPECT_FALSE(test, READ_ONCE(ctx->f->faulty));
+	KUNIT_EXPECT_FALSE(test, oib_rxe_fabric_faulty(ctx->f));
 
 	oib_rxe_fabric_set_seed(ctx->f, 0x123456789ULL);
 	KUNIT_EXPECT_EQ(test, 0x123456789ULL, oib_rxe_fabric_get_seed(ctx->f));
@@ -1245,3 +1234,4 @@ kunit_test_suite(oib_fabric_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the oib_rxe fabric");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

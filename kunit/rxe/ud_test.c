@@ -5,12 +5,12 @@
  * sends posted in RTR that leave only once the QP reaches RTS.
  */
 #include <linux/module.h>
-#include <linux/delay.h>
 #include <linux/completion.h>
 #include "oib_toolkit.h"
 
 #define GRH 40
 #define QKEY 0x1234
+#define UD_FABRIC "oib_ud_test"
 
 struct ud_end {
 	struct oib_device *dev;
@@ -23,9 +23,7 @@ struct ud_end {
 
 static void ud_end(struct kunit *test, struct ud_end *e, enum oib_qp_type type)
 {
-	struct oib_rxe_params p = { .num_ports = 1, .fabric = "oib_ud_test" };
-
-	e->dev = oib_test_rxe(test, &p);
+	e->dev = oib_test_rxe_on(test, UD_FABRIC, 1);
 	e->pd = oib_test_pd(test, e->dev);
 	e->cq = oib_test_cq(test, e->dev, 64);
 	e->qp = oib_test_qp(test, e->pd, e->cq, type, 16);
@@ -34,26 +32,17 @@ static void ud_end(struct kunit *test, struct ud_end *e, enum oib_qp_type type)
 	KUNIT_ASSERT_NOT_NULL(test, e->buf);
 }
 
-/* Wait (up to 5 s) for one completion on @cq. */
+/* One completion from @cq, waited for. */
 static int ud_poll(struct oib_cq *cq, struct oib_wc *wc)
 {
-	int i, n;
-
-	for (i = 0; i < 5000; i++) {
-		n = oib_poll_cq(cq, 1, wc);
-		if (n)
-			return n;
-		usleep_range(500, 1000);
-	}
-	return 0;
+	return oib_test_poll_cq(cq, wc, 1);
 }
 
-/* True if nothing completes on @cq within 200 ms. */
-static bool ud_quiet(struct oib_cq *cq)
+/* Nothing (more) on @cq; callers make sure nothing can be on its way. */
+static bool ud_empty(struct oib_cq *cq)
 {
 	struct oib_wc wc;
 
-	msleep(200);
 	return oib_poll_cq(cq, 1, &wc) == 0;
 }
 
@@ -166,7 +155,10 @@ static void ud_keys_checked(struct kunit *test)
 					 a.pd->local_dma_lkey, OIB_WR_SEND));
 	KUNIT_ASSERT_EQ(test, 0, ud_send(&a, ah, 0xfffff0, QKEY, a.buf, 8,
 					 a.pd->local_dma_lkey, OIB_WR_SEND));
-	KUNIT_EXPECT_TRUE(test, ud_quiet(b.cq));
+	/* b counts each drop once it has handled the frame: then nothing more comes of them. */
+	KUNIT_EXPECT_TRUE(test, oib_test_wait_rxe_stat(b.dev, 1, OIB_RXE_RX_DROP_QKEY, 1));
+	KUNIT_EXPECT_TRUE(test, oib_test_wait_rxe_stat(b.dev, 1, OIB_RXE_RX_DROP_NO_QP, 1));
+	KUNIT_EXPECT_TRUE(test, ud_empty(b.cq));
 	KUNIT_EXPECT_EQ(test, 1ULL, oib_rxe_port_stat(b.dev, 1, OIB_RXE_RX_DROP_QKEY));
 	KUNIT_EXPECT_EQ(test, 1ULL, oib_rxe_port_stat(b.dev, 1, OIB_RXE_RX_DROP_NO_QP));
 	KUNIT_EXPECT_EQ(test, 2ULL, oib_rxe_port_stat(a.dev, 1, OIB_RXE_TX_FRAMES));
@@ -210,12 +202,23 @@ static void ud_lengths_and_immediate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, OIB_WC_LOC_LEN_ERR, wc.status);
 	KUNIT_ASSERT_EQ(test, 1, ud_poll(a.cq, &wc));
 
-	/* A datagram longer than the path MTU (4096) fails at the sender. */
+	/*
+	 * A datagram longer than the path MTU (4096) fails at the sender.  A datagram sent after it
+	 * on the same path is the first thing b receives: the long one never left.
+	 */
 	KUNIT_ASSERT_EQ(test, 0, ud_send(&a, ah, b.qp->qp_num, QKEY, a.buf, 4097,
 					 a.pd->local_dma_lkey, OIB_WR_SEND));
 	KUNIT_ASSERT_EQ(test, 1, ud_poll(a.cq, &wc));
 	KUNIT_EXPECT_EQ(test, OIB_WC_LOC_LEN_ERR, wc.status);
-	KUNIT_EXPECT_TRUE(test, ud_quiet(b.cq));
+	KUNIT_EXPECT_TRUE(test, ud_empty(b.cq));
+	ud_post_recv(test, &b, 3, 4096 + GRH);
+	KUNIT_ASSERT_EQ(test, 0, ud_send(&a, ah, b.qp->qp_num, QKEY, a.buf, 5,
+					 a.pd->local_dma_lkey, OIB_WR_SEND));
+	KUNIT_ASSERT_EQ(test, 1, ud_poll(b.cq, &wc));
+	KUNIT_EXPECT_EQ(test, 3ULL, wc.wr_id);
+	KUNIT_EXPECT_EQ(test, OIB_WC_SUCCESS, wc.status);
+	KUNIT_EXPECT_EQ(test, (u32)(GRH + 5), wc.byte_len);
+	KUNIT_ASSERT_EQ(test, 1, ud_poll(a.cq, &wc));
 	KUNIT_EXPECT_EQ(test, 0, oib_destroy_ah(ah));
 }
 
@@ -230,8 +233,13 @@ static void ud_sends_wait_for_rts(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, 0, ud_send(&a, ah, b.qp->qp_num, QKEY, a.buf, 16,
 					 a.pd->local_dma_lkey, OIB_WR_SEND));
-	KUNIT_EXPECT_TRUE(test, ud_quiet(b.cq));
-	KUNIT_EXPECT_TRUE(test, ud_quiet(a.cq));
+	/*
+	 * Datagrams leave, and complete, from the poster's own call (rxe.md): with nothing counted
+	 * sent once post returned, nothing left and nothing can reach b.
+	 */
+	KUNIT_EXPECT_EQ(test, 0ULL, oib_rxe_port_stat(a.dev, 1, OIB_RXE_TX_FRAMES));
+	KUNIT_EXPECT_TRUE(test, ud_empty(b.cq));
+	KUNIT_EXPECT_TRUE(test, ud_empty(a.cq));
 
 	KUNIT_ASSERT_EQ(test, 0, oib_test_qp_to(a.qp, OIB_QPS_RTS));
 	KUNIT_ASSERT_EQ(test, 1, ud_poll(b.cq, &wc));
@@ -263,7 +271,8 @@ static void gsi_round_trip(struct kunit *test)
 	ud_post_recv(test, &b, 4, 512);
 	KUNIT_ASSERT_EQ(test, 0, ud_send(&a, ah, 1, QKEY, a.buf, 8, a.pd->local_dma_lkey,
 					 OIB_WR_SEND));
-	KUNIT_EXPECT_TRUE(test, ud_quiet(b.cq));
+	KUNIT_EXPECT_TRUE(test, oib_test_wait_rxe_stat(b.dev, 1, OIB_RXE_RX_DROP_QKEY, 1));
+	KUNIT_EXPECT_TRUE(test, ud_empty(b.cq));
 	KUNIT_EXPECT_EQ(test, 1ULL, oib_rxe_port_stat(b.dev, 1, OIB_RXE_RX_DROP_QKEY));
 	KUNIT_EXPECT_EQ(test, 0, oib_destroy_ah(ah));
 }
@@ -282,7 +291,6 @@ static void srq_event(struct oib_event *ev, void *ctx)
 
 static void ud_srq_and_limit(struct kunit *test)
 {
-	struct oib_rxe_params p = { .num_ports = 1, .fabric = "oib_ud_test" };
 	struct srq_watch w;
 	struct oib_srq_init_attr sia = { .event_handler = srq_event, .srq_context = &w,
 					 .attr = { .max_wr = 8, .max_sge = 1 } };
@@ -299,7 +307,7 @@ static void ud_srq_and_limit(struct kunit *test)
 
 	init_completion(&w.limit);
 	ud_end(test, &a, OIB_QPT_UD);
-	b.dev = oib_test_rxe(test, &p);
+	b.dev = oib_test_rxe_on(test, UD_FABRIC, 1);
 	b.pd = oib_test_pd(test, b.dev);
 	b.cq = oib_test_cq(test, b.dev, 64);
 	b.buf = kunit_kzalloc(test, 4096, GFP_KERNEL);

@@ -20,7 +20,8 @@
 #include <linux/unaligned.h>
 #include <net/checksum.h>
 #include <net/ip6_checksum.h>
-#include "../../drivers/infiniband/sw/rxe/orxe_hdr.h"
+#include <oib/kunit/rxe.h>
+#include "oib_toolkit.h"
 
 #define WIRE_SEED		0x0b1e5eedULL
 #define WIRE_BUF		8192	/* room for any frame built here */
@@ -146,7 +147,8 @@ static void wire_test_opcode_table(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, info->hdr_len, off, "%s", op->name);
 
 		flags = info->flags;
-		KUNIT_EXPECT_EQ_MSG(test, !!(flags & ORXE_OPF_PAYLOAD), op->payload, "%s", op->name);
+		KUNIT_EXPECT_EQ_MSG(test, !!(flags & ORXE_OPF_PAYLOAD), op->payload, "%s",
+				    op->name);
 		KUNIT_EXPECT_EQ_MSG(test, !!(flags & ORXE_OPF_RESP), op->resp, "%s", op->name);
 		KUNIT_EXPECT_EQ_MSG(test, !!(flags & ORXE_OPF_REQ), !op->resp, "%s", op->name);
 		pos = flags & (ORXE_OPF_FIRST | ORXE_OPF_MIDDLE | ORXE_OPF_LAST);
@@ -576,17 +578,6 @@ static void wire_mac(u8 *mac, u8 last)
 	mac[5] = last;
 }
 
-static void wire_gid4(union oib_gid *gid, u8 a, u8 b, u8 c, u8 d)
-{
-	memset(gid, 0, sizeof(*gid));
-	gid->raw[10] = 0xff;
-	gid->raw[11] = 0xff;
-	gid->raw[12] = a;
-	gid->raw[13] = b;
-	gid->raw[14] = c;
-	gid->raw[15] = d;
-}
-
 static void wire_gid6_doc(union oib_gid *gid, u8 last)
 {
 	memset(gid, 0, sizeof(*gid));
@@ -608,8 +599,8 @@ static void wire_test_known_answer(struct kunit *test)
 
 	wire_mac(h.dmac, 2);
 	wire_mac(h.smac, 1);
-	wire_gid4(&h.sgid, 192, 168, 10, 1);
-	wire_gid4(&h.dgid, 192, 168, 10, 2);
+	oib_test_gid_v4(&h.sgid, 192, 168, 10, 1);
+	oib_test_gid_v4(&h.dgid, 192, 168, 10, 2);
 	h.tos = 0x6a;
 	h.hop_limit = 64;
 	h.udp_sport = 0xc0de;
@@ -1294,3 +1285,4 @@ kunit_test_suite(oib_rxe_wire_test_suite);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit tests for the oib_rxe RoCEv2 wire format");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

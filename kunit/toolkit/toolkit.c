@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Helpers shared by the oib KUnit suites; see oib_test_util.h.  Built as a module of its own
- * (oib_test_util.ko) that the suites depend on.
+ * The toolkit's devices, fabrics and verbs objects, each torn down by KUnit when the test ends,
+ * and the allocation-failure sweep; see oib_toolkit.h.  The toolkit is a module of its own
+ * (oib_toolkit.ko) that the suites depend on.
  */
 #include <linux/sched.h>
+#include <linux/vmalloc.h>
 #include <kunit/resource.h>
 #include <linux/module.h>
 #include "oib_toolkit.h"
@@ -31,11 +33,50 @@ struct oib_device *oib_test_rxe_ports(struct kunit *test, u32 num_ports)
 }
 EXPORT_SYMBOL(oib_test_rxe_ports);
 
+struct oib_device *oib_test_rxe_on(struct kunit *test, const char *fabric, u32 num_ports)
+{
+	struct oib_rxe_params p = { .num_ports = num_ports, .fabric = fabric };
+
+	return oib_test_rxe(test, &p);
+}
+EXPORT_SYMBOL(oib_test_rxe_on);
+
 void oib_test_rxe_remove(struct kunit *test, struct oib_device *device)
 {
 	kunit_release_action(test, oib_test_rxe_release, device);
 }
 EXPORT_SYMBOL(oib_test_rxe_remove);
+
+static void oib_test_fabric_release(void *f)
+{
+	oib_rxe_fabric_clear_rules(f);
+	oib_rxe_fabric_set_faults(f, NULL, NULL);
+	oib_rxe_fabric_put(f);
+}
+
+struct orxe_fabric *oib_test_fabric(struct kunit *test, const char *name, u64 seed)
+{
+	struct orxe_fabric *f = oib_rxe_fabric_get(name);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, f);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, oib_test_fabric_release, f));
+	oib_rxe_fabric_set_seed(f, seed);
+	return f;
+}
+EXPORT_SYMBOL(oib_test_fabric);
+
+void oib_test_client_release(void *client)
+{
+	oib_unregister_client(client);
+}
+EXPORT_SYMBOL(oib_test_client_release);
+
+void oib_test_client(struct kunit *test, struct oib_client *client)
+{
+	KUNIT_ASSERT_EQ(test, 0, oib_register_client(client));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, oib_test_client_release, client));
+}
+EXPORT_SYMBOL(oib_test_client);
 
 static void oib_test_pd_release(void *pd)
 {
@@ -57,14 +98,21 @@ static void oib_test_cq_release(void *cq)
 	oib_destroy_cq(cq);
 }
 
-struct oib_cq *oib_test_cq(struct kunit *test, struct oib_device *device, u32 cqe)
+struct oib_cq *oib_test_cq_handlers(struct kunit *test, struct oib_device *device, u32 cqe,
+				    oib_comp_handler_t comp, oib_event_handler_t event, void *ctx)
 {
 	struct oib_cq_init_attr attr = { .cqe = cqe };
-	struct oib_cq *cq = oib_create_cq(device, NULL, NULL, NULL, &attr);
+	struct oib_cq *cq = oib_create_cq(device, comp, event, ctx, &attr);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cq);
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, oib_test_cq_release, cq));
 	return cq;
+}
+EXPORT_SYMBOL(oib_test_cq_handlers);
+
+struct oib_cq *oib_test_cq(struct kunit *test, struct oib_device *device, u32 cqe)
+{
+	return oib_test_cq_handlers(test, device, cqe, NULL, NULL, NULL);
 }
 EXPORT_SYMBOL(oib_test_cq);
 
@@ -72,6 +120,17 @@ static void oib_test_qp_release(void *qp)
 {
 	oib_destroy_qp(qp);
 }
+
+struct oib_qp *oib_test_qp_attr(struct kunit *test, struct oib_pd *pd,
+				struct oib_qp_init_attr *attr)
+{
+	struct oib_qp *qp = oib_create_qp(pd, attr);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, oib_test_qp_release, qp));
+	return qp;
+}
+EXPORT_SYMBOL(oib_test_qp_attr);
 
 struct oib_qp *oib_test_qp(struct kunit *test, struct oib_pd *pd, struct oib_cq *cq,
 			   enum oib_qp_type type, u32 wr)
@@ -82,91 +141,168 @@ struct oib_qp *oib_test_qp(struct kunit *test, struct oib_pd *pd, struct oib_cq 
 			 .max_recv_sge = 2, .max_inline_data = 64 },
 		.port_num = (type == OIB_QPT_GSI || type == OIB_QPT_SMI) ? 1 : 0,
 	};
-	struct oib_qp *qp = oib_create_qp(pd, &ia);
 
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, oib_test_qp_release, qp));
-	return qp;
+	return oib_test_qp_attr(test, pd, &ia);
 }
 EXPORT_SYMBOL(oib_test_qp);
 
-static void oib_test_fill_path(struct oib_ah_attr *ah)
+static void oib_test_srq_release(void *srq)
 {
-	memset(ah, 0, sizeof(*ah));
-	ah->port_num = 1;
-	ah->flags = OIB_AH_GRH;
-	ah->grh.sgid_index = 0;
-	ah->grh.hop_limit = 64;
-	ah->grh.dgid.raw[0] = 0xfe;
-	ah->grh.dgid.raw[1] = 0x80;
-	ah->grh.dgid.raw[15] = 1;
+	oib_destroy_srq(srq);
 }
 
-int oib_test_qp_to(struct oib_qp *qp, enum oib_qp_state target)
+struct oib_srq *oib_test_srq(struct kunit *test, struct oib_pd *pd,
+			     struct oib_srq_init_attr *attr)
 {
-	static const enum oib_qp_state path[] = { OIB_QPS_INIT, OIB_QPS_RTR, OIB_QPS_RTS };
-	bool ud = qp->qp_type == OIB_QPT_UD || qp->qp_type == OIB_QPT_GSI;
-	struct oib_qp_attr attr;
-	int i, mask, ret;
+	struct oib_srq *srq = oib_create_srq(pd, attr);
 
-	for (i = 0; i < ARRAY_SIZE(path) && path[i] <= target; i++) {
-		if (path[i] <= qp->state)	/* already past this step */
-			continue;
-		memset(&attr, 0, sizeof(attr));
-		attr.qp_state = path[i];
-		mask = OIB_QP_STATE;
-		switch (path[i]) {
-		case OIB_QPS_INIT:
-			mask |= OIB_QP_PKEY_INDEX;
-			if (qp->qp_type != OIB_QPT_GSI)
-				mask |= OIB_QP_PORT;
-			attr.port_num = 1;
-			if (ud) {
-				mask |= OIB_QP_QKEY;
-				attr.qkey = qp->qp_type == OIB_QPT_GSI ? 0x80010000 : 0x1234;
-			} else {
-				mask |= OIB_QP_ACCESS_FLAGS;
-				attr.qp_access_flags = OIB_ACCESS_REMOTE_WRITE |
-						       OIB_ACCESS_REMOTE_READ;
-			}
-			break;
-		case OIB_QPS_RTR:
-			if (ud)
-				break;
-			mask |= OIB_QP_AV | OIB_QP_PATH_MTU | OIB_QP_DEST_QPN | OIB_QP_RQ_PSN;
-			oib_test_fill_path(&attr.ah_attr);
-			attr.path_mtu = OIB_MTU_1024;
-			attr.dest_qp_num = 0x42;
-			attr.rq_psn = 100;
-			if (qp->qp_type == OIB_QPT_RC) {
-				mask |= OIB_QP_MAX_DEST_RD_ATOMIC | OIB_QP_MIN_RNR_TIMER;
-				attr.max_dest_rd_atomic = 4;
-				attr.min_rnr_timer = 12;
-			}
-			break;
-		default:
-			mask |= OIB_QP_SQ_PSN;
-			attr.sq_psn = 200;
-			if (qp->qp_type == OIB_QPT_RC) {
-				mask |= OIB_QP_TIMEOUT | OIB_QP_RETRY_CNT | OIB_QP_RNR_RETRY |
-					OIB_QP_MAX_QP_RD_ATOMIC;
-				attr.timeout = 14;
-				attr.retry_cnt = 7;
-				attr.rnr_retry = 7;
-				attr.max_rd_atomic = 4;
-			}
-			break;
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, srq);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, oib_test_srq_release, srq));
+	return srq;
+}
+EXPORT_SYMBOL(oib_test_srq);
+
+static void oib_test_mr_release(void *mr)
+{
+	oib_dereg_mr(mr);
+}
+
+struct oib_mr *oib_test_kernel_mr(struct kunit *test, struct oib_pd *pd, void *addr, size_t len,
+				  int access)
+{
+	struct oib_mr *mr = oib_reg_kernel_mr(pd, addr, len, access);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, oib_test_mr_release, mr));
+	return mr;
+}
+EXPORT_SYMBOL(oib_test_kernel_mr);
+
+static void oib_test_vfree(void *p)
+{
+	vfree(p);
+}
+
+void *oib_test_vzalloc(struct kunit *test, size_t size)
+{
+	void *p = vzalloc(size);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, oib_test_vfree, p));
+	return p;
+}
+EXPORT_SYMBOL(oib_test_vzalloc);
+
+void oib_test_disown(struct kunit *test, void *obj)
+{
+	static kunit_action_t * const releases[] = {
+		oib_test_pd_release, oib_test_cq_release, oib_test_qp_release,
+		oib_test_srq_release, oib_test_mr_release,
+	};
+	int i;
+
+	/* Removing an action that is not there does nothing. */
+	for (i = 0; i < ARRAY_SIZE(releases); i++)
+		kunit_remove_action(test, releases[i], obj);
+}
+EXPORT_SYMBOL(oib_test_disown);
+
+void oib_test_path_init(struct oib_test_path *path)
+{
+	*path = (struct oib_test_path){
+		.dgid.raw = { 0xfe, 0x80, [15] = 1 },
+		.dest_qpn = 0x42, .mtu = OIB_MTU_1024, .rq_psn = 100, .sq_psn = 200,
+		.access = OIB_ACCESS_REMOTE_WRITE | OIB_ACCESS_REMOTE_READ, .qkey = 0x1234,
+		.timeout = 14, .retry_cnt = 7, .rnr_retry = 7, .min_rnr_timer = 12,
+		.max_rd_atomic = 4, .max_dest_rd_atomic = 4,
+	};
+}
+EXPORT_SYMBOL(oib_test_path_init);
+
+int oib_test_qp_step(struct oib_qp *qp, enum oib_qp_state state, const struct oib_test_path *path)
+{
+	bool ud = qp->qp_type == OIB_QPT_UD || qp->qp_type == OIB_QPT_GSI;
+	bool rc = qp->qp_type == OIB_QPT_RC;
+	struct oib_qp_attr attr = { .qp_state = state };
+	int mask = OIB_QP_STATE;
+
+	switch (state) {
+	case OIB_QPS_INIT:
+		mask |= OIB_QP_PKEY_INDEX;
+		if (qp->qp_type != OIB_QPT_GSI)
+			mask |= OIB_QP_PORT;
+		attr.port_num = 1;
+		if (ud) {
+			mask |= OIB_QP_QKEY;
+			/* QP1 takes the GSI Q_Key only */
+			attr.qkey = qp->qp_type == OIB_QPT_GSI ? 0x80010000 : path->qkey;
+		} else {
+			mask |= OIB_QP_ACCESS_FLAGS;
+			attr.qp_access_flags = path->access;
 		}
-		ret = oib_modify_qp(qp, &attr, mask);
+		break;
+	case OIB_QPS_RTR:
+		if (ud)
+			break;
+		mask |= OIB_QP_AV | OIB_QP_PATH_MTU | OIB_QP_DEST_QPN | OIB_QP_RQ_PSN;
+		attr.ah_attr.port_num = 1;
+		attr.ah_attr.flags = OIB_AH_GRH;
+		attr.ah_attr.grh.dgid = path->dgid;
+		attr.ah_attr.grh.sgid_index = path->sgid_index;
+		attr.ah_attr.grh.hop_limit = 64;
+		attr.path_mtu = path->mtu;
+		attr.dest_qp_num = path->dest_qpn;
+		attr.rq_psn = path->rq_psn;
+		if (rc) {
+			mask |= OIB_QP_MAX_DEST_RD_ATOMIC | OIB_QP_MIN_RNR_TIMER;
+			attr.max_dest_rd_atomic = path->max_dest_rd_atomic;
+			attr.min_rnr_timer = path->min_rnr_timer;
+		}
+		break;
+	case OIB_QPS_RTS:
+		mask |= OIB_QP_SQ_PSN;
+		attr.sq_psn = path->sq_psn;
+		if (rc) {
+			mask |= OIB_QP_TIMEOUT | OIB_QP_RETRY_CNT | OIB_QP_RNR_RETRY |
+				OIB_QP_MAX_QP_RD_ATOMIC;
+			attr.timeout = path->timeout;
+			attr.retry_cnt = path->retry_cnt;
+			attr.rnr_retry = path->rnr_retry;
+			attr.max_rd_atomic = path->max_rd_atomic;
+		}
+		break;
+	default:
+		break;
+	}
+	return oib_modify_qp(qp, &attr, mask);
+}
+EXPORT_SYMBOL(oib_test_qp_step);
+
+int oib_test_qp_to_path(struct oib_qp *qp, enum oib_qp_state target,
+			const struct oib_test_path *path)
+{
+	static const enum oib_qp_state steps[] = { OIB_QPS_INIT, OIB_QPS_RTR, OIB_QPS_RTS };
+	struct oib_test_path defaults;
+	int i, ret;
+
+	if (!path) {
+		oib_test_path_init(&defaults);
+		path = &defaults;
+	}
+	for (i = 0; i < ARRAY_SIZE(steps) && steps[i] <= target; i++) {
+		if (steps[i] <= qp->state)	/* already past this step */
+			continue;
+		ret = oib_test_qp_step(qp, steps[i], path);
 		if (ret)
 			return ret;
 	}
-	if (target > OIB_QPS_RTS) {
-		memset(&attr, 0, sizeof(attr));
-		attr.qp_state = target;
-		return oib_modify_qp(qp, &attr, OIB_QP_STATE);
-	}
-	return 0;
+	return target > OIB_QPS_RTS ? oib_test_qp_step(qp, target, path) : 0;
+}
+EXPORT_SYMBOL(oib_test_qp_to_path);
+
+int oib_test_qp_to(struct oib_qp *qp, enum oib_qp_state target)
+{
+	return oib_test_qp_to_path(qp, target, NULL);
 }
 EXPORT_SYMBOL(oib_test_qp_to);
 
@@ -215,5 +351,5 @@ int oib_test_failslab_sweep(struct kunit *test, struct oib_device *device,
 }
 EXPORT_SYMBOL(oib_test_failslab_sweep);
 
-MODULE_DESCRIPTION("oib KUnit helpers");
+MODULE_DESCRIPTION("oib KUnit toolkit: devices, objects and waits the suites share");
 MODULE_LICENSE("GPL");

@@ -20,6 +20,7 @@
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <kunit/visibility.h>
 #include "orxe_fabric.h"
 
 #define ORXE_RX_BUDGET	256	/* frames per run of rx_work before it yields */
@@ -287,7 +288,7 @@ int oib_rxe_fabric_attach(struct orxe_fabric *f, struct orxe_fabric_port *fp)
 	mutex_unlock(&f->lock);
 	return 0;
 }
-EXPORT_SYMBOL(oib_rxe_fabric_attach);
+EXPORT_SYMBOL_IF_KUNIT(oib_rxe_fabric_attach);
 
 static void orxe_fabric_addr_unlink(struct orxe_fabric_addr *a)
 {
@@ -328,7 +329,7 @@ void oib_rxe_fabric_detach(struct orxe_fabric_port *fp)
 	fp->fabric = NULL;
 	oib_rxe_fabric_put(f);
 }
-EXPORT_SYMBOL(oib_rxe_fabric_detach);
+EXPORT_SYMBOL_IF_KUNIT(oib_rxe_fabric_detach);
 
 /* ---- Addresses ---- */
 
@@ -377,7 +378,7 @@ int oib_rxe_fabric_add_addr(struct orxe_fabric_port *fp, const union oib_gid *gi
 	mutex_unlock(&f->lock);
 	return ret;
 }
-EXPORT_SYMBOL(oib_rxe_fabric_add_addr);
+EXPORT_SYMBOL_IF_KUNIT(oib_rxe_fabric_add_addr);
 
 /* -ENOENT if fp does not own gid. */
 int oib_rxe_fabric_del_addr(struct orxe_fabric_port *fp, const union oib_gid *gid)
@@ -397,7 +398,7 @@ int oib_rxe_fabric_del_addr(struct orxe_fabric_port *fp, const union oib_gid *gi
 	mutex_unlock(&f->lock);
 	return ret;
 }
-EXPORT_SYMBOL(oib_rxe_fabric_del_addr);
+EXPORT_SYMBOL_IF_KUNIT(oib_rxe_fabric_del_addr);
 
 /* The MAC of the port owning gid on f, into mac; -ENOENT if nobody owns it. */
 int oib_rxe_fabric_resolve(struct orxe_fabric *f, const union oib_gid *gid, u8 mac[6])
@@ -495,7 +496,7 @@ void oib_rxe_fabric_xmit(struct orxe_fabric_port *src, struct sk_buff *skb)
 	}
 	rcu_read_unlock();
 }
-EXPORT_SYMBOL(oib_rxe_fabric_xmit);
+EXPORT_SYMBOL_IF_KUNIT(oib_rxe_fabric_xmit);
 
 /* ---- Counters ---- */
 
@@ -503,7 +504,7 @@ u64 oib_rxe_fabric_stat(const struct orxe_fabric_port *fp, enum oib_rxe_fabric_s
 {
 	return stat < ORXE_FSTAT_NUM ? atomic64_read(&fp->stats[stat]) : 0;
 }
-EXPORT_SYMBOL(oib_rxe_fabric_stat);
+EXPORT_SYMBOL_IF_KUNIT(oib_rxe_fabric_stat);
 
 void oib_rxe_fabric_port_stats(const struct orxe_fabric_port *fp, struct orxe_fabric_stats *out)
 {
@@ -512,4 +513,4 @@ void oib_rxe_fabric_port_stats(const struct orxe_fabric_port *fp, struct orxe_fa
 	for (i = 0; i < ORXE_FSTAT_NUM; i++)
 		out->v[i] = atomic64_read(&fp->stats[i]);
 }
-EXPORT_SYMBOL(oib_rxe_fabric_port_stats);
+EXPORT_SYMBOL_IF_KUNIT(oib_rxe_fabric_port_stats);

@@ -14,6 +14,10 @@
  * Faults (orxe_fault.c) are decided at send time from one PRNG per fabric, so a seed and a frame
  * sequence fix every frame's fate.  Capture (orxe_pcap.c) records frames as they go on the wire.
  * Control and inspection: /sys/kernel/debug/oib_rxe/fabrics/<name>/ (orxe_fabric_debugfs.c).
+ *
+ * What others call is declared in <oib/rxe.h>; the ports (struct orxe_fabric_port and the calls
+ * that take one), which the KUnit suites use to put their own frames on a fabric, in
+ * <oib/kunit/rxe.h>.  This header is the fabric's insides.
  */
 #ifndef OIB_RXE_FABRIC_H
 #define OIB_RXE_FABRIC_H
@@ -29,110 +33,10 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <oib/verbs.h>
+#include <oib/rxe.h>		/* the fabric's API: faults, rules, capture, counters */
+#include <oib/kunit/rxe.h>	/* its ports, which the KUnit suites attach too */
 
-#define ORXE_FABRIC_NAME_MAX	32	/* including the NUL; [A-Za-z0-9_.-] */
-#define ORXE_FABRIC_QLEN		4096	/* frames waiting per destination port */
-#define ORXE_FABRIC_MAX_RULES	64
-#define ORXE_FABRIC_DEFAULT_DELAY_US	1000	/* when delay_us is 0 */
-#define ORXE_FABRIC_DEFAULT_HOLD_US	1000	/* when reorder_hold_us is 0 */
-#define ORXE_FABRIC_CAPTURE_DEFAULT	(8u << 20)	/* bytes of records */
-#define ORXE_FABRIC_CAPTURE_MAX		(512u << 20)
 #define ORXE_ROCE_V2_PORT	4791
-#define ORXE_PPM			1000000u
-
-/*
- * Fault settings: probabilities in parts per million, each drawn independently per frame.  A
- * dropped frame gets no other fault.  corrupt flips one random bit after the Ethernet header; dup
- * puts a copy on the wire right after the frame; delay holds the frame (and its copy) for delay_us;
- * reorder holds the frame until the next frame on its (source, destination) path has gone, then
- * sends it: the two swap.  A held frame with no successor is sent after reorder_hold_us.  A delayed
- * frame is not also held.
- */
-struct orxe_fault_cfg {
-	u32 drop_ppm, dup_ppm, reorder_ppm, delay_ppm, corrupt_ppm;
-	u32 delay_us;		/* 0: ORXE_FABRIC_DEFAULT_DELAY_US */
-	u32 reorder_hold_us;	/* 0: ORXE_FABRIC_DEFAULT_HOLD_US */
-};
-
-enum orxe_fault_action {
-	ORXE_FAULT_DROP,
-	ORXE_FAULT_DUP,
-	ORXE_FAULT_DELAY,
-	ORXE_FAULT_CORRUPT,
-};
-
-#define ORXE_FAULT_ANY	(-1)
-
-/*
- * A rule: apply action to the next count frames (any sender) whose BTH opcode is opcode and whose
- * BTH destination QPN is qpn, either being ORXE_FAULT_ANY to match all.  Rules are tried in the
- * order added, before the random faults; the first with frames left applies, and such a frame gets
- * no random fault.
- */
-struct orxe_fault_rule {
-	enum orxe_fault_action action;
-	int opcode;		/* 0..255 or ORXE_FAULT_ANY */
-	int qpn;		/* 0..0xffffff or ORXE_FAULT_ANY */
-	u32 count;
-	u32 delay_us;		/* ORXE_FAULT_DELAY; 0: the sender's delay_us */
-};
-
-/* Per-port counters: tx-side events count on the sender, queue and delivery ones on the receiver */
-enum oib_rxe_fabric_stat {
-	ORXE_FSTAT_TX_FRAMES,		/* handed to oib_rxe_fabric_xmit() by this port */
-	ORXE_FSTAT_TX_BYTES,
-	ORXE_FSTAT_RX_FRAMES,		/* delivered to this port's rx() */
-	ORXE_FSTAT_RX_BYTES,
-	ORXE_FSTAT_DROP_FAULT,		/* sender: random drop */
-	ORXE_FSTAT_DROP_RULE,		/* sender: a drop rule */
-	ORXE_FSTAT_DROP_QUEUE_FULL,	/* receiver: its queue was full */
-	ORXE_FSTAT_DROP_NO_DEST,		/* sender: no port has the destination MAC */
-	ORXE_FSTAT_DROP_MALFORMED,	/* sender: not a RoCEv2 frame the fabric can parse */
-	ORXE_FSTAT_DROP_DETACHED,	/* freed at detach: queued to it, or held/delayed from it */
-	ORXE_FSTAT_DUPLICATED,		/* sender: copies put on the wire */
-	ORXE_FSTAT_REORDERED,		/* sender: swaps done */
-	ORXE_FSTAT_DELAYED,		/* sender: frames (copies included) delayed */
-	ORXE_FSTAT_CORRUPTED,
-	ORXE_FSTAT_NUM
-};
-
-struct orxe_fabric_stats {
-	u64 v[ORXE_FSTAT_NUM];	/* indexed by enum oib_rxe_fabric_stat */
-};
-
-struct orxe_fabric;
-
-/*
- * A port on a fabric, embedded in its owner's structure.  The owner sets mac and rx, then attaches;
- * the fabric initialises every other field.  mac must not change while attached.
- *
- * Lifetime: from oib_rxe_fabric_attach() until oib_rxe_fabric_detach() the port is in its fabric's
- * tables and holds a reference on the fabric.  The owner must have stopped calling
- * oib_rxe_fabric_xmit() on the port (other than from its own rx()) before detaching, and must not
- * detach from rx().  Detach waits: when it returns rx() is not running and never runs again, every
- * frame queued to the port or held/delayed from it is freed, and the memory may go.  The counters
- * stay readable, also after detach until the next attach.
- */
-struct orxe_fabric_port {
-	u8 mac[6];
-	void (*rx)(struct orxe_fabric_port *fp, struct sk_buff *skb);	/* owns skb */
-
-	/* Private to the fabric. */
-	struct orxe_fabric *fabric;	/* NULL when detached */
-	struct list_head list;		/* in fabric->ports; RCU */
-	struct hlist_node mac_node;	/* in fabric->by_mac; RCU */
-	struct list_head addrs;		/* struct orxe_fabric_addr, under fabric->lock */
-	bool dead;			/* detaching: the worker stops calling rx() */
-	struct sk_buff_head rxq;	/* frames for this port; rxq.lock protects it */
-	struct work_struct rx_work;	/* drains rxq into rx() */
-	/* Under fabric->fault_lock: */
-	bool has_cfg;			/* cfg overrides the fabric's */
-	struct orxe_fault_cfg cfg;
-	struct sk_buff_head delayq;	/* delayed frames sent by this port, by due time */
-	struct sk_buff_head held;	/* frames held for reordering, at most one per path */
-	struct hrtimer timer;		/* releases delayq and held frames when due */
-	atomic64_t stats[ORXE_FSTAT_NUM];
-};
 
 /* A GID owned by a port, in fabric->by_gid (RCU) and its port's addrs (fabric->lock). */
 struct orxe_fabric_addr {
@@ -149,12 +53,6 @@ struct orxe_capture {
 	spinlock_t lock;	/* on, buf, size, used and the counts, against senders appending */
 	bool on;
 	void *buf;		/* pcap records, without the global header */
-	size_t size, used;
-	u64 records, dropped;
-};
-
-struct orxe_capture_stats {
-	bool on;
 	size_t size, used;
 	u64 records, dropped;
 };
@@ -197,47 +95,8 @@ struct orxe_fabric {
 	struct orxe_capture cap;
 };
 
-/* Registry. */
-struct orxe_fabric *oib_rxe_fabric_get(const char *name);	/* ERR_PTR(-EINVAL, -ENOMEM) */
-void oib_rxe_fabric_put(struct orxe_fabric *f);
-const char *oib_rxe_fabric_name(const struct orxe_fabric *f);
 void orxe_fabric_exit(void);	/* module exit: warns about fabrics left */
-
-/* Ports and addresses; these may sleep. */
-int oib_rxe_fabric_attach(struct orxe_fabric *f, struct orxe_fabric_port *fp);
-void oib_rxe_fabric_detach(struct orxe_fabric_port *fp);
-int oib_rxe_fabric_add_addr(struct orxe_fabric_port *fp, const union oib_gid *gid);
-int oib_rxe_fabric_del_addr(struct orxe_fabric_port *fp, const union oib_gid *gid);
-/* From any context. */
-int oib_rxe_fabric_resolve(struct orxe_fabric *f, const union oib_gid *gid, u8 mac[6]);
-
-/* Sending, from any context; consumes skb. */
-void oib_rxe_fabric_xmit(struct orxe_fabric_port *src, struct sk_buff *skb);
-
-/* Counters, from any context. */
-u64 oib_rxe_fabric_stat(const struct orxe_fabric_port *fp, enum oib_rxe_fabric_stat stat);
-void oib_rxe_fabric_port_stats(const struct orxe_fabric_port *fp, struct orxe_fabric_stats *out);
 extern const char * const orxe_fabric_stat_names[ORXE_FSTAT_NUM];
-
-/* Faults (orxe_fault.c); these may sleep.  cfg NULL: the port follows the fabric / all zero. */
-int oib_rxe_fabric_set_faults(struct orxe_fabric *f, struct orxe_fabric_port *fp,
-			      const struct orxe_fault_cfg *cfg);
-void oib_rxe_fabric_get_faults(struct orxe_fabric *f, struct orxe_fabric_port *fp,
-			       struct orxe_fault_cfg *cfg);
-int oib_rxe_fabric_add_rule(struct orxe_fabric *f, const struct orxe_fault_rule *rule);
-void oib_rxe_fabric_clear_rules(struct orxe_fabric *f);
-void oib_rxe_fabric_set_seed(struct orxe_fabric *f, u64 seed);
-u64 oib_rxe_fabric_get_seed(struct orxe_fabric *f);
-/* The debugfs write syntaxes of "faults" and "rules", for tools and tests. */
-int oib_rxe_fabric_parse_faults(struct orxe_fabric *f, char *text);
-int oib_rxe_fabric_parse_rule(struct orxe_fabric *f, char *text);
-
-/* Capture (orxe_pcap.c); these may sleep.  max_bytes 0: ORXE_FABRIC_CAPTURE_DEFAULT. */
-int oib_rxe_fabric_capture_start(struct orxe_fabric *f, size_t max_bytes);
-void oib_rxe_fabric_capture_stop(struct orxe_fabric *f);
-/* Reads the pcap file (global header, then the records so far) from *pos into a kernel buffer. */
-ssize_t oib_rxe_fabric_capture_read(struct orxe_fabric *f, void *buf, size_t len, loff_t *pos);
-void oib_rxe_fabric_capture_stats(struct orxe_fabric *f, struct orxe_capture_stats *st);
 
 /* ---- Between the fabric's files ---- */
 
@@ -260,7 +119,7 @@ static inline struct orxe_fabric_cb *orxe_fabric_cb(struct sk_buff *skb)
 }
 
 static inline void orxe_fabric_count(struct orxe_fabric_port *fp, enum oib_rxe_fabric_stat stat,
-				    u64 n)
+				     u64 n)
 {
 	atomic64_add(n, &fp->stats[stat]);
 }
@@ -268,7 +127,7 @@ static inline void orxe_fabric_count(struct orxe_fabric_port *fp, enum oib_rxe_f
 bool orxe_fabric_peek(const struct sk_buff *skb, struct orxe_frame_info *fi);
 struct orxe_fabric_port *orxe_fabric_lookup_mac(struct orxe_fabric *f, const u8 *mac);
 void orxe_fabric_enqueue(struct orxe_fabric_port *dst, struct sk_buff *skb,
-			struct sk_buff_head *freeq);
+			 struct sk_buff_head *freeq);
 
 /* orxe_fault.c */
 void orxe_fault_init(struct orxe_fabric *f);
@@ -276,7 +135,7 @@ void orxe_fault_destroy(struct orxe_fabric *f);
 void orxe_fault_port_init(struct orxe_fabric_port *fp);
 void orxe_fault_port_detach(struct orxe_fabric *f, struct orxe_fabric_port *fp);
 void orxe_fault_xmit(struct orxe_fabric *f, struct orxe_fabric_port *src, struct sk_buff *skb,
-		    const struct orxe_frame_info *fi);
+		     const struct orxe_frame_info *fi);
 const char *orxe_fault_action_name(enum orxe_fault_action action);
 struct seq_file;
 void orxe_fault_show_cfg(struct seq_file *m, const struct orxe_fault_cfg *cfg);

@@ -15,6 +15,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <kunit/visibility.h>
 #include <oib/names.h>
 #include "orxe_fabric.h"
 
@@ -491,6 +492,12 @@ u64 oib_rxe_fabric_get_seed(struct orxe_fabric *f)
 	return seed;
 }
 EXPORT_SYMBOL(oib_rxe_fabric_get_seed);
+
+bool oib_rxe_fabric_faulty(struct orxe_fabric *f)
+{
+	return READ_ONCE(f->faulty);
+}
+EXPORT_SYMBOL_IF_KUNIT(oib_rxe_fabric_faulty);
 
 /* ---- Text forms (debugfs) ---- */
 

@@ -14,6 +14,7 @@
 #include <linux/udp.h>
 #include <net/checksum.h>
 #include <net/ip6_checksum.h>
+#include <kunit/visibility.h>
 #include <oib/names.h>
 #include "orxe_hdr.h"
 
@@ -111,7 +112,7 @@ const struct orxe_opcode_info *oib_rxe_opcode(u8 opcode)
 
 	return info->name ? info : NULL;
 }
-EXPORT_SYMBOL(oib_rxe_opcode);
+EXPORT_SYMBOL_IF_KUNIT(oib_rxe_opcode);
 
 /* ---- Drop reasons ---- */
 
@@ -141,7 +142,7 @@ const char *oib_rxe_drop_reason_name(int reason)
 
 	return oib_enum_name(orxe_drop_names, r);
 }
-EXPORT_SYMBOL(oib_rxe_drop_reason_name);
+EXPORT_SYMBOL_IF_KUNIT(oib_rxe_drop_reason_name);
 
 /* ---- Building ---- */
 
@@ -367,7 +368,7 @@ int oib_rxe_frame_build(const struct orxe_tx_hdr *hdr, const void *payload, u8 *
 	}
 	return len;
 }
-EXPORT_SYMBOL(oib_rxe_frame_build);
+EXPORT_SYMBOL_IF_KUNIT(oib_rxe_frame_build);
 
 /**
  * oib_rxe_frame_build_skb() - oib_rxe_frame_build() into an empty, linear sk_buff
@@ -401,7 +402,7 @@ int oib_rxe_frame_build_skb(const struct orxe_tx_hdr *hdr, const void *payload,
 	skb_set_transport_header(skb, ETH_HLEN + orxe_ip_hlen(ipv6));
 	return 0;
 }
-EXPORT_SYMBOL(oib_rxe_frame_build_skb);
+EXPORT_SYMBOL_IF_KUNIT(oib_rxe_frame_build_skb);
 
 static __sum16 orxe_udp6_csum(const struct ipv6hdr *ip6h, const void *udph, u32 l4len)
 {
@@ -436,7 +437,7 @@ void oib_rxe_frame_seal(u8 *frame, u32 len)
 		udph->check = check ?: CSUM_MANGLED_0;
 	}
 }
-EXPORT_SYMBOL(oib_rxe_frame_seal);
+EXPORT_SYMBOL_IF_KUNIT(oib_rxe_frame_seal);
 
 /* ---- Parsing ---- */
 
@@ -624,4 +625,4 @@ int oib_rxe_pkt_parse(const u8 *frame, u32 len, struct orxe_pkt *pkt)
 
 	return orxe_parse_ib(bth, iblen, pkt);
 }
-EXPORT_SYMBOL(oib_rxe_pkt_parse);
+EXPORT_SYMBOL_IF_KUNIT(oib_rxe_pkt_parse);

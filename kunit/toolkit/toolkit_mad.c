@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Helpers of the oib_mad KUnit suites; see oib_mad_test.h. */
-#include <linux/delay.h>
-#include <linux/module.h>
+/* The toolkit's MAD part, linked into each oib_mad suite; see oib_toolkit_mad.h. */
+#include <linux/iopoll.h>
 #include <linux/slab.h>
-#include "mad_util.h"
+#include "oib_toolkit_mad.h"
 
 void madt_send_handler(struct oib_mad_agent *agent, struct oib_mad_send_wc *wc)
 {
@@ -13,6 +12,14 @@ void madt_send_handler(struct oib_mad_agent *agent, struct oib_mad_send_wc *wc)
 
 	if (READ_ONCE(mt->unregistered))
 		atomic_inc(&mt->bad);
+	if (idx == MADT_MARKER) {
+		oib_free_send_mad(wc->send_buf);
+		if (wc->status != OIB_MAD_SEND_OK)
+			atomic_inc(&mt->bad);
+		atomic_inc(&mt->markers);
+		wake_up(&mt->wq);
+		return;
+	}
 	if (idx != MADT_UNTRACKED) {
 		if ((uintptr_t)idx >= mt->n || ++mt->once[(uintptr_t)idx] != 1)
 			atomic_inc(&mt->bad);
@@ -71,6 +78,14 @@ static void madt_answer(struct madt_agent *mt, struct oib_mad_agent *agent,
 	}
 }
 
+/* Whoever called unregister on @mt sleeps: in unregister, waiting for the agent's handlers. */
+static bool madt_unregister_waits(struct madt_agent *mt)
+{
+	struct task_struct *t = READ_ONCE(mt->unregistering);
+
+	return t && !task_is_running(t);
+}
+
 void madt_recv_handler(struct oib_mad_agent *agent, struct oib_mad_send_buf *send_buf,
 		       const struct oib_mad_recv *recv)
 {
@@ -86,9 +101,11 @@ void madt_recv_handler(struct oib_mad_agent *agent, struct oib_mad_send_buf *sen
 		mt->last_resp_method = recv->mad->method;
 		mt->resp_seq = atomic_inc_return(&mt->seq);
 		atomic_inc(&mt->responses);
-		if (mt->recv_sleep_ms) {
+		if (mt->recv_linger) {
 			complete(&mt->in_recv);
-			msleep(mt->recv_sleep_ms);
+			/* Unregister, once called, must wait for us: stay until it does. */
+			if (!oib_test_wait_for(madt_unregister_waits(mt)))
+				atomic_inc(&mt->bad);
 			WRITE_ONCE(mt->recv_exited, true);
 		}
 		return;
@@ -100,28 +117,14 @@ void madt_recv_handler(struct oib_mad_agent *agent, struct oib_mad_send_buf *sen
 	wake_up(&mt->wq);
 }
 
-static void madt_fabric_release(void *f)
-{
-	oib_rxe_fabric_clear_rules(f);
-	oib_rxe_fabric_set_faults(f, NULL, NULL);
-	oib_rxe_fabric_put(f);
-}
-
 struct orxe_fabric *madt_fabric(struct kunit *test)
 {
-	struct orxe_fabric *f = oib_rxe_fabric_get(MADT_FABRIC);
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, f);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, madt_fabric_release, f));
-	oib_rxe_fabric_set_seed(f, 0x4d4144);
-	return f;
+	return oib_test_fabric(test, MADT_FABRIC, 0x4d4144);
 }
 
 struct oib_device *madt_dev(struct kunit *test, u32 ports)
 {
-	struct oib_rxe_params p = { .num_ports = ports, .fabric = MADT_FABRIC };
-
-	return oib_test_rxe(test, &p);
+	return oib_test_rxe_on(test, MADT_FABRIC, ports);
 }
 
 void madt_init(struct kunit *test, struct madt_agent *mt, struct oib_device *dev,
@@ -152,6 +155,7 @@ int madt_register(struct madt_agent *mt, u8 mgmt_class, const u8 *methods, int n
 	if (IS_ERR(agent))
 		return PTR_ERR(agent);
 	mt->agent = agent;
+	mt->unregistering = NULL;
 	mt->unregistered = false;
 	return 0;
 }
@@ -160,6 +164,7 @@ void madt_unregister(struct madt_agent *mt)
 {
 	if (!mt->agent)
 		return;
+	WRITE_ONCE(mt->unregistering, current);
 	oib_unregister_mad_agent(mt->agent);
 	WRITE_ONCE(mt->unregistered, true);
 	mt->agent = NULL;
@@ -184,19 +189,24 @@ static void madt_ah_release(void *ah)
 	oib_destroy_ah(ah);
 }
 
-/* An AH from @mt's agent to port @port of @to (GID 0). */
-struct oib_ah *madt_ah(struct kunit *test, struct madt_agent *mt, struct oib_device *to,
-		       u32 port)
+struct oib_ah *madt_agent_ah(struct kunit *test, struct oib_mad_agent *agent,
+			     struct oib_device *to, u32 port)
 {
 	struct oib_ah_attr attr = { .port_num = port, .flags = OIB_AH_GRH,
 				    .grh = { .hop_limit = 64 } };
 	struct oib_ah *ah;
 
 	KUNIT_ASSERT_EQ(test, 0, oib_query_gid(to, 1, 0, &attr.grh.dgid, NULL));
-	ah = oib_mad_create_ah(mt->agent, &attr);
+	ah = oib_mad_create_ah(agent, &attr);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ah);
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, madt_ah_release, ah));
 	return ah;
+}
+
+struct oib_ah *madt_ah(struct kunit *test, struct madt_agent *mt, struct oib_device *to,
+		       u32 port)
+{
+	return madt_agent_ah(test, mt->agent, to, port);
 }
 
 struct oib_mad_send_buf *madt_buf(struct madt_agent *mt, struct oib_ah *ah, u8 mgmt_class,
@@ -236,26 +246,38 @@ struct oib_mad_send_buf *madt_send(struct kunit *test, struct madt_agent *mt,
 
 bool madt_wait(struct madt_agent *mt, atomic_t *v, int n)
 {
-	return wait_event_timeout(mt->wq, atomic_read(v) >= n, msecs_to_jiffies(MADT_WAIT_MS));
+	return oib_test_wait_count(&mt->wq, v, n);
 }
 
 bool madt_wait_stat(struct oib_device *dev, enum oib_mad_port_stat stat, u64 n)
 {
-	unsigned long end = jiffies + msecs_to_jiffies(MADT_WAIT_MS);
+	u64 v;
 	int i;
 
-	while (oib_mad_port_stat(dev, 1, stat) < n) {
-		if (time_after(jiffies, end)) {
-			pr_info("oib_mad_test: %s: port stat %d still below %llu\n",
-				oib_dev_name(dev), stat, n);
-			for (i = 0; i < OIB_MAD_PORT_NSTATS; i++)
-				pr_info("oib_mad_test:   stat %d = %llu\n", i,
-					oib_mad_port_stat(dev, 1, i));
-			return false;
-		}
-		usleep_range(1000, 3000);
-	}
-	return true;
+	if (!read_poll_timeout(oib_mad_port_stat, v, v >= n, 1000, MADT_WAIT_MS * USEC_PER_MSEC,
+			       false, dev, 1, stat))
+		return true;
+	pr_info("oib_mad_test: %s: port stat %d still below %llu\n", oib_dev_name(dev), stat, n);
+	for (i = 0; i < OIB_MAD_PORT_NSTATS; i++)
+		pr_info("oib_mad_test:   stat %d = %llu\n", i, oib_mad_port_stat(dev, 1, i));
+	return false;
+}
+
+void madt_fence(struct kunit *test, struct madt_agent *mt, struct oib_ah *ah,
+		struct oib_device *peer)
+{
+	u64 seen = peer ? oib_mad_port_stat(peer, 1, OIB_MAD_PORT_DROP_NO_AGENT) : 0;
+	int markers = atomic_read(&mt->markers);
+	struct oib_mad_send_buf *sb;
+
+	sb = madt_buf(mt, ah, MADT_CLASS_NONE, OIB_MGMT_METHOD_SEND, 0, 0, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sb);
+	sb->context[0] = MADT_MARKER;
+	KUNIT_ASSERT_EQ(test, 0, oib_post_send_mad(sb));
+	KUNIT_ASSERT_TRUE(test, madt_wait(mt, &mt->markers, markers + 1));
+	if (peer)
+		KUNIT_ASSERT_TRUE(test, madt_wait_stat(peer, OIB_MAD_PORT_DROP_NO_AGENT,
+						       seen + 1));
 }
 
 struct madt_pair *madt_pair(struct kunit *test, unsigned int n, bool respond)
@@ -282,6 +304,3 @@ void madt_expect_clean(struct kunit *test, struct madt_agent *mt)
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&mt->bad));
 }
 
-MODULE_DESCRIPTION("KUnit tests for the oib MAD layer over the oib_rxe fabric");
-MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
