@@ -39,19 +39,39 @@ if [ -d $dbg/failslab ]; then
 	echo 0 >$dbg/failslab/verbose
 fi
 
-# kmemleak (check mode only: each scan takes ~10 s here): forget what boot left, before loading anything
+# kmemleak (check mode).  It reports an object that two scans in a row find unreferenced and
+# unchanged, and at least 5 s old when the second begins (the first scan records its checksum); each
+# scan takes 10 s or more here.  kmemleak_mark notes the time (jiffies) before anything is loaded:
+# only objects allocated after it are ours.
+kl_start=0
 kmemleak_mark() {
 	[ -e $dbg/kmemleak ] || return 0
-	echo scan >$dbg/kmemleak
-	echo clear >$dbg/kmemleak
+	while read -r _k _v; do
+		case $_k in jiffies:) kl_start=$_v; return 0 ;; esac
+	done </proc/timer_list
 }
 kmemleak() {
 	[ -e $dbg/kmemleak ] || return 0
-	msg "kmemleak: final scans"
-	sleep 6
+	msg "kmemleak: final scans (objects allocated since jiffies $kl_start)"
+	read -r _t0 _ </proc/uptime
 	echo scan >$dbg/kmemleak
+	read -r _t1 _ </proc/uptime
+	_wait=$((${_t0%.*} + 6 - ${_t1%.*}))
+	[ $_wait -le 0 ] || sleep $_wait
 	echo scan >$dbg/kmemleak
-	cat $dbg/kmemleak
+	# the report without objects allocated before kmemleak_mark: each is "unreferenced object ..." and
+	# indented lines, one of them "  comm "NAME", pid N, jiffies J"
+	awk -v start="$kl_start" '
+		function flush() { if (obj != "") { if (j >= start) print obj; else old++ } obj = "" }
+		/^unreferenced object / { flush(); obj = $0; j = 0; next }
+		obj != "" && /^ / {
+			obj = obj "\n" $0
+			if ($1 == "comm" && match($0, /jiffies [0-9]+/)) j = substr($0, RSTART + 8, RLENGTH - 8) + 0
+			next
+		}
+		{ flush(); print }
+		END { flush(); if (old) printf "oib-guest: kmemleak: %d objects from before anything was loaded, not ours\n", old }
+	' $dbg/kmemleak
 }
 
 # Does the integration script $1 match the SUITE glob?  Its suite is "integration", its test name $1.
