@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make check: installs missing packages, builds (once) the test kernel, builds the modules against it
 # with W=1, boots it under QEMU to run every KUnit suite and integration script (check mode of the
-# guest's /init), scans the console for kernel splats and leaks, then builds the modules against
-# Debian's stock 6.1 headers and loads/unloads them in the stock kernel (smoke mode).
+# guest's /init), scans the console for kernel splats and leaks; meanwhile, in the background, builds
+# the modules against Debian's stock 6.1 headers and loads/unloads them in the stock kernel (smoke
+# mode), whose results are counted after the test kernel's.
 # Environment: SUITE=<glob> (kunit.filter_glob; also selects integration scripts), TIMEOUT=<s> (test
 # kernel guest, default 1800), SMOKE=0 (skip the stock kernel), V=1 (whole console on stdout).
 # Logs: build/check.log, build/smoke.log (consoles), build/test.log, build/stock.log (compilers),
@@ -10,7 +11,7 @@
 # The last line is "N passed, N failed[, N skipped]"; the exit status is non-zero if anything failed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-passed=0 failed=0 skipped=0 done=0
+passed=0 failed=0 skipped=0 done=0 smoke_pid=
 
 # The summary line, also when something fails half-way.
 finish() {
@@ -23,7 +24,13 @@ finish() {
 	echo "$line"
 	[ $failed -eq 0 ]
 }
-trap 'rc=$?; [ $done = 1 ] || { echo "check: aborted (exit status $rc)"; failed=$((failed + 1)); finish; }' EXIT
+# kill_tree PID: the process and its descendants
+kill_tree() {
+	local c
+	for c in $(pgrep -P "$1" || true); do kill_tree "$c"; done
+	kill "$1" 2>/dev/null || true
+}
+trap 'rc=$?; [ -z "$smoke_pid" ] || kill_tree "$smoke_pid"; [ $done = 1 ] || { echo "check: aborted (exit status $rc)"; failed=$((failed + 1)); finish; }' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 section() { printf '\n== %s\n' "$*"; }
@@ -70,8 +77,8 @@ captures() {
 	done
 }
 
-# smoke: the stock kernel's build and boot; prints "smoke: none|build|warnings N|qemu N" for the
-# counting.
+# smoke: the stock kernel's build and boot; prints "smoke: build failed|warnings N|qemu N" for the
+# counting in the foreground.
 smoke() {
 	local skver= v
 	for v in $(ls /boot/vmlinuz-6.1* 2>/dev/null | sed 's|^/boot/vmlinuz-||' | sort -V); do
@@ -92,6 +99,11 @@ echo "kernel: $kdir ($kver)"
 section "test kernel: build"
 build "$kdir" "$out/test" || fatal "build against $kdir"
 failed=$((failed + nwarn))
+if [ "${SMOKE:-1}" != 0 ]; then
+	smoke >"$out/smoke.out" 2>&1 &
+	smoke_pid=$!
+	echo "(the stock kernel's build and smoke boot run meanwhile: build/smoke.out)"
+fi
 
 args=(kunit.enable=1)
 [ -z "${SUITE:-}" ] || args+=("kunit.filter_glob=$SUITE")
@@ -102,9 +114,10 @@ results check
 echo "check: the test kernel's guest took $(($(date +%s) - t)) s"
 captures check
 
-if [ "${SMOKE:-1}" != 0 ]; then
+if [ -n "$smoke_pid" ]; then
 	section "stock kernel: build and boot (smoke)"
-	smoke >"$out/smoke.out" 2>&1 || true
+	wait "$smoke_pid" || true
+	smoke_pid=
 	grep -v '^smoke: ' "$out/smoke.out" || true
 	while read -r what n; do
 		case $what in
