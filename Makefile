@@ -3,7 +3,7 @@
 #   make check      W=1 builds, KUnit and integration tests under QEMU, stock-kernel smoke
 #   make run        the demo under QEMU
 #   make bench      RC rate, RDMA bandwidth and latency of oib vs the in-tree rxe vs memcpy, under QEMU
-#   make w1         W=1 build from scratch in build/w1, fails on any warning
+#   make w1         W=1 build in a copy, build/w1 (tools/build.sh), fails on any warning
 #   make checkpatch | sparse | clean
 # Variables: KDIR=<kernel build dir>, SUITE=<KUnit glob>, TIMEOUT=<s>, SMOKE=0, V=1, OIB_KVM=1,
 #   ROUNDS=<n> and BENCH_ARGS=<module parameters> for make bench.

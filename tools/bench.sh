@@ -1,42 +1,29 @@
 #!/usr/bin/env bash
-# make bench: builds (once) the non-debug bench kernel (tools/kernel.sh bench), builds the oib modules
-# and the benchmark modules (tools/bench) against it, boots it under QEMU in the guest's bench mode
-# (tools/testing/guest/bench.sh) and prints the figures: the guest's memcpy reference, the in-tree rxe
-# and oib, each against memcpy, and a table of oib/rxe; then oib_mad's MAD round trips per second
-# (1 and 64 outstanding) and RMPP throughput (64 KiB responses), oib only.  The benchmark modules
-# print raw counts (operations, bytes, nanoseconds); the arithmetic is done here.
+# make bench: installs missing packages (tools/deps.sh, with iproute2 for the guest's `rdma` and, for
+# PROFILE=1, linux-perf), builds (once) the non-debug bench kernel (tools/kernel.sh bench), builds
+# the oib modules and the benchmark modules (tools/bench) against it, boots it under QEMU in the
+# guest's bench mode (tools/testing/guest/bench.sh, with the in-tree rdma_rxe and dummy modules and
+# `rdma` in the initramfs) and prints the figures: the guest's memcpy reference, the in-tree rxe and
+# oib, each against memcpy, and a table of oib/rxe; then oib_mad's MAD round trips per second (1 and
+# 64 outstanding) and RMPP throughput (64 KiB responses), oib only.  The benchmark modules print raw
+# counts (operations, bytes, nanoseconds); the arithmetic (medians over the rounds) is done here.
 # Environment: PROFILE=1 (the first round of each module under `perf record -a`, its hottest kernel
 # symbols printed after the figures and in build/bench.profile; the figures of that round include
-# the sampling's cost), TIMEOUT=<s> (guest, default 900), V=1 (whole console on stdout), ROUNDS=<n> (rounds
-# of both benchmarks, alternating; figures are medians, default 3), BENCH_ARGS='bench.PARAM=V ...'
-# (module parameters for both benchmark modules, or oib_bench.PARAM=V / oib_bench_ibrxe.PARAM=V).
+# the sampling's cost), TIMEOUT=<s> (guest, default 900), V=1 (whole console on stdout), ROUNDS=<n>
+# (rounds of both benchmarks, alternating; default 3), BENCH_ARGS='bench.PARAM=V ...' (module
+# parameters for both benchmark modules, or oib_bench.PARAM=V / oib_bench_ibrxe.PARAM=V).
 # Logs: build/bench.log (console), build/bench-build.log and build/bench-modules.log (compilers),
 # build/bench.results (the modules' raw result lines).
 # Exit status non-zero when the harness failed (build, guest, kernel log findings, no memcpy or rxe
-# figures); figures reported as n/a (oib before its RC transport exists) are printed, not failures.
+# figures); oib figures reported as n/a (a phase that failed or timed out) are printed, not failures.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
-out=$top/build
-mkdir -p "$out"
-t0=$(date +%s)
-
-# packages: the usual ones, plus iproute2 for the guest's `rdma` (configures in-tree rxe)
-tools/deps.sh
-if ! command -v rdma >/dev/null; then
-	[ "$(id -u)" -eq 0 ] || { echo "bench: iproute2 (rdma) missing: run as root" >&2; exit 1; }
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends iproute2 >/dev/null
-fi
-rdma=$(command -v rdma)
-
-kdir=$(tools/kernel.sh bench)
-kver=$(cat "$kdir/include/config/kernel.release")
-modroot=$kdir/mods/lib/modules/$kver
+kernel bench iproute2 $([ "${PROFILE:-0}" != 1 ] || echo linux-perf)
 echo "bench: kernel $kdir ($kver)"
 
 # the oib modules (W=1 in a copy, build/bench-build), then the benchmark modules against their symbols
-tools/build.sh "$kdir" "$out/bench-build" || [ $? = 2 ] || exit 1
+build "$kdir" "$out/bench-build" || exit 1
 if ! make -C "$kdir" M="$out/bench-build/tools/bench" W=1 KBUILD_EXTRA_SYMBOLS="$out/bench-build/Module.symvers" \
 	-j"$(nproc)" modules >"$out/bench-modules.log" 2>&1; then
 	grep -E 'error|Error' "$out/bench-modules.log" | head -20 || true
@@ -45,52 +32,18 @@ if ! make -C "$kdir" M="$out/bench-build/tools/bench" W=1 KBUILD_EXTRA_SYMBOLS="
 fi
 ! grep -i -A3 'warning:' "$out/bench-modules.log" "$out/bench-build.log" || echo "bench: (build warnings above)"
 
-# the initramfs: the usual guest (mode bench) and, appended as a second archive, /oib/bench with
-# the benchmark modules, the in-tree modules rdma_rxe and dummy need, and `rdma` with its libraries
-tools/initramfs.sh "$out/bench-base.cpio.gz" "$out/bench-build" "$modroot" bench >/dev/null
-stage=$(mktemp -d)
-trap 'rm -rf "$stage"' EXIT
-mkdir -p "$stage/oib/bench/kmods" "$stage/bin"
-cp "$out"/bench-build/tools/bench/*.ko "$stage/oib/bench/"
-for m in rdma_rxe dummy; do
-	modprobe -D -d "$kdir/mods" -S "$kver" "$m" || { echo "bench: cannot resolve $m in $modroot"; exit 1; }
-done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' | while read -r ko; do
-	n=$(basename "$ko")
-	n=${n%.ko*}.ko
-	case $ko in
-	*.xz) xz -dc "$ko" ;;
-	*.zst) zstd -dc "$ko" ;;
-	*.gz) gzip -dc "$ko" ;;
-	*) cat "$ko" ;;
-	esac >"$stage/oib/bench/kmods/$n"
-	echo "$n" >>"$stage/oib/bench/kmods.order"
-done
-# stage_bin PATH: a host binary and its libraries into the guest's /bin and library directories
-stage_bin() {
-	cp "$1" "$stage/bin/"
-	for lib in $(ldd "$1" | grep -o '/[^ ]*'); do
-		mkdir -p "$stage$(dirname "$lib")"
-		cp -L "$lib" "$stage$lib"
-	done
-}
-stage_bin "$rdma"
+# the guest (mode bench) with the benchmark modules in /oib/bench, the in-tree modules rdma_rxe and
+# dummy need (loaded by /init), `rdma` (and `perf`) with their libraries
+extra=(--kmods "rdma_rxe dummy" --bin "$(command -v rdma)")
+for ko in "$out"/bench-build/tools/bench/*.ko; do extra+=(--add "$ko" oib/bench); done
 profile=
 if [ "${PROFILE:-0}" = 1 ]; then
-	if ! command -v perf >/dev/null; then
-		[ "$(id -u)" -eq 0 ] || { echo "bench: perf missing: run as root" >&2; exit 1; }
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends linux-perf >/dev/null
-	fi
-	stage_bin "$(command -v perf)"
+	extra+=(--bin "$(command -v perf)")
 	profile=oib.bench_profile=1
 fi
-(cd "$stage" && find . -print0 | cpio --null -o -H newc --owner=0:0 --quiet) | gzip -6 >"$out/bench-extra.cpio.gz"
-cat "$out/bench-base.cpio.gz" "$out/bench-extra.cpio.gz" >"$out/bench.cpio.gz"
-echo "bench: initramfs with" $(cat "$stage/oib/bench/kmods.order") "and rdma"
-
-rc=0
 # shellcheck disable=SC2086 # BENCH_ARGS: words for the kernel command line
-tools/qemu.sh "$kdir/arch/x86/boot/bzImage" "$out/bench.cpio.gz" "$out/bench.log" "${TIMEOUT:-900}" oib.mode=bench \
-	oib.bench_rounds="${ROUNDS:-3}" $profile ${BENCH_ARGS:-} || rc=$?
+guest bench "$out/bench-build" "$modroot" "$bzimage" "${TIMEOUT:-900}" "${extra[@]}" -- \
+	oib.bench_rounds="${ROUNDS:-3}" $profile ${BENCH_ARGS:-}
 
 # the figures, from the modules' lines (kernel timestamps stripped): the guest's dmesg between its
 # markers, or, if it died before printing that, the same lines as the console showed them
@@ -197,16 +150,14 @@ fi
 rm -f "$out/bench.missing"
 
 echo
-findings=$(tools/findings.sh "$out/bench.log")
-nf=$(tail -1 <<<"$findings" | cut -d' ' -f1)
-[ "$nf" = 0 ] || echo "$findings"
-status=$(sed -n 's/^oib-guest: bench end, exit status \([0-9]*\).*/\1/p' "$out/bench.log")
+findings "$out/bench.log" quiet
+exit_status "$out/bench.log" bench
 secs=$(($(date +%s) - t0))
 nna=$(grep -c '^bench: [a-z]* [a-zA-Z0-9_]* n/a' <<<"$figs" || true)
-if [ "$rc" = 0 ] && [ "$status" = 0 ] && [ "$nf" = 0 ] && [ "$missing" = 0 ]; then
+if [ "$qrc" = 0 ] && [ "$status" = 0 ] && [ "$nfind" = 0 ] && [ "$missing" = 0 ]; then
 	echo "bench: ok in $secs s ($nna figures n/a; log: $out/bench.log)"
 else
-	echo "bench: FAILED in $secs s (QEMU status $rc, guest status ${status:-none}, $nf log findings," \
+	echo "bench: FAILED in $secs s (QEMU status $qrc, guest status ${status:-none}, $nfind log findings," \
 		"$missing missing figures; log: $out/bench.log)"
 	exit 1
 fi

@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
-# Builds the modules from scratch with W=1 against KDIR in a private copy of the tree (DEST), so that
-# the developer's in-tree objects are never touched and every warning shows up on every run.
+# Builds the modules with W=1 against KDIR in a private copy of the tree (DEST), so that the
+# developer's in-tree objects are never touched.  Every warning counts and shows up on every run: a
+# build without warnings keeps its objects and the next one recompiles only what changed since (the
+# sources are copied by content, Kbuild's dependency tracking does the rest: an unchanged object
+# compiled without warnings before and would again); a build with warnings or errors is thrown away,
+# so the next one starts from scratch, as does one against another kernel, compiler or version of
+# this script.
 # Usage: tools/build.sh KDIR DEST.  The log is DEST.log.  Exit 0: clean; 1: build failed; 2: warnings.
 set -euo pipefail
 
@@ -8,19 +13,36 @@ kdir=$1
 dest=$(realpath -m "$2")
 top=$(cd "$(dirname "$0")/.." && pwd)
 log=$dest.log
+stamp=$dest.clean
 
-# Copy the sources: what git would track (honours .gitignore), or everything but build outputs.
-rm -rf "$dest"
+# What the objects depend on besides the sources: the kernel, the compiler and this script.
+key=$( { realpath "$kdir"; cat "$kdir/include/config/kernel.release" "$kdir/.config" "$0"; gcc --version; } |
+	sha256sum | cut -c1-16)
+how="incremental"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$key" ]; then
+	rm -rf "$dest"
+	how="from scratch"
+fi
+rm -f "$stamp"
 mkdir -p "$dest"
+
+# Copy the sources: what git would track (honours .gitignore), or everything but build outputs.  Only
+# files whose content changed are written (rsync -c, new mtime), and sources gone from the tree go
+# from the copy.
 if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
-	git -C "$top" ls-files -z -co --exclude-standard |
-		rsync -a --from0 --files-from=- --ignore-missing-args "$top/" "$dest/"
+	files=$(mktemp)
+	trap 'rm -f "$files"' EXIT
+	git -C "$top" ls-files -z -co --exclude-standard | sort -zu >"$files"
+	rsync -rlpc --from0 --files-from="$files" --ignore-missing-args "$top/" "$dest/"
+	(cd "$dest" && find . -type f ! -name '*.o' ! -name '*.ko' ! -name '*.mod' ! -name '*.mod.c' \
+		! -name '.*.cmd' ! -name '*.symvers' ! -name 'modules.order' -printf '%P\0' | sort -z |
+		comm -z -23 - "$files" | xargs -0r rm -f)
 else
-	rsync -a --exclude=/build/ --exclude=.git --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
-		--exclude='*.mod*' --exclude=Module.symvers --exclude=modules.order "$top/" "$dest/"
+	rsync -rlpc --delete --exclude=/build/ --exclude=.git --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
+		--exclude='*.mod*' --exclude='*.symvers' --exclude=modules.order "$top/" "$dest/"
 fi
 
-echo "build: $(basename "$dest") against $kdir (W=1)"
+echo "build: $(basename "$dest") against $kdir (W=1, $how)"
 rc=0
 make -C "$kdir" M="$dest" W=1 -j"$(nproc)" modules >"$log" 2>&1 || rc=$?
 if [ $rc -ne 0 ]; then
@@ -28,6 +50,9 @@ if [ $rc -ne 0 ]; then
 	echo "build: FAILED (log: $log)"
 	exit 1
 fi
+# modules no longer built (their Kbuild line went) go too
+(cd "$dest" && find . -name '*.ko' -printf '%P\n' | sort |
+	comm -23 - <(sed "s|^$dest/||; s/\.o\$/.ko/" modules.order | sort) | xargs -r rm -f)
 nko=$(find "$dest" -name '*.ko' | wc -l)
 nwarn=$(grep -ci 'warning:' "$log" || true)
 if [ "$nwarn" -ne 0 ]; then
@@ -35,4 +60,5 @@ if [ "$nwarn" -ne 0 ]; then
 	echo "build: $nwarn warnings (log: $log)"
 	exit 2
 fi
+echo "$key" >"$stamp"
 echo "build: $nko modules, no warnings"

@@ -1,20 +1,17 @@
 #!/usr/bin/env bash
 # make check: installs missing packages, builds (once) the test kernel, builds the modules against it
 # with W=1, boots it under QEMU to run every KUnit suite and integration script (check mode of the
-# guest's /init), scans the console for kernel splats and leaks, then builds the modules against
-# Debian's stock 6.1 headers and loads/unloads them in the stock kernel (smoke mode).
+# guest's /init), scans the console for kernel splats and leaks; meanwhile, in the background, builds
+# the modules against Debian's stock 6.1 headers and loads/unloads them in the stock kernel (smoke
+# mode), whose results are counted after the test kernel's.
 # Environment: SUITE=<glob> (kunit.filter_glob; also selects integration scripts), TIMEOUT=<s> (test
 # kernel guest, default 1800), SMOKE=0 (skip the stock kernel), V=1 (whole console on stdout).
-# Logs: build/check.log, build/smoke.log (consoles), build/test.log, build/stock.log (compilers).
+# Logs: build/check.log, build/smoke.log (consoles), build/test.log, build/stock.log (compilers),
+# build/smoke.out (what the stock kernel's build and boot printed).
 # The last line is "N passed, N failed[, N skipped]"; the exit status is non-zero if anything failed.
 set -euo pipefail
-
-top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
-out=$top/build
-mkdir -p "$out"
-passed=0 failed=0 skipped=0 done=0
-t0=$(date +%s)
+. "$(dirname "$0")/lib.sh"
+passed=0 failed=0 skipped=0 done=0 smoke_pid=
 
 # The summary line, also when something fails half-way.
 finish() {
@@ -27,55 +24,33 @@ finish() {
 	echo "$line"
 	[ $failed -eq 0 ]
 }
-trap 'rc=$?; [ $done = 1 ] || { echo "check: aborted (exit status $rc)"; failed=$((failed + 1)); finish; }' EXIT
+# kill_tree PID: the process and its descendants
+kill_tree() {
+	local c
+	for c in $(pgrep -P "$1" || true); do kill_tree "$c"; done
+	kill "$1" 2>/dev/null || true
+}
+trap 'rc=$?; [ -z "$smoke_pid" ] || kill_tree "$smoke_pid"; [ $done = 1 ] || { echo "check: aborted (exit status $rc)"; failed=$((failed + 1)); finish; }' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 section() { printf '\n== %s\n' "$*"; }
 fail() { echo "check: FAIL: $*"; failed=$((failed + 1)); }
 fatal() { fail "$*"; finish || exit 1; }
 
-# count TOOL LOG: runs tools/ktap.sh or tools/findings.sh and adds its last line to the totals.
-count() {
-	local res log=$2
-	res=$("tools/$1.sh" "$log")
+# results NAME: counts the KTAP results and the findings of build/NAME.log.
+results() {
+	local log=$out/$1.log res
+	[ "$qrc" = 0 ] || fail "QEMU exit status $qrc$([ "$qrc" = 124 ] && echo ' (timeout)')"
+	grep -q "oib-guest: END" "$log" || fail "the guest did not finish (no end marker in $log)"
+	section "$1: results"
+	res=$(tools/ktap.sh "$log")
 	echo "$res"
-	res=$(tail -1 <<<"$res")
-	case $1 in
-	ktap)
-		set -- $res
-		passed=$((passed + $1)) failed=$((failed + $3)) skipped=$((skipped + $5))
-		[ $(($1 + $3 + $5)) -gt 0 ] || fail "no test results in $log${SUITE:+ (does SUITE=$SUITE match anything?)}"
-		;;
-	findings)
-		failed=$((failed + ${res%% *}))
-		;;
-	esac
-}
-
-# build KDIR DEST: W=1 build in a copy; warnings count as failures, a failed build stops here.
-build() {
-	local rc=0
-	tools/build.sh "$1" "$2" || rc=$?
-	case $rc in
-	0) ;;
-	2) failed=$((failed + $(grep -ci 'warning:' "$2.log"))) ;;
-	*) fatal "build against $1" ;;
-	esac
-}
-
-# boot NAME KERNEL TIMEOUT ARGS...: boots build/NAME.cpio.gz, then counts results and findings.
-boot() {
-	local name=$1 kernel=$2 timeout=$3 rc=0 t
-	t=$(date +%s)
-	shift 3
-	tools/qemu.sh "$kernel" "$out/$name.cpio.gz" "$out/$name.log" "$timeout" "$@" || rc=$?
-	[ $rc = 0 ] || fail "QEMU exit status $rc$([ $rc = 124 ] && echo ' (timeout)')"
-	grep -q "oib-guest: END" "$out/$name.log" || fail "the guest did not finish (no end marker in $out/$name.log)"
-	section "$name: results"
-	count ktap "$out/$name.log"
-	section "$name: log findings"
-	count findings "$out/$name.log"
-	echo "check: $name took $(($(date +%s) - t)) s"
+	set -- $(tail -1 <<<"$res")
+	passed=$((passed + $1)) failed=$((failed + $3)) skipped=$((skipped + $5))
+	[ $(($1 + $3 + $5)) -gt 0 ] || fail "no test results in $log${SUITE:+ (does SUITE=$SUITE match anything?)}"
+	section "$(basename "$log" .log): log findings"
+	findings "$log"
+	failed=$((failed + nfind))
 }
 
 # captures NAME: pulls the fabric captures a run printed out of its console log (build/pcap/) and
@@ -102,32 +77,56 @@ captures() {
 	done
 }
 
-section "dependencies and test kernel"
-tools/deps.sh
-kdir=$(tools/kernel.sh)
-kver=$(cat "$kdir/include/config/kernel.release")
-echo "kernel: $kdir ($kver)"
-
-section "test kernel: build"
-build "$kdir" "$out/test"
-tools/initramfs.sh "$out/check.cpio.gz" "$out/test" "$kdir/mods/lib/modules/$kver" check
-args=(oib.mode=check kunit.enable=1)
-[ -z "${SUITE:-}" ] || args+=("kunit.filter_glob=$SUITE")
-section "test kernel: boot (KUnit, integration)"
-boot check "$kdir/arch/x86/boot/bzImage" "${TIMEOUT:-1800}" "${args[@]}"
-captures check
-
-if [ "${SMOKE:-1}" != 0 ]; then
-	section "stock kernel: build"
-	skver=
+# smoke: the stock kernel's build and boot; prints "smoke: build failed|warnings N|qemu N" for the
+# counting in the foreground.
+smoke() {
+	local skver= v
 	for v in $(ls /boot/vmlinuz-6.1* 2>/dev/null | sed 's|^/boot/vmlinuz-||' | sort -V); do
 		[ -d "/lib/modules/$v/build" ] && skver=$v
 	done
-	[ -n "$skver" ] || fatal "no Debian 6.1 kernel with headers (linux-image-amd64, linux-headers-amd64)"
+	[ -n "$skver" ] || { echo "smoke: none"; return; }
 	echo "stock kernel: $skver"
-	build "/lib/modules/$skver/build" "$out/stock"
-	tools/initramfs.sh "$out/smoke.cpio.gz" "$out/stock" "/lib/modules/$skver" smoke
-	section "stock kernel: boot (smoke)"
-	boot smoke "/boot/vmlinuz-$skver" 600 oib.mode=smoke
+	build "/lib/modules/$skver/build" "$out/stock" || { echo "smoke: build failed"; return; }
+	echo "smoke: warnings $nwarn"
+	V=0 guest smoke "$out/stock" "/lib/modules/$skver" "/boot/vmlinuz-$skver" 600
+	echo "smoke: qemu $qrc"
+}
+
+section "dependencies and test kernel"
+kernel test
+echo "kernel: $kdir ($kver)"
+
+section "test kernel: build"
+build "$kdir" "$out/test" || fatal "build against $kdir"
+failed=$((failed + nwarn))
+if [ "${SMOKE:-1}" != 0 ]; then
+	smoke >"$out/smoke.out" 2>&1 &
+	smoke_pid=$!
+	echo "(the stock kernel's build and smoke boot run meanwhile: build/smoke.out)"
+fi
+
+args=(kunit.enable=1)
+[ -z "${SUITE:-}" ] || args+=("kunit.filter_glob=$SUITE")
+section "test kernel: boot (KUnit, integration)"
+t=$(date +%s)
+guest check "$out/test" "$modroot" "$bzimage" "${TIMEOUT:-1800}" -- "${args[@]}"
+results check
+echo "check: the test kernel's guest took $(($(date +%s) - t)) s"
+captures check
+
+if [ -n "$smoke_pid" ]; then
+	section "stock kernel: build and boot (smoke)"
+	wait "$smoke_pid" || true
+	smoke_pid=
+	grep -v '^smoke: ' "$out/smoke.out" || true
+	while read -r what n; do
+		case $what in
+		none) fatal "no Debian 6.1 kernel with headers (linux-image-amd64, linux-headers-amd64)" ;;
+		build) fatal "build against the stock kernel" ;;
+		warnings) failed=$((failed + n)) ;;
+		qemu) qrc=$n; results smoke ;;
+		esac
+	done < <(sed -n 's/^smoke: //p' "$out/smoke.out")
+	grep -q '^smoke: qemu' "$out/smoke.out" || fail "the stock kernel's smoke run did not finish (build/smoke.out)"
 fi
 finish

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the build, the test kernel and the QEMU runner need: only those missing.
+# Installs the Debian packages the build, the test kernel and the QEMU runner need, plus the PACKAGEs
+# named (make bench: iproute2, linux-perf): only those missing.
+# Usage: tools/deps.sh [PACKAGE...]
 set -euo pipefail
 
 want=(make gcc flex bison bc libelf-dev libssl-dev cpio kmod xz-utils rsync python3
       qemu-system-x86 busybox-static linux-source-6.12 linux-headers-amd64 linux-image-amd64
-      tshark)
+      tshark "$@")
+have=" $(dpkg-query -W -f='${Package}:${db:Status-Status} ' "${want[@]}" 2>/dev/null || true) "
 missing=()
 for p in "${want[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+	case $have in *" $p:installed "*) ;; *) missing+=("$p") ;; esac
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 

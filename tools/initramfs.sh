@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
 # Builds the guest's gzip cpio initramfs: static busybox, the guest scripts (tools/testing/guest as
-# /oib/guest, tools/testing/integration as /oib/integration, guest/init as /init), our modules from a
-# built tree (drivers/**/*.ko as /oib/ko/NAME.ko, kunit/*.ko as /oib/ko/kunit/) and any kernel modules
-# they depend on (/oib/ko/deps/, load order in /oib/ko/deps.order).  /oib/ko/order is the load order
-# of the driver modules: dependencies first, then tools/testing/guest/modules.order, then by name;
-# /oib/ko/late names those of tools/testing/guest/modules.late.
-# Usage: tools/initramfs.sh OUT TREE MODROOT [MODE]
+# /oib/guest, its init.sh as /init, tools/testing/integration as /oib/integration), our modules from a
+# built tree (drivers/**/*.ko as /oib/ko/NAME.ko, kunit/**/*.ko as /oib/ko/kunit/NAME.ko, found with
+# find: a new module needs no change here) and the kernel modules they depend on (/oib/ko/deps/, load
+# order in /oib/ko/deps.order).  Load orders, from the modules' own dependencies (modinfo depends):
+#   /oib/ko/order  the driver modules, dependencies first, then by name (unload: the reverse);
+#   /oib/ko/plan   check mode, one "driver|lib|test NAME" a line: the driver modules, the KUnit
+#                  helpers (modules other KUnit modules depend on), then each KUnit test module;
+#                  first all that do not depend on a late module, then the late driver modules
+#                  (tools/testing/guest/modules.late and, recursively, what depends on them) and
+#                  what depends on them.
+# Usage: tools/initramfs.sh OUT TREE MODROOT MODE [--kmods "NAME..."] [--bin PATH]... [--add FILE DIR]...
 #   MODROOT is the booting kernel's lib/modules/<kver> directory, used to resolve dependencies.
-#   MODE (check|run|smoke) goes to /oib/mode, the default when the command line has no oib.mode=.
+#   MODE (check|run|smoke|bench) goes to /oib/mode, the default when the command line has no oib.mode=.
+#   --kmods: more kernel modules (and what they need) for /oib/ko/deps; --bin: a host binary and its
+#   libraries, into /bin; --add: a file into the directory DIR of the guest.
 set -euo pipefail
 
 out=$(realpath -m "$1")
 tree=$2
 modroot=$3
-mode=${4:-check}
+mode=$4
+shift 4
 top=$(cd "$(dirname "$0")/.." && pwd)
 guest=$top/tools/testing/guest
 
@@ -21,37 +29,71 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage"/{bin,dev,proc,sys,tmp,oib/ko/kunit,oib/ko/deps,oib/guest,oib/integration}
 
+kmods=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kmods) read -ra kmods <<<"$2"; shift 2 ;;
+	--bin)
+		cp "$2" "$stage/bin/"
+		for lib in $(ldd "$2" | grep -o '/[^ ]*'); do
+			mkdir -p "$stage$(dirname "$lib")"
+			cp -L "$lib" "$stage$lib"
+		done
+		shift 2
+		;;
+	--add) mkdir -p "$stage/$3"; cp "$2" "$stage/$3/"; shift 3 ;;
+	*) echo "initramfs: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
+
 # busybox and its applets as symlinks
 cp /bin/busybox "$stage/bin/"
 for a in $(/bin/busybox --list); do
-	[ "$a" = busybox ] || ln -s busybox "$stage/bin/$a"
+	[ -e "$stage/bin/$a" ] || ln -s busybox "$stage/bin/$a"
 done
 mknod -m 600 "$stage/dev/console" c 5 1 2>/dev/null || true
 
-cp "$guest/init" "$stage/init"
-find "$guest" -maxdepth 1 -type f ! -name init -exec cp {} "$stage/oib/guest/" \;
+cp "$guest/init.sh" "$stage/init"
+find "$guest" -maxdepth 1 -type f -exec cp {} "$stage/oib/guest/" \;
 find "$top/tools/testing/integration" -maxdepth 1 -name '*.sh' -exec cp {} "$stage/oib/integration/" \;
 chmod 755 "$stage/init" "$stage"/oib/guest/*.sh "$stage"/oib/integration/*.sh 2>/dev/null || true
 echo "$mode" >"$stage/oib/mode"
 
-# our modules and their dependencies (modinfo depends)
-declare -A dep
-names=()
-while IFS= read -r ko; do
-	n=$(basename "$ko" .ko)
-	[ ! -e "$stage/oib/ko/$n.ko" ] || { echo "initramfs: two modules named $n" >&2; exit 1; }
-	cp "$ko" "$stage/oib/ko/"
-	names+=("$n")
-done < <(find "$tree/drivers" -name '*.ko' 2>/dev/null | sort)
-knames=()
-while IFS= read -r ko; do
-	cp "$ko" "$stage/oib/ko/kunit/"
-	knames+=("$(basename "$ko" .ko)")
-done < <(find "$tree/kunit" -name '*.ko' 2>/dev/null | sort)
-for ko in "$stage"/oib/ko/*.ko "$stage"/oib/ko/kunit/*.ko; do
-	[ -e "$ko" ] && dep[$(basename "$ko" .ko)]=$(modinfo -F depends "$ko" | tr , ' ')
+# our modules (driver or KUnit), each with its dependencies
+declare -A dep kind
+for d in drivers kunit; do
+	while IFS= read -r ko; do
+		n=$(basename "$ko" .ko)
+		[ -z "${kind[$n]:-}" ] || { echo "initramfs: two modules named $n" >&2; exit 1; }
+		kind[$n]=$d
+		cp "$ko" "$stage/oib/ko/${d/drivers/}"
+		dep[$n]=$(modinfo -F depends "$ko" | tr , ' ')
+	done < <(find "$tree/$d" -name '*.ko' 2>/dev/null | sort)
 done
-ours=" ${names[*]} ${knames[*]} "
+
+# KUnit helpers: KUnit modules that others depend on
+declare -A lib
+for n in "${!dep[@]}"; do
+	for d in ${dep[$n]}; do
+		[ "${kind[$d]:-}" != kunit ] || lib[$d]=1
+	done
+done
+
+# late: the modules of modules.late and, until nothing changes, every module that depends on a late one
+declare -A late
+while read -r n; do
+	[ -z "${kind[$n]:-}" ] || late[$n]=1
+done < <(grep -v '^#' "$guest/modules.late" 2>/dev/null || true)
+more=1
+while [ $more = 1 ]; do
+	more=0
+	for n in "${!dep[@]}"; do
+		[ -z "${late[$n]:-}" ] || continue
+		for d in ${dep[$n]}; do
+			[ -z "${late[$d]:-}" ] || { late[$n]=1; more=1; }
+		done
+	done
+done
 
 # topo NAME...: the names in load order: repeatedly the first one whose dependencies among them are placed
 topo() {
@@ -74,54 +116,33 @@ topo() {
 	[ $# -eq 0 ] || printf '%s\n' "${res[@]}"
 }
 
-# driver modules: tools/testing/guest/modules.order first, then by name
-pref=()
-while read -r n; do
-	case " ${names[*]} " in *" $n "*) pref+=("$n") ;; esac
-done < <(grep -v '^#' "$guest/modules.order" 2>/dev/null || true)
-for n in "${names[@]}"; do
-	case " ${pref[*]} " in *" $n "*) ;; *) pref+=("$n") ;; esac
-done
-topo "${pref[@]}" >"$stage/oib/ko/order"
+# pick PHASE WHAT: our modules of one phase (early|late) and one role (driver|lib|test), sorted
+pick() {
+	local n role
+	for n in "${!kind[@]}"; do
+		role=test
+		[ "${kind[$n]}" = drivers ] && role=driver
+		[ "$role" = driver ] || [ -z "${lib[$n]:-}" ] || role=lib
+		[ "$role" = "$2" ] || continue
+		case $1 in early) [ -z "${late[$n]:-}" ] || continue ;; late) [ -n "${late[$n]:-}" ] || continue ;; esac
+		echo "$n"
+	done | sort
+}
+# shellcheck disable=SC2046 # module names are words
+topo $(pick all driver) >"$stage/oib/ko/order"
+for phase in early late; do
+	for role in driver lib test; do
+		topo $(pick $phase $role) | sed "s/^/$role /"
+	done
+done >"$stage/oib/ko/plan"
 
-# Late driver modules (tools/testing/guest/modules.late): oib_core clients that take resources on
-# every device (QP1, a PD, CQs); in check mode they load only after the KUnit suites that do not
-# need them, so those suites see devices as bare as they expect.
-late=()
-while read -r n; do
-	case " ${names[*]} " in *" $n "*) late+=("$n") ;; esac
-done < <(grep -v '^#' "$guest/modules.late" 2>/dev/null || true)
-printf '%s\n' "${late[@]}" | grep . >"$stage/oib/ko/late" || true
-
-# KUnit modules: those others depend on (helpers) stay loaded while each of the rest is loaded+unloaded;
-# the tests that need a late driver module run after it is loaded (kunit/tests.late)
-libs=() tests=() ltests=()
-for n in "${knames[@]}"; do
-	case " ${dep[*]} " in
-	*" $n "*) libs+=("$n") ;;
-	*)
-		needs_late=
-		for d in ${dep[$n]}; do
-			case " ${late[*]} " in *" $d "*) needs_late=1 ;; esac
-		done
-		if [ -n "$needs_late" ]; then ltests+=("$n"); else tests+=("$n"); fi
-		;;
-	esac
-done
-topo "${libs[@]}" >"$stage/oib/ko/kunit/libs"
-[ ${#tests[@]} -eq 0 ] || printf '%s\n' "${tests[@]}" >"$stage/oib/ko/kunit/tests"
-[ ${#ltests[@]} -eq 0 ] || printf '%s\n' "${ltests[@]}" >"$stage/oib/ko/kunit/tests.late"
-touch "$stage/oib/ko/kunit/tests" "$stage/oib/ko/kunit/tests.late" "$stage/oib/ko/late"
-
-# kernel modules ours depend on, in modprobe's order
+# kernel modules ours depend on, and --kmods, in modprobe's order
 kver=$(basename "$modroot")
 base=${modroot%/lib/modules/*}
 : >"$stage/oib/ko/deps.order"
-for n in "${!dep[@]}"; do
-	for d in ${dep[$n]}; do
-		case $ours in *" $d "*) continue ;; esac
-		modprobe -D -d "${base:-/}" -S "$kver" "$d" || { echo "initramfs: cannot resolve $d" >&2; exit 1; }
-	done
+for d in $(printf '%s\n' "${dep[@]}" | tr ' ' '\n' | sort -u) "${kmods[@]}"; do
+	[ -z "${kind[$d]:-}" ] || continue
+	modprobe -D -d "${base:-/}" -S "$kver" "$d" || { echo "initramfs: cannot resolve $d" >&2; exit 1; }
 done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' | while read -r ko; do
 	n=$(basename "$ko")
 	n=${n%.ko*}.ko
@@ -135,5 +156,8 @@ done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' | while read -r ko; do
 done
 
 (cd "$stage" && find . -print0 | cpio --null -o -H newc --owner=0:0 --quiet) | gzip -6 >"$out"
-echo "initramfs: $(basename "$out"): drivers:" $(cat "$stage/oib/ko/order") "| late:" ${late[*]:-none} \
-	"| kunit helpers:" ${libs[*]:-none} "| kunit tests: ${#tests[@]} + ${#ltests[@]} late | other modules:" $(cat "$stage/oib/ko/deps.order") "| $(du -h "$out" | cut -f1)"
+plan=$(awk '{ n[$1]++; if ($1 == "driver" && seen) late = late " " $2 } $1 == "test" { seen = 1 }
+	END { printf "%d drivers, %d KUnit helpers, %d KUnit test modules; loaded after tests:%s", n["driver"], n["lib"], n["test"], late ? late : " none" }' \
+	"$stage/oib/ko/plan")
+echo "initramfs: $(basename "$out"): $mode; driver order:" $(cat "$stage/oib/ko/order") "| check plan: $plan |" \
+	"kernel modules:" $(cat "$stage/oib/ko/deps.order") "| $(du -h "$out" | cut -f1)"

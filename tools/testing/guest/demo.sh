@@ -7,11 +7,11 @@
 rc=0
 err() { echo "demo: error: $*"; rc=1; }
 
-loaded=
+mine=
 for m in oib_core oib_rxe; do
-	[ -d /sys/module/$m ] && continue
-	insmod "$OIB_KO/$m.ko" || { echo "demo: error: insmod $m"; exit 1; }
-	loaded="$m $loaded"
+	loaded $m && continue
+	load $m || { echo "demo: error: insmod $m"; exit 1; }
+	mine="$m $mine"
 done
 
 devs=
@@ -27,6 +27,15 @@ done
 echo "demo: $ndevs devices:$devs"
 
 row() { printf '  %-5s %-12s %-12s %-11s %s\n' "$@"; }
+# nonzero DIR LABEL: the non-zero entries of a port's GID or P_Key table DIR
+nonzero() {
+	i=0
+	while [ -e $1/$i ]; do
+		get $1/$i
+		is_zero "$V" || printf '        %-7s %s\n' "$2[$i]" "$V"
+		i=$((i + 1))
+	done
+}
 for d in $devs; do
 	c=/sys/class/oib/$d
 	get $c/node_guid; guid=$V
@@ -44,18 +53,8 @@ for d in $devs; do
 		get $pd/link_layer; ll=$V
 		get $pd/active_mtu; mtu=$V
 		row "$p" "$state" "$phys" "$ll" "$mtu"
-		i=0
-		while [ -e $pd/gids/$i ]; do
-			get $pd/gids/$i
-			is_zero "$V" || printf '        gid[%s]  %s\n' $i "$V"
-			i=$((i + 1))
-		done
-		i=0
-		while [ -e $pd/pkeys/$i ]; do
-			get $pd/pkeys/$i
-			is_zero "$V" || printf '        pkey[%s] %s\n' $i "$V"
-			i=$((i + 1))
-		done
+		nonzero $pd/gids gid
+		nonzero $pd/pkeys pkey
 		case $state in *ACTIVE*) ;; *) err "$d port $p is not ACTIVE" ;; esac
 		p=$((p + 1))
 	done
@@ -70,14 +69,14 @@ for d in $devs; do
 done
 echo "demo: removed$devs"
 
-for m in $loaded; do
-	rmmod $m || err "rmmod $m"
-	[ ! -d /sys/module/$m ] || err "$m still loaded"
+for m in $mine; do
+	unload $m || err "rmmod $m"
+	! loaded $m || err "$m still loaded"
 done
-if [ -n "$loaded" ]; then
+if [ -n "$mine" ]; then
 	oib_devices
 	[ -z "$DEVS" ] || err "devices left after unload: $DEVS"
-	echo "demo: unloaded" $loaded "- nothing left behind"
+	echo "demo: unloaded" $mine "- nothing left behind"
 fi
 [ $rc -eq 0 ] && echo "demo: ok" || echo "demo: FAILED"
 exit $rc

@@ -1,14 +1,88 @@
-# Helpers for the guest's scripts (busybox sh), sourced as: . "$OIB_GUEST/lib.sh"
-# Integration scripts print KTAP-ish lines through t() and end with done_testing (exit status 0 when
-# all checks passed).  Modules are at $OIB_KO/NAME.ko; oib_core and oib_rxe are loaded when a script
-# starts and must be loaded again when it ends.  Every process costs ~0.1 s in the debug guest, so
-# these helpers use shell builtins only (read, globs) and no $(...).
+# The guest's shared prologue and helpers (busybox sh), sourced by /init, demo.sh, bench.sh and every
+# integration script: . "$OIB_GUEST/lib.sh".  Every process costs ~0.1 s in the debug guest, so these
+# helpers use shell builtins (read, globs, case) and no $(...).
+#
+# Files tools/initramfs.sh writes: $OIB_KO/NAME.ko (driver modules), $OIB_KO/order (their load order:
+# dependencies first, then by name; unload is the reverse), $OIB_KO/plan (check mode: what to load
+# and when), $OIB_KO/kunit/NAME.ko, $OIB_KO/deps/NAME.ko with $OIB_KO/deps.order (kernel modules ours
+# and the benchmark need, in modprobe's order).
+#
+# Integration scripts print KTAP-ish lines through t() and end with done_testing (exit status 0
+# when all checks passed).  The driver modules are loaded when a script starts and must be loaded
+# again when it ends (load NAME does nothing for a loaded module).
 
-OIB_KO=${OIB_KO:-/oib/ko}
-OIB_GUEST=${OIB_GUEST:-/oib/guest}
+export PATH=/bin OIB_KO=${OIB_KO:-/oib/ko} OIB_GUEST=${OIB_GUEST:-/oib/guest}
 RXE_CTL=/sys/module/oib_rxe/parameters
+read -r CMDLINE </proc/cmdline
 _n=0
 _failed=0
+
+# msg TEXT: a progress line with the guest's uptime; fail TEXT: a failure the host counts.
+msg() {
+	read -r _up _ </proc/uptime
+	echo "oib-guest: $*  [$_up s]"
+}
+fail() { echo "oib-guest: FAIL: $*"; }
+
+# words FILE: sets W to the lines of FILE as one space-separated string ("" if there is none).
+words() {
+	W=
+	[ -e "$1" ] || return 0
+	while read -r _w; do W="$W $_w"; done <"$1"
+	W=${W# }
+}
+
+# backwards WORD...: sets R to the words in reverse order.
+backwards() {
+	R=
+	for _w; do R="$_w $R"; done
+	R=${R% }
+}
+
+# loaded NAME: the module is loaded.
+loaded() { [ -d /sys/module/$1 ]; }
+
+# load NAME [PARAMS...]: loads our module NAME ($OIB_KO/NAME.ko or $OIB_KO/kunit/NAME.ko) unless it
+# is loaded; unload NAME: removes it.  Both report a failure and return non-zero when they fail.
+load() {
+	loaded "$1" && return 0
+	_ko=$OIB_KO/$1.ko
+	[ -e "$_ko" ] || _ko=$OIB_KO/kunit/$1.ko
+	shift
+	insmod "$_ko" "$@" || { fail "insmod ${_ko##*/}"; return 1; }
+}
+unload() { rmmod "$1" || { fail "rmmod $1"; return 1; }; }
+
+# load_deps: the kernel's own modules ours need ($OIB_KO/deps.order), in modprobe's order.
+load_deps() {
+	words $OIB_KO/deps.order
+	for _f in $W; do
+		loaded "${_f%.ko}" || insmod $OIB_KO/deps/$_f || fail "insmod $_f (dependency)"
+	done
+}
+
+# load_drivers: every driver module not loaded yet, dependencies first; unload_drivers: all of them,
+# in reverse.  Both return non-zero when something failed.
+load_drivers() {
+	words $OIB_KO/order
+	_rc=0
+	for _m in $W; do load $_m || _rc=1; done
+	return $_rc
+}
+unload_drivers() {
+	words $OIB_KO/order
+	backwards $W
+	_rc=0
+	for _m in $R; do
+		if loaded $_m; then
+			unload $_m || _rc=1
+		else
+			fail "$_m was no longer loaded at the end"
+			_rc=1
+		fi
+	done
+	return $_rc
+}
 
 # t DESCRIPTION COMMAND [ARGS...]: runs one check and prints "ok N DESCRIPTION" or "not ok N ...".
 t() {
@@ -70,16 +144,16 @@ is_zero() { case $1 in *[1-9a-fA-F]*) return 1 ;; esac; }
 oib_pcap_dump() {
 	read -r _lvl _rest </proc/sys/kernel/printk
 	echo 1 >/proc/sys/kernel/printk
-	for _n in "$@"; do
-		_f=/sys/kernel/debug/oib_rxe/fabrics/$_n/capture
-		if [ ! -e "$_f" ]; then
-			echo "OIB-PCAP-MISSING $_n"
+	for _f in "$@"; do
+		_c=/sys/kernel/debug/oib_rxe/fabrics/$_f/capture
+		if [ ! -e "$_c" ]; then
+			echo "OIB-PCAP-MISSING $_f"
 			continue
 		fi
-		echo stop >"$_f"
-		echo "OIB-PCAP-BEGIN $_n"
-		base64 "$_f"
-		echo "OIB-PCAP-END $_n"
+		echo stop >"$_c"
+		echo "OIB-PCAP-BEGIN $_f"
+		base64 "$_c"
+		echo "OIB-PCAP-END $_f"
 	done
 	echo "$_lvl" >/proc/sys/kernel/printk
 }

@@ -2,10 +2,10 @@
 # Integration test: oib_mad gives every port of a new device a MAD service with its own agent,
 # shown in /sys/kernel/debug/oib_mad/<dev>/port<N> (counters, window, send lists), and takes it
 # away with the device; oib_mad unloads and loads again with a device present.  Skipped when
-# oib_mad is not loaded.  Leaves oib_core, oib_rxe and oib_mad loaded.
+# oib_mad is not loaded.  Leaves every driver module loaded.
 . "$OIB_GUEST/lib.sh"
 
-[ -d /sys/module/oib_mad ] || { echo "# oib_mad is not loaded"; exit 4; }
+loaded oib_mad || { echo "# oib_mad is not loaded"; exit 4; }
 MADFS=/sys/kernel/debug/oib_mad
 
 # has_line FILE PREFIX: some line of FILE starts with PREFIX.
@@ -26,10 +26,10 @@ t "port1 lists its port send list" has_line $MADFS/$DEV/port1 "port send list:"
 t "port1 has its own agent" has_line $MADFS/$DEV/port1 "agent hi_tid"
 t "rmmod oib_mad with $DEV present" rmmod oib_mad
 t "the service went with the module" test ! -e $MADFS
-t "oib_mad loads again" insmod "$OIB_KO/oib_mad.ko"
+t "oib_mad loads again" load oib_mad
 t "and serves $DEV" test -e $MADFS/$DEV/port2
 rxe_remove "$DEV"
 t "remove takes the service away" test ! -e $MADFS/$DEV
 
-[ -d /sys/module/oib_mad ] || insmod "$OIB_KO/oib_mad.ko"
+load_drivers
 done_testing
