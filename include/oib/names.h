@@ -10,7 +10,12 @@
 
 /* @names[@val], or "?" for a value past the table or one it does not name. */
 #define oib_enum_name(names, val)						\
-	((size_t)(val) < ARRAY_SIZE(names) && (names)[(size_t)(val)] ?		\
-	 (names)[(size_t)(val)] : "?")
+	__oib_enum_name(names, sizeof(names) + __must_be_array(names), (size_t)(val))
+
+/* @size: the table's size in bytes, so that the macro names the table once. */
+static inline const char *__oib_enum_name(const char * const *names, size_t size, size_t val)
+{
+	return val < size / sizeof(*names) && names[val] ? names[val] : "?";
+}
 
 #endif /* OIB_NAMES_H */

@@ -306,7 +306,8 @@ static void mad_rmpp_transfer(struct kunit *test)
 	p->a.expect_len = len;
 	/* without loss, the counts below are exact: no ACK wait may expire on a slow machine */
 	if (!prm->drop_ppm)
-		KUNIT_ASSERT_EQ(test, 0, oib_mad_port_set_rmpp_ack_timeout(p->db, 1, RT_NO_RESEND_MS));
+		KUNIT_ASSERT_EQ(test, 0,
+				oib_mad_port_set_rmpp_ack_timeout(p->db, 1, RT_NO_RESEND_MS));
 	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_set_faults(p->fabric, NULL, &cfg));
 	for (i = 0; i < n; i++) {
 		KUNIT_ASSERT_EQ(test, 0, rt_request(p, 0x100 + i, 0, 20));

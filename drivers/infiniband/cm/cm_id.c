@@ -361,8 +361,9 @@ void cm_id_exit(void)
 	WARN_ON(!xa_empty(&cm_ids));
 }
 
+#if IS_ENABLED(CONFIG_KUNIT)
 /* For the KUnit suites (<oib/kunit/cm.h>): the same calls on the public struct. */
-VISIBLE_IF_KUNIT struct oib_cm_id *oib_cm_id_find_local(u32 local_id)
+struct oib_cm_id *oib_cm_id_find_local(u32 local_id)
 {
 	struct cm_id_priv *priv = cm_id_find_local(local_id);
 
@@ -370,8 +371,8 @@ VISIBLE_IF_KUNIT struct oib_cm_id *oib_cm_id_find_local(u32 local_id)
 }
 EXPORT_SYMBOL_IF_KUNIT(oib_cm_id_find_local);
 
-VISIBLE_IF_KUNIT struct oib_cm_id *oib_cm_id_insert_remote(struct oib_cm_id *id, u32 remote_id,
-							   const union oib_gid *remote_gid)
+struct oib_cm_id *oib_cm_id_insert_remote(struct oib_cm_id *id, u32 remote_id,
+					  const union oib_gid *remote_gid)
 {
 	struct cm_id_priv *old = cm_id_insert_remote(cm_id_priv(id), remote_id, remote_gid);
 
@@ -379,8 +380,8 @@ VISIBLE_IF_KUNIT struct oib_cm_id *oib_cm_id_insert_remote(struct oib_cm_id *id,
 }
 EXPORT_SYMBOL_IF_KUNIT(oib_cm_id_insert_remote);
 
-VISIBLE_IF_KUNIT struct oib_cm_id *oib_cm_id_insert_remote_qpn(struct oib_cm_id *id,
-							       u64 remote_ca_guid, u32 remote_qpn)
+struct oib_cm_id *oib_cm_id_insert_remote_qpn(struct oib_cm_id *id,
+					      u64 remote_ca_guid, u32 remote_qpn)
 {
 	struct cm_id_priv *old = cm_id_insert_remote_qpn(cm_id_priv(id), remote_ca_guid,
 							 remote_qpn);
@@ -389,8 +390,8 @@ VISIBLE_IF_KUNIT struct oib_cm_id *oib_cm_id_insert_remote_qpn(struct oib_cm_id 
 }
 EXPORT_SYMBOL_IF_KUNIT(oib_cm_id_insert_remote_qpn);
 
-VISIBLE_IF_KUNIT struct oib_cm_id *oib_cm_id_find_listener(struct oib_device *device,
-							   u64 service_id)
+struct oib_cm_id *oib_cm_id_find_listener(struct oib_device *device,
+					  u64 service_id)
 {
 	struct cm_id_priv *priv = cm_id_find_listener(device, service_id);
 
@@ -398,20 +399,21 @@ VISIBLE_IF_KUNIT struct oib_cm_id *oib_cm_id_find_listener(struct oib_device *de
 }
 EXPORT_SYMBOL_IF_KUNIT(oib_cm_id_find_listener);
 
-VISIBLE_IF_KUNIT void oib_cm_id_put(struct oib_cm_id *id)
+void oib_cm_id_put(struct oib_cm_id *id)
 {
 	cm_id_put(cm_id_priv(id));
 }
 EXPORT_SYMBOL_IF_KUNIT(oib_cm_id_put);
 
-VISIBLE_IF_KUNIT void oib_cm_id_deliver(struct oib_cm_id *id, const struct oib_cm_event *event)
+void oib_cm_id_deliver(struct oib_cm_id *id, const struct oib_cm_event *event)
 {
 	cm_id_deliver(cm_id_priv(id), event);
 }
 EXPORT_SYMBOL_IF_KUNIT(oib_cm_id_deliver);
 
-VISIBLE_IF_KUNIT void oib_cm_id_flush(void)
+void oib_cm_id_flush(void)
 {
 	flush_workqueue(cm_id_wq);
 }
 EXPORT_SYMBOL_IF_KUNIT(oib_cm_id_flush);
+#endif /* CONFIG_KUNIT */

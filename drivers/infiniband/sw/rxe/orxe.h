@@ -244,12 +244,12 @@ void orxe_cq_post(struct orxe_cq *cq, const struct oib_wc *wc, bool solicited);
 int orxe_create_qp(struct oib_qp *ibqp, struct oib_qp_init_attr *init);
 int orxe_modify_qp(struct oib_qp *ibqp, struct oib_qp_attr *attr, int mask);
 int orxe_query_qp(struct oib_qp *ibqp, struct oib_qp_attr *attr, int mask,
-		 struct oib_qp_init_attr *init);
+		  struct oib_qp_init_attr *init);
 void orxe_destroy_qp(struct oib_qp *ibqp);
 int orxe_post_send(struct oib_qp *ibqp, const struct oib_send_wr *wr,
-		  const struct oib_send_wr **bad_wr);
+		   const struct oib_send_wr **bad_wr);
 int orxe_post_recv(struct oib_qp *ibqp, const struct oib_recv_wr *wr,
-		  const struct oib_recv_wr **bad_wr);
+		   const struct oib_recv_wr **bad_wr);
 bool orxe_recv_take(struct orxe_qp *qp, struct orxe_recv_wqe *out, u32 max_sge, bool *limit);
 void orxe_srq_limit_event(struct orxe_qp *qp);
 void orxe_sq_complete(struct orxe_qp *qp, enum oib_wc_status status);
@@ -321,7 +321,7 @@ int orxe_modify_srq(struct oib_srq *ibsrq, struct oib_srq_attr *attr, enum oib_s
 int orxe_query_srq(struct oib_srq *ibsrq, struct oib_srq_attr *attr);
 void orxe_destroy_srq(struct oib_srq *ibsrq);
 int orxe_post_srq_recv(struct oib_srq *ibsrq, const struct oib_recv_wr *wr,
-		      const struct oib_recv_wr **bad_wr);
+		       const struct oib_recv_wr **bad_wr);
 int orxe_recv_wqe_copy(struct orxe_recv_wqe *wqe, const struct oib_recv_wr *wr, u32 max_sge);
 
 /* orxe_port.c */
@@ -344,14 +344,15 @@ void orxe_debugfs_add(struct orxe_dev *rdev);
 void orxe_ud_send(struct orxe_qp *qp);
 u32 orxe_recv_capacity(const struct orxe_recv_wqe *wqe);
 void orxe_ud_recv(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_pkt *pkt,
-		 const u8 *frame);
+		  const u8 *frame);
 u16 orxe_udp_sport(u32 src_qpn, u32 dst_qpn);
 
 /* orxe_mr.c */
 void *orxe_sge_kva(struct orxe_dev *rdev, struct oib_pd *pd, const struct oib_sge *sge, int access);
-void *orxe_rkey_kva(struct orxe_dev *rdev, struct oib_pd *pd, u32 rkey, u64 va, u32 len, int access);
+void *orxe_rkey_kva(struct orxe_dev *rdev, struct oib_pd *pd, u32 rkey, u64 va, u32 len,
+		    int access);
 bool orxe_sgl_copy(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_sge, u32 off, void *buf,
-		  u32 len, bool to_sgl);
+		   u32 len, bool to_sgl);
 int orxe_invalidate(struct orxe_dev *rdev, struct oib_pd *pd, u32 key, bool remote);
 int orxe_get_dma_mr(struct oib_mr *ibmr, int access);
 int orxe_reg_kernel_mr(struct oib_mr *ibmr, void *addr, size_t len, int access);

@@ -233,7 +233,7 @@ static void orxe_fabric_rx_work(struct work_struct *work)
  * found.
  */
 void orxe_fabric_enqueue(struct orxe_fabric_port *dst, struct sk_buff *skb,
-			struct sk_buff_head *freeq)
+			 struct sk_buff_head *freeq)
 {
 	unsigned long flags;
 	bool kick;
@@ -338,7 +338,8 @@ static u32 orxe_gid_key(const union oib_gid *gid)
 	return orxe_be32(&gid->raw[12]) ^ orxe_be32(&gid->raw[8]);
 }
 
-static struct orxe_fabric_addr *orxe_fabric_find_gid(struct orxe_fabric *f, const union oib_gid *gid)
+static struct orxe_fabric_addr *orxe_fabric_find_gid(struct orxe_fabric *f,
+						     const union oib_gid *gid)
 {
 	struct orxe_fabric_addr *a;
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * /sys/kernel/debug/oib_rxe/fabrics/<name>/: seed (rw), faults (rw), rules (rw), ports (r) and
- * capture (rw).  The handlers take only the fabric's own locks, never orxe_fabrics_lock, under which
- * the directory is removed (debugfs waits for handlers still running).
+ * capture (rw).  The handlers take only the fabric's own locks, never orxe_fabrics_lock, under
+ * which the directory is removed (debugfs waits for handlers still running).
  *
  * The oib_rxe directory is made here on first use if nobody made it (a later home for it may be the
  * module's init); the fabrics directory lives while there are fabrics.
@@ -57,7 +57,7 @@ DEFINE_DEBUGFS_ATTRIBUTE(orxe_seed_fops, orxe_seed_get, orxe_seed_set, "%llu\n")
 /* ---- commands ---- */
 
 static ssize_t orxe_dbg_command(struct file *file, const char __user *ubuf, size_t count,
-			       int (*cmd)(struct orxe_fabric *f, char *text))
+				int (*cmd)(struct orxe_fabric *f, char *text))
 {
 	struct orxe_fabric *f = file_inode(file)->i_private;
 	char *text;
@@ -106,7 +106,7 @@ static int orxe_faults_open(struct inode *inode, struct file *file)
 }
 
 static ssize_t orxe_faults_write(struct file *file, const char __user *ubuf, size_t count,
-				loff_t *ppos)
+				 loff_t *ppos)
 {
 	return orxe_dbg_command(file, ubuf, count, oib_rxe_fabric_parse_faults);
 }
@@ -134,7 +134,7 @@ static int orxe_rules_open(struct inode *inode, struct file *file)
 }
 
 static ssize_t orxe_rules_write(struct file *file, const char __user *ubuf, size_t count,
-			       loff_t *ppos)
+				loff_t *ppos)
 {
 	return orxe_dbg_command(file, ubuf, count, oib_rxe_fabric_parse_rule);
 }
@@ -207,13 +207,13 @@ static int orxe_capture_command(struct orxe_fabric *f, char *text)
 }
 
 static ssize_t orxe_capture_write(struct file *file, const char __user *ubuf, size_t count,
-				 loff_t *ppos)
+				  loff_t *ppos)
 {
 	return orxe_dbg_command(file, ubuf, count, orxe_capture_command);
 }
 
 static ssize_t orxe_capture_fread(struct file *file, char __user *ubuf, size_t count,
-				 loff_t *ppos)
+				  loff_t *ppos)
 {
 	struct orxe_fabric *f = file_inode(file)->i_private;
 	size_t chunk = min_t(size_t, count, 64 * 1024);

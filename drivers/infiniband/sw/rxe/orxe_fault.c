@@ -77,8 +77,8 @@ static void orxe_fault_arm(struct orxe_fabric_port *fp, ktime_t due)
 }
 
 /* Sends skb to the port with its destination MAC, now. */
-static void orxe_fault_send(struct orxe_fabric *f, struct orxe_fabric_port *src, struct sk_buff *skb,
-			   struct sk_buff_head *freeq)
+static void orxe_fault_send(struct orxe_fabric *f, struct orxe_fabric_port *src,
+			    struct sk_buff *skb, struct sk_buff_head *freeq)
 {
 	struct orxe_fabric_port *dst = orxe_fabric_lookup_mac(f, orxe_fabric_cb(skb)->dst);
 
@@ -94,8 +94,9 @@ static void orxe_fault_send(struct orxe_fabric *f, struct orxe_fabric_port *src,
  * Puts skb on the wire from src: if a frame is held on the same path, skb goes first and the held
  * one right after it (the swap); else skb is held until hold_due if hold is set, or sent.
  */
-static void orxe_fault_emit(struct orxe_fabric *f, struct orxe_fabric_port *src, struct sk_buff *skb,
-			   bool hold, ktime_t hold_due, struct sk_buff_head *freeq)
+static void orxe_fault_emit(struct orxe_fabric *f, struct orxe_fabric_port *src,
+			    struct sk_buff *skb, bool hold, ktime_t hold_due,
+			    struct sk_buff_head *freeq)
 {
 	struct orxe_fabric_cb *cb = orxe_fabric_cb(skb);
 	struct sk_buff *h;
@@ -120,7 +121,7 @@ static void orxe_fault_emit(struct orxe_fabric *f, struct orxe_fabric_port *src,
 
 /* Sends src's held frames: all of them, or those due by now. */
 static void orxe_fault_release_held(struct orxe_fabric *f, struct orxe_fabric_port *src, bool all,
-				   ktime_t now, struct sk_buff_head *freeq)
+				    ktime_t now, struct sk_buff_head *freeq)
 {
 	struct sk_buff *skb, *tmp;
 
@@ -182,7 +183,7 @@ static enum hrtimer_restart orxe_fault_timer(struct hrtimer *timer)
 /* ---- The slow path of oib_rxe_fabric_xmit() ---- */
 
 static struct orxe_fault_rule_entry *orxe_fault_match(struct orxe_fabric *f,
-						    const struct orxe_frame_info *fi)
+						      const struct orxe_frame_info *fi)
 {
 	struct orxe_fault_rule_entry *r;
 
@@ -211,7 +212,7 @@ static bool orxe_fault_corrupt(struct orxe_fabric *f, struct sk_buff *skb)
 
 /* Decides skb's fate and sends it (or not).  rcu_read_lock() held; dst was found. */
 void orxe_fault_xmit(struct orxe_fabric *f, struct orxe_fabric_port *src, struct sk_buff *skb,
-		    const struct orxe_frame_info *fi)
+		     const struct orxe_frame_info *fi)
 {
 	bool drop = false, dup = false, delay = false, reorder = false, corrupt = false;
 	bool by_rule = false;

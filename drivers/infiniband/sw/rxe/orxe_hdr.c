@@ -76,7 +76,8 @@ static const struct orxe_opcode_info orxe_opcodes[256] = {
 	ORXE_OP(RC_RDMA_WRITE_LAST, BTH, ORXE_WRITE | ORXE_LAST | ORXE_ACKED),
 	ORXE_OP(RC_RDMA_WRITE_LAST_WITH_IMMEDIATE, IMMDT, ORXE_WRITE_IMM | ORXE_LAST | ORXE_ACKED),
 	ORXE_OP(RC_RDMA_WRITE_ONLY, RETH, ORXE_WRITE | ORXE_ONLY | ORXE_ACKED),
-	ORXE_OP(RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE, RETH_IMMDT, ORXE_WRITE_IMM | ORXE_ONLY | ORXE_ACKED),
+	ORXE_OP(RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE, RETH_IMMDT,
+		ORXE_WRITE_IMM | ORXE_ONLY | ORXE_ACKED),
 	ORXE_OP(RC_RDMA_READ_REQUEST, RETH, ORXE_OPF_REQ | ORXE_OPF_READ | ORXE_ONLY | ORXE_ACKED),
 	ORXE_OP(RC_RDMA_READ_RESPONSE_FIRST, AETH, ORXE_READ_RESP | ORXE_FIRST),
 	ORXE_OP(RC_RDMA_READ_RESPONSE_MIDDLE, BTH, ORXE_READ_RESP | ORXE_MIDDLE),
@@ -277,7 +278,8 @@ static void orxe_put_bth(struct orxe_bth *bth, const struct orxe_tx_hdr *hdr, u8
 	bth->apsn = cpu_to_be32((hdr->ack_req ? ORXE_BTH_ACK_REQ : 0) | hdr->psn);
 }
 
-static void orxe_put_ext(u8 *bth, const struct orxe_opcode_info *info, const struct orxe_tx_hdr *hdr)
+static void orxe_put_ext(u8 *bth, const struct orxe_opcode_info *info,
+			 const struct orxe_tx_hdr *hdr)
 {
 	if (info->hdrs & ORXE_H(DETH)) {
 		struct orxe_deth *deth = (void *)(bth + info->offset[ORXE_EXT_DETH]);

@@ -109,7 +109,7 @@ void *orxe_rkey_kva(struct orxe_dev *rdev, struct oib_pd *pd, u32 rkey, u64 va, 
  * is too short.
  */
 bool orxe_sgl_copy(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_sge, u32 off, void *buf,
-		  u32 len, bool to_sgl)
+		   u32 len, bool to_sgl)
 {
 	struct orxe_dev *rdev = to_rdev(qp->ib.device);
 	int access = to_sgl ? OIB_ACCESS_LOCAL_WRITE : 0;

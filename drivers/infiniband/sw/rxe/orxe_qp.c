@@ -407,7 +407,7 @@ int orxe_modify_qp(struct oib_qp *ibqp, struct oib_qp_attr *attr, int mask)
 }
 
 int orxe_query_qp(struct oib_qp *ibqp, struct oib_qp_attr *attr, int mask,
-		 struct oib_qp_init_attr *init)
+		  struct oib_qp_init_attr *init)
 {
 	struct orxe_qp *qp = to_rqp(ibqp);
 
@@ -497,7 +497,7 @@ static void orxe_send_wqe_fill(struct orxe_send_wqe *wqe, const struct oib_send_
 }
 
 int orxe_post_send(struct oib_qp *ibqp, const struct oib_send_wr *wr,
-		  const struct oib_send_wr **bad_wr)
+		   const struct oib_send_wr **bad_wr)
 {
 	struct orxe_qp *qp = to_rqp(ibqp);
 	unsigned long flags;
@@ -533,7 +533,7 @@ out:
 }
 
 int orxe_post_recv(struct oib_qp *ibqp, const struct oib_recv_wr *wr,
-		  const struct oib_recv_wr **bad_wr)
+		   const struct oib_recv_wr **bad_wr)
 {
 	struct orxe_qp *qp = to_rqp(ibqp);
 	unsigned long flags;

@@ -196,7 +196,7 @@ static enum oib_wc_status orxe_req_packet(struct orxe_qp *qp, struct orxe_send_w
 		hdr.reth.len = rem;
 		npsn = rem ? DIV_ROUND_UP(rem, mtu) : 1;
 		wqe->last_psn = orxe_psn_add(wqe->first_psn,
-					    wqe->len ? DIV_ROUND_UP(wqe->len, mtu) - 1 : 0);
+					     wqe->len ? DIV_ROUND_UP(wqe->len, mtu) - 1 : 0);
 		hdr.paylen = 0;
 		break;
 	case OIB_WR_ATOMIC_CMP_AND_SWP:
@@ -300,7 +300,7 @@ static void orxe_req_send(struct orxe_qp *qp)
 			wqe->first_psn = req->psn;
 			if (wqe->wr.opcode == OIB_WR_LOCAL_INV) {
 				if (orxe_invalidate(rdev, qp->ib.pd, wqe->wr.ex.invalidate_rkey,
-						   false))
+						    false))
 					wqe->status = OIB_WC_LOC_PROT_ERR;
 				wqe->last_psn = orxe_psn_add(req->psn, ORXE_PSN_MASK);	/* none */
 				if (wqe->status)

@@ -150,7 +150,8 @@ static struct orxe_rsrc *orxe_resp_rsrc_find(struct orxe_resp *resp, u32 psn)
 	return NULL;
 }
 
-static void orxe_resp_complete(struct orxe_qp *qp, const struct orxe_pkt *pkt, enum oib_wc_status st)
+static void orxe_resp_complete(struct orxe_qp *qp, const struct orxe_pkt *pkt,
+			       enum oib_wc_status st)
 {
 	struct oib_wc wc = {
 		.wr_id = qp->resp.recv.wqe.wr_id,
@@ -195,7 +196,7 @@ static enum orxe_resp_result orxe_resp_write_start(struct orxe_qp *qp, const str
 	if (!(qp->attr.qp_access_flags & OIB_ACCESS_REMOTE_WRITE))
 		return ORXE_RESP_ACCESS;
 	resp->dst = orxe_rkey_kva(to_rdev(qp->ib.device), qp->ib.pd, be32_to_cpu(pkt->reth->rkey),
-				 be64_to_cpu(pkt->reth->va), len, OIB_ACCESS_REMOTE_WRITE);
+				  be64_to_cpu(pkt->reth->va), len, OIB_ACCESS_REMOTE_WRITE);
 	if (!resp->dst)
 		return ORXE_RESP_ACCESS;
 	resp->resid = len;
@@ -204,7 +205,7 @@ static enum orxe_resp_result orxe_resp_write_start(struct orxe_qp *qp, const str
 
 /* A send or write packet at epsn. */
 static enum orxe_resp_result orxe_resp_data(struct orxe_qp *qp, const struct orxe_pkt *pkt,
-					  struct orxe_resp_after *after)
+					    struct orxe_resp_after *after)
 {
 	struct orxe_resp *resp = &qp->resp;
 	u16 f = pkt->info->flags, kind = f & (ORXE_OPF_SEND | ORXE_OPF_WRITE);
@@ -241,7 +242,7 @@ static enum orxe_resp_result orxe_resp_data(struct orxe_qp *qp, const struct orx
 			return ORXE_RESP_INVALID;
 		}
 		if (!orxe_sgl_copy(qp, resp->recv.wqe.sge, resp->recv.wqe.num_sge, resp->off,
-				  (void *)pkt->payload, pkt->paylen, true)) {
+				   (void *)pkt->payload, pkt->paylen, true)) {
 			orxe_resp_complete(qp, pkt, OIB_WC_LOC_PROT_ERR);
 			return ORXE_RESP_OP_ERR;
 		}
@@ -253,7 +254,7 @@ static enum orxe_resp_result orxe_resp_data(struct orxe_qp *qp, const struct orx
 
 	resp->msn = orxe_psn_add(resp->msn, 1);
 	if (pkt->ieth && orxe_invalidate(to_rdev(qp->ib.device), qp->ib.pd,
-					be32_to_cpu(pkt->ieth->rkey), true)) {
+					 be32_to_cpu(pkt->ieth->rkey), true)) {
 		orxe_resp_complete(qp, pkt, OIB_WC_LOC_QP_OP_ERR);
 		return ORXE_RESP_INVALID;
 	}
@@ -263,7 +264,8 @@ static enum orxe_resp_result orxe_resp_data(struct orxe_qp *qp, const struct orx
 }
 
 /* An RDMA read request at epsn, or again (@dup) at a PSN it covered. */
-static enum orxe_resp_result orxe_resp_read(struct orxe_qp *qp, const struct orxe_pkt *pkt, bool dup)
+static enum orxe_resp_result orxe_resp_read(struct orxe_qp *qp, const struct orxe_pkt *pkt,
+					    bool dup)
 {
 	struct orxe_resp *resp = &qp->resp;
 	u32 mtu = oib_mtu_to_int(qp->attr.path_mtu);
@@ -277,7 +279,7 @@ static enum orxe_resp_result orxe_resp_read(struct orxe_qp *qp, const struct orx
 	if (resp->op || !resp->nrsrc || len > SZ_2G)
 		return ORXE_RESP_INVALID;
 	src = orxe_rkey_kva(to_rdev(qp->ib.device), qp->ib.pd, be32_to_cpu(pkt->reth->rkey), va,
-			   len, OIB_ACCESS_REMOTE_READ);
+			    len, OIB_ACCESS_REMOTE_READ);
 	if (!src)
 		return ORXE_RESP_ACCESS;
 	npsn = len ? DIV_ROUND_UP(len, mtu) : 1;
@@ -310,7 +312,7 @@ static enum orxe_resp_result orxe_resp_atomic(struct orxe_qp *qp, const struct o
 	if (resp->op || !resp->nrsrc || (va & 7))
 		return ORXE_RESP_INVALID;
 	target = orxe_rkey_kva(rdev, qp->ib.pd, be32_to_cpu(a->rkey), va, sizeof(u64),
-			      OIB_ACCESS_REMOTE_ATOMIC);
+			       OIB_ACCESS_REMOTE_ATOMIC);
 	if (!target)
 		return ORXE_RESP_ACCESS;
 
@@ -329,13 +331,14 @@ static enum orxe_resp_result orxe_resp_atomic(struct orxe_qp *qp, const struct o
 	r->orig = orig;
 	resp->epsn = orxe_psn_add(resp->epsn, 1);
 	resp->msn = orxe_psn_add(resp->msn, 1);
-	orxe_resp_ack(qp, ORXE_RC_ATOMIC_ACKNOWLEDGE, pkt->psn, orxe_aeth_syn_ack(ORXE_AETH_NO_CREDITS),
-		     orig);
+	orxe_resp_ack(qp, ORXE_RC_ATOMIC_ACKNOWLEDGE, pkt->psn,
+		      orxe_aeth_syn_ack(ORXE_AETH_NO_CREDITS), orig);
 	return ORXE_RESP_OK;
 }
 
 /* A request seen before: acknowledge it again, or answer it again from the resources. */
-static void orxe_resp_duplicate(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_pkt *pkt)
+static void orxe_resp_duplicate(struct orxe_port *port, struct orxe_qp *qp,
+				const struct orxe_pkt *pkt)
 {
 	struct orxe_resp *resp = &qp->resp;
 	struct orxe_rsrc *r;
@@ -343,8 +346,9 @@ static void orxe_resp_duplicate(struct orxe_port *port, struct orxe_qp *qp, cons
 	orxe_port_count(port, OIB_RXE_RX_DUPLICATES);
 	if (!(pkt->info->flags & (ORXE_OPF_READ | ORXE_OPF_ATOMIC))) {
 		if (pkt->ack_req)
-			orxe_resp_ack(qp, ORXE_RC_ACKNOWLEDGE, orxe_psn_add(resp->epsn, ORXE_PSN_MASK),
-				     orxe_aeth_syn_ack(ORXE_AETH_NO_CREDITS), 0);
+			orxe_resp_ack(qp, ORXE_RC_ACKNOWLEDGE,
+				      orxe_psn_add(resp->epsn, ORXE_PSN_MASK),
+				      orxe_aeth_syn_ack(ORXE_AETH_NO_CREDITS), 0);
 		return;
 	}
 	r = orxe_resp_rsrc_find(resp, pkt->psn);
@@ -353,7 +357,7 @@ static void orxe_resp_duplicate(struct orxe_port *port, struct orxe_qp *qp, cons
 	if (pkt->info->flags & ORXE_OPF_ATOMIC) {
 		if (r->first_psn == pkt->psn)
 			orxe_resp_ack(qp, ORXE_RC_ATOMIC_ACKNOWLEDGE, pkt->psn,
-				     orxe_aeth_syn_ack(ORXE_AETH_NO_CREDITS), r->orig);
+				      orxe_aeth_syn_ack(ORXE_AETH_NO_CREDITS), r->orig);
 		return;
 	}
 	/* a read asked again from the middle must ask for the rest of the same bytes */
@@ -363,7 +367,7 @@ static void orxe_resp_duplicate(struct orxe_port *port, struct orxe_qp *qp, cons
 }
 
 static void orxe_resp_rc(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_pkt *pkt,
-			struct orxe_resp_after *after)
+			 struct orxe_resp_after *after)
 {
 	struct orxe_resp *resp = &qp->resp;
 	s32 d = orxe_psn_cmp(pkt->psn, resp->epsn);
@@ -392,7 +396,7 @@ static void orxe_resp_rc(struct orxe_port *port, struct orxe_qp *qp, const struc
 			resp->epsn = orxe_psn_add(resp->epsn, 1);
 			if (pkt->ack_req)
 				orxe_resp_ack(qp, ORXE_RC_ACKNOWLEDGE, psn,
-					     orxe_aeth_syn_ack(ORXE_AETH_NO_CREDITS), 0);
+					      orxe_aeth_syn_ack(ORXE_AETH_NO_CREDITS), 0);
 		}
 	}
 
@@ -402,7 +406,7 @@ static void orxe_resp_rc(struct orxe_port *port, struct orxe_qp *qp, const struc
 		break;
 	case ORXE_RESP_RNR:
 		orxe_resp_ack(qp, ORXE_RC_ACKNOWLEDGE, psn,
-			     orxe_aeth_syn_rnr_nak(qp->attr.min_rnr_timer), 0);
+			      orxe_aeth_syn_rnr_nak(qp->attr.min_rnr_timer), 0);
 		resp->nak_sent = true;	/* the packets behind it get no sequence NAK */
 		break;
 	case ORXE_RESP_INVALID:
@@ -425,7 +429,7 @@ static void orxe_resp_rc(struct orxe_port *port, struct orxe_qp *qp, const struc
 }
 
 static void orxe_resp_uc(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_pkt *pkt,
-			struct orxe_resp_after *after)
+			 struct orxe_resp_after *after)
 {
 	struct orxe_resp *resp = &qp->resp;
 	bool first = pkt->info->flags & ORXE_OPF_FIRST, last = pkt->info->flags & ORXE_OPF_LAST;
@@ -451,7 +455,8 @@ static void orxe_resp_uc(struct orxe_port *port, struct orxe_qp *qp, const struc
 	resp->op = 0;
 	resp->uc_drop = !last;
 	orxe_port_count(port, res == ORXE_RESP_RNR ? OIB_RXE_RX_DROP_NO_RECV :
-			     res == ORXE_RESP_ACCESS ? OIB_RXE_RX_DROP_ACCESS : OIB_RXE_RX_DROP_SEQ);
+			      res == ORXE_RESP_ACCESS ? OIB_RXE_RX_DROP_ACCESS :
+			      OIB_RXE_RX_DROP_SEQ);
 }
 
 void orxe_resp_recv(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_pkt *pkt)

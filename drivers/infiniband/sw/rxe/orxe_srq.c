@@ -69,7 +69,7 @@ void orxe_destroy_srq(struct oib_srq *ibsrq)
 }
 
 int orxe_post_srq_recv(struct oib_srq *ibsrq, const struct oib_recv_wr *wr,
-		      const struct oib_recv_wr **bad_wr)
+		       const struct oib_recv_wr **bad_wr)
 {
 	struct orxe_srq *srq = to_rsrq(ibsrq);
 	unsigned long flags;

@@ -16,7 +16,8 @@
 #include "orxe.h"
 
 #define ORXE_GRH_SIZE		40
-#define ORXE_QKEY_USE_QP		0x80000000	/* a WR Q_Key with this bit takes the QP's own */
+/* A WR's Q_Key with this bit set takes the QP's own. */
+#define ORXE_QKEY_USE_QP		0x80000000
 
 /* RoCEv2 spreads flows over UDP source ports 0xc000-0xffff by a hash of the QP pair. */
 u16 orxe_udp_sport(u32 src_qpn, u32 dst_qpn)
@@ -26,7 +27,7 @@ u16 orxe_udp_sport(u32 src_qpn, u32 dst_qpn)
 
 /* Fill @hdr for one datagram of @len bytes; 0 or the completion status to fail it with. */
 static enum oib_wc_status orxe_ud_fill_hdr(struct orxe_qp *qp, struct orxe_port *port,
-					  const struct orxe_send_wqe *wqe, u32 len,
+					   const struct orxe_send_wqe *wqe, u32 len,
 					  struct orxe_tx_hdr *hdr)
 {
 	const struct oib_ah_attr *ah = &wqe->wr.wr.ud.ah->attr;
@@ -123,7 +124,7 @@ static void orxe_fill_grh(u8 *grh, const struct orxe_pkt *pkt, const u8 *frame)
 }
 
 static bool orxe_ud_keys_ok(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_pkt *pkt,
-			   u16 *pkey_index)
+			    u16 *pkey_index)
 {
 	u32 qkey = be32_to_cpu(pkt->deth->qkey);
 	u16 qp_pkey;
@@ -146,7 +147,7 @@ static bool orxe_ud_keys_ok(struct orxe_port *port, struct orxe_qp *qp, const st
 }
 
 void orxe_ud_recv(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_pkt *pkt,
-		 const u8 *frame)
+		  const u8 *frame)
 {
 	struct {
 		struct orxe_recv_wqe wqe;

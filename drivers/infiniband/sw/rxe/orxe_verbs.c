@@ -27,7 +27,7 @@ static int orxe_query_port(struct oib_device *ibdev, u32 port_num, struct oib_po
 }
 
 static int orxe_get_port_immutable(struct oib_device *ibdev, u32 port_num,
-				  struct oib_port_immutable *imm)
+				   struct oib_port_immutable *imm)
 {
 	imm->gid_tbl_len = ORXE_MAX_GID;
 	imm->pkey_tbl_len = ORXE_MAX_PKEYS;
