@@ -263,14 +263,37 @@ static void orxe_dev_destroy(struct kunit *test, void *ctx)
 }
 
 /* Device registration, with a client present so its add() path is swept too. */
+/*
+ * Registering a device makes some 550 allocations: the sweep is cut into ranges of
+ * FAILSLAB_DEVICE_SPAN, one case each, so that none nears KUnit's time limit on a slow machine.
+ * The last range is open; the first must inject something.
+ */
+#define FAILSLAB_DEVICE_SPAN	100
+static const unsigned int failslab_device_starts[] = { 1, 101, 201, 301, 401, 501 };
+
+static void failslab_device_desc(const unsigned int *first, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "allocations %u-", *first);
+}
+
+KUNIT_ARRAY_PARAM(failslab_device, failslab_device_starts, failslab_device_desc);
+
 static void failslab_device(struct kunit *test)
 {
+	const unsigned int *first = test->param_value;
+	bool open = *first == failslab_device_starts[ARRAY_SIZE(failslab_device_starts) - 1];
 	struct sweep *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	int injected;
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	KUNIT_ASSERT_EQ(test, 0, oib_register_client(&dummy_client));
-	run_sweep(test, s, orxe_dev_create, orxe_dev_destroy);
+	injected = oib_test_failslab_sweep_range(test, NULL, orxe_dev_create, orxe_dev_destroy, s,
+						 *first, open ? UINT_MAX :
+						 *first + FAILSLAB_DEVICE_SPAN - 1);
 	oib_unregister_client(&dummy_client);
+	if (*first == 1)
+		KUNIT_EXPECT_GT_MSG(test, injected, 0, "no allocation failure was injected");
+	kunit_info(test, "%d allocation failures injected\n", injected);
 }
 
 static struct oib_client second_client = {
@@ -313,7 +336,8 @@ static struct kunit_case oib_failslab_cases[] = {
 	KUNIT_CASE(failslab_kernel_mr),
 	KUNIT_CASE(failslab_dma_mr),
 	KUNIT_CASE(failslab_ah),
-	KUNIT_CASE_SLOW(failslab_device),
+	KUNIT_CASE_PARAM_ATTR(failslab_device, failslab_device_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE(failslab_client),
 	{}
 };

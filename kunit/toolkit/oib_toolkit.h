@@ -146,5 +146,13 @@ static inline int oib_test_nothing(void)
 int oib_test_failslab_sweep(struct kunit *test, struct oib_device *device,
 			    int (*create)(struct kunit *test, void *ctx),
 			    void (*destroy)(struct kunit *test, void *ctx), void *ctx);
+/*
+ * The same for N = @first to @last only (or until the path needs no more), so that a long path's
+ * sweep can be cut into cases that each end well within KUnit's time limit on a slow machine.
+ */
+int oib_test_failslab_sweep_range(struct kunit *test, struct oib_device *device,
+				  int (*create)(struct kunit *test, void *ctx),
+				  void (*destroy)(struct kunit *test, void *ctx), void *ctx,
+				  unsigned int first, unsigned int last);
 
 #endif /* OIB_TOOLKIT_H */

@@ -314,15 +314,16 @@ static void oib_test_counts(struct oib_device *device, int *counts)
 		counts[i] = device ? oib_object_count(device, i) : 0;
 }
 
-int oib_test_failslab_sweep(struct kunit *test, struct oib_device *device,
-			    int (*create)(struct kunit *test, void *ctx),
-			    void (*destroy)(struct kunit *test, void *ctx), void *ctx)
+int oib_test_failslab_sweep_range(struct kunit *test, struct oib_device *device,
+				  int (*create)(struct kunit *test, void *ctx),
+				  void (*destroy)(struct kunit *test, void *ctx), void *ctx,
+				  unsigned int first, unsigned int last)
 {
 	int before[OIB_OBJ_MAX], after[OIB_OBJ_MAX];
 	unsigned int n, left;
 	int injected = 0, ret, i;
 
-	for (n = 1; n < 10000; n++) {
+	for (n = first; n <= last && n < 10000; n++) {
 		oib_test_counts(device, before);
 		current->fail_nth = n;
 		ret = create(test, ctx);
@@ -348,6 +349,14 @@ int oib_test_failslab_sweep(struct kunit *test, struct oib_device *device,
 	}
 	KUNIT_EXPECT_LT(test, n, 10000u);
 	return injected;
+}
+EXPORT_SYMBOL(oib_test_failslab_sweep_range);
+
+int oib_test_failslab_sweep(struct kunit *test, struct oib_device *device,
+			    int (*create)(struct kunit *test, void *ctx),
+			    void (*destroy)(struct kunit *test, void *ctx), void *ctx)
+{
+	return oib_test_failslab_sweep_range(test, device, create, destroy, ctx, 1, UINT_MAX);
 }
 EXPORT_SYMBOL(oib_test_failslab_sweep);
 
