@@ -673,6 +673,77 @@ static void rc_rtr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&p->a.events[OIB_EVENT_COMM_EST]));
 }
 
+/* A QP watch that counts its calls, and whether the QP's own handler had seen COMM_EST first. */
+struct rc_watch {
+	struct oib_qp_watch watch;
+	struct rc_end *e;
+	atomic_t comm_est, first_recv, ulp_before;
+};
+
+static void rc_watch_event(struct oib_qp_watch *w, const struct oib_event *ev)
+{
+	struct rc_watch *rw = container_of(w, struct rc_watch, watch);
+
+	if (ev->event != OIB_EVENT_COMM_EST)
+		return;
+	atomic_inc(&rw->comm_est);
+	if (atomic_read(&rw->e->events[OIB_EVENT_COMM_EST]))
+		atomic_inc(&rw->ulp_before);
+}
+
+static void rc_watch_first_recv(struct oib_qp_watch *w)
+{
+	atomic_inc(&container_of(w, struct rc_watch, watch)->first_recv);
+}
+
+static const struct oib_qp_watch_ops rc_watch_ops = {
+	.event = rc_watch_event,
+	.first_recv = rc_watch_first_recv,
+};
+
+/*
+ * A watched QP in RTR (the passive side of a connection): its COMM_EST reaches the watch before
+ * the QP's own handler; the first receive completion polled calls first_recv once, later ones and
+ * those in RTS never; a watched QP cannot be destroyed or watched twice; after unwatch nothing is
+ * called.
+ */
+static void rc_qp_watch(struct kunit *test)
+{
+	struct rc_cfg cfg = {};
+	struct rc_pair *p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTR);
+	struct rc_watch *rw = kunit_kzalloc(test, sizeof(*rw), GFP_KERNEL);
+	struct oib_qp_watch other = { .ops = &rc_watch_ops };
+
+	KUNIT_ASSERT_NOT_NULL(test, rw);
+	rw->e = &p->b;
+	rw->watch.ops = &rc_watch_ops;
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_qp_watch(p->b.qp, NULL));
+	KUNIT_ASSERT_EQ(test, 0, oib_qp_watch(p->b.qp, &rw->watch));
+	KUNIT_EXPECT_EQ(test, -EBUSY, oib_qp_watch(p->b.qp, &other));
+	KUNIT_EXPECT_EQ(test, -EBUSY, oib_destroy_qp(p->b.qp));
+
+	rc_post_recv(test, &p->b, 1, 0, 100);
+	rc_post_recv(test, &p->b, 2, 0, 100);
+	rc_post_recv(test, &p->b, 3, 0, 100);
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 1, 0, 10, 0));
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 2, 0, 10, 0));
+	rc_expect_wc(test, p->b.rcq, 1, OIB_WC_SUCCESS, OIB_WC_RECV, 10);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&rw->first_recv));
+	rc_expect_wc(test, p->b.rcq, 2, OIB_WC_SUCCESS, OIB_WC_RECV, 10);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&rw->first_recv));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&rw->comm_est));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&rw->ulp_before));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->b.events[OIB_EVENT_COMM_EST]));
+
+	KUNIT_ASSERT_EQ(test, 0, rc_modify(p, &p->b, &p->a, OIB_QPS_RTS));
+	oib_qp_unwatch(&rw->watch);
+	KUNIT_EXPECT_NULL(test, rw->watch.qp);
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 3, 0, 10, 0));
+	rc_expect_wc(test, p->b.rcq, 3, OIB_WC_SUCCESS, OIB_WC_RECV, 10);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&rw->first_recv));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&rw->comm_est));
+}
+
 struct rc_loss_case {
 	const char *name;
 	enum oib_qp_type type;
@@ -1089,6 +1160,7 @@ static struct kunit_case rc_cases[] = {
 	KUNIT_CASE(rc_rnr_late_recv),
 	KUNIT_CASE(rc_rnr_no_retry),
 	KUNIT_CASE(rc_rtr),
+	KUNIT_CASE(rc_qp_watch),
 	KUNIT_CASE_PARAM_ATTR(rc_loss, rc_loss_gen_params, { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE(rc_capture),
 	KUNIT_CASE(rc_fuzz),
