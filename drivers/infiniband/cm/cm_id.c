@@ -13,19 +13,22 @@
  *   preferred to one on every device.
  *
  * Destroy is synchronous: it marks the id dead under the handler mutex (so it waits for a
- * handler that is running and no handler starts later), takes it out of every table, drops the
- * owner's reference and waits for the lookups' references to go.
+ * handler that is running and no handler starts later), runs the table's destroy step (which
+ * tells the peer), takes the id out of every table, stops its timer and work, drops the owner's
+ * reference and waits for the others to go.
  */
 #include <linux/bits.h>
 #include <linux/err.h>
 #include <linux/module.h>
 #include <linux/random.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/xarray.h>
 #include <kunit/visibility.h>
 #include <oib/kunit/cm.h>
 #include "cm_id.h"
+#include "cm_port.h"
 
 #define CM_ID_INDEX_LIMIT	XA_LIMIT(1, S32_MAX)
 
@@ -33,15 +36,17 @@ static DEFINE_XARRAY_ALLOC(cm_ids);	/* index -> cm_id_priv; its own lock */
 static u32 cm_ids_next;			/* the cyclic cursor, under the xarray's lock */
 static u32 cm_id_xor;			/* set at module load, bit 31 set */
 
-/* Protects cm_remote_ids, cm_remote_qpns and cm_listeners. */
+/* Protects cm_remote_ids, cm_remote_qpns, cm_listeners and cm_all_ids. */
 static DEFINE_SPINLOCK(cm_table_lock);
 static struct rb_root cm_remote_ids = RB_ROOT;
 static struct rb_root cm_remote_qpns = RB_ROOT;
 static LIST_HEAD(cm_listeners);
+static LIST_HEAD(cm_all_ids);
 
-static struct workqueue_struct *cm_id_wq;	/* destroys ids whose handler returned non-zero */
+/* Runs every cm_id's work (events to handlers) and timewait timer. */
+struct workqueue_struct *cm_wq;
 
-static void cm_id_get(struct cm_id_priv *priv)
+void cm_id_get(struct cm_id_priv *priv)
 {
 	refcount_inc(&priv->refs);
 }
@@ -52,16 +57,12 @@ void cm_id_put(struct cm_id_priv *priv)
 		complete(&priv->released);
 }
 
-static void cm_id_destroy_work(struct work_struct *work);
-
-struct oib_cm_id *oib_cm_create_id(struct oib_device *device, oib_cm_handler handler,
-				   void *context)
+/* A new cm_id in IDLE, in cm_ids and cm_all_ids; ERR_PTR(-ENOMEM). */
+struct cm_id_priv *cm_id_alloc(struct oib_device *device, oib_cm_handler handler, void *context)
 {
 	struct cm_id_priv *priv;
 	int ret;
 
-	if (!handler)
-		return ERR_PTR(-EINVAL);
 	priv = kzalloc(sizeof(*priv), GFP_KERNEL);
 	if (!priv)
 		return ERR_PTR(-ENOMEM);
@@ -71,22 +72,41 @@ struct oib_cm_id *oib_cm_create_id(struct oib_device *device, oib_cm_handler han
 	priv->id.state = OIB_CM_IDLE;
 	refcount_set(&priv->refs, 1);
 	init_completion(&priv->released);
+	mutex_init(&priv->mutex);
+	INIT_DELAYED_WORK(&priv->timewait, cm_timewait_work);
 	spin_lock_init(&priv->lock);
+	INIT_LIST_HEAD(&priv->events);
+	INIT_WORK(&priv->work, cm_id_work);
 	mutex_init(&priv->handler_mutex);
 	RB_CLEAR_NODE(&priv->remote_node);
 	RB_CLEAR_NODE(&priv->qpn_node);
 	INIT_LIST_HEAD(&priv->listen_entry);
-	INIT_WORK(&priv->destroy_work, cm_id_destroy_work);
 
 	ret = xa_alloc_cyclic(&cm_ids, &priv->index, priv, CM_ID_INDEX_LIMIT, &cm_ids_next,
 			      GFP_KERNEL);
 	if (ret < 0) {
 		mutex_destroy(&priv->handler_mutex);
+		mutex_destroy(&priv->mutex);
 		kfree(priv);
 		return ERR_PTR(ret);
 	}
 	priv->id.local_id = priv->index ^ cm_id_xor;
-	return &priv->id;
+	cm_state_count_add(OIB_CM_IDLE, 1);
+	spin_lock(&cm_table_lock);
+	list_add_tail(&priv->all_entry, &cm_all_ids);
+	spin_unlock(&cm_table_lock);
+	return priv;
+}
+
+struct oib_cm_id *oib_cm_create_id(struct oib_device *device, oib_cm_handler handler,
+				   void *context)
+{
+	struct cm_id_priv *priv;
+
+	if (!handler)
+		return ERR_PTR(-EINVAL);
+	priv = cm_id_alloc(device, handler, context);
+	return IS_ERR(priv) ? ERR_CAST(priv) : &priv->id;
 }
 EXPORT_SYMBOL(oib_cm_create_id);
 
@@ -103,14 +123,44 @@ struct cm_id_priv *cm_id_find_local(u32 local_id)
 	return priv;
 }
 
+struct cm_remote_key {
+	u32 remote_id;
+	const union oib_gid *gid;
+};
+
+static int cm_remote_key_cmp(const void *key, const struct rb_node *node)
+{
+	const struct cm_remote_key *k = key;
+	const struct cm_id_priv *p = rb_entry(node, struct cm_id_priv, remote_node);
+
+	if (k->remote_id != p->id.remote_id)
+		return k->remote_id < p->id.remote_id ? -1 : 1;
+	return memcmp(k->gid->raw, p->remote_gid.raw, sizeof(p->remote_gid.raw));
+}
+
 static int cm_remote_cmp(struct rb_node *node_a, const struct rb_node *node_b)
 {
 	const struct cm_id_priv *a = rb_entry(node_a, struct cm_id_priv, remote_node);
-	const struct cm_id_priv *b = rb_entry(node_b, struct cm_id_priv, remote_node);
+	struct cm_remote_key key = { a->id.remote_id, &a->remote_gid };
 
-	if (a->id.remote_id != b->id.remote_id)
-		return a->id.remote_id < b->id.remote_id ? -1 : 1;
-	return memcmp(a->remote_gid.raw, b->remote_gid.raw, sizeof(a->remote_gid.raw));
+	return cm_remote_key_cmp(&key, node_b);
+}
+
+/* The id talking to (@remote_id, @remote_gid), with a reference, or NULL. */
+struct cm_id_priv *cm_id_find_remote(u32 remote_id, const union oib_gid *remote_gid)
+{
+	struct cm_remote_key key = { remote_id, remote_gid };
+	struct cm_id_priv *priv = NULL;
+	struct rb_node *node;
+
+	spin_lock(&cm_table_lock);
+	node = rb_find(&key, &cm_remote_ids, cm_remote_key_cmp);
+	if (node) {
+		priv = rb_entry(node, struct cm_id_priv, remote_node);
+		cm_id_get(priv);
+	}
+	spin_unlock(&cm_table_lock);
+	return priv;
 }
 
 /*
@@ -126,7 +176,6 @@ struct cm_id_priv *cm_id_insert_remote(struct cm_id_priv *priv, u32 remote_id,
 	spin_lock(&cm_table_lock);
 	if (WARN_ON_ONCE(priv->in_remote))
 		goto out;
-	spin_lock(&priv->lock);
 	priv->id.remote_id = remote_id;
 	priv->remote_gid = *remote_gid;
 	node = rb_find_add(&priv->remote_node, &cm_remote_ids, cm_remote_cmp);
@@ -137,22 +186,51 @@ struct cm_id_priv *cm_id_insert_remote(struct cm_id_priv *priv, u32 remote_id,
 		cm_id_get(old);
 	}
 	priv->in_remote = !node;
-	spin_unlock(&priv->lock);
 out:
 	spin_unlock(&cm_table_lock);
 	return old;
 }
 
+struct cm_qpn_key {
+	u64 guid;
+	u32 qpn;
+};
+
+static int cm_qpn_key_cmp(const void *key, const struct rb_node *node)
+{
+	const struct cm_qpn_key *k = key;
+	const struct cm_id_priv *p = rb_entry(node, struct cm_id_priv, qpn_node);
+
+	if (k->guid != p->remote_ca_guid)
+		return k->guid < p->remote_ca_guid ? -1 : 1;
+	if (k->qpn != p->remote_qpn)
+		return k->qpn < p->remote_qpn ? -1 : 1;
+	return 0;
+}
+
 static int cm_qpn_cmp(struct rb_node *node_a, const struct rb_node *node_b)
 {
 	const struct cm_id_priv *a = rb_entry(node_a, struct cm_id_priv, qpn_node);
-	const struct cm_id_priv *b = rb_entry(node_b, struct cm_id_priv, qpn_node);
+	struct cm_qpn_key key = { a->remote_ca_guid, a->remote_qpn };
 
-	if (a->remote_ca_guid != b->remote_ca_guid)
-		return a->remote_ca_guid < b->remote_ca_guid ? -1 : 1;
-	if (a->remote_qpn != b->remote_qpn)
-		return a->remote_qpn < b->remote_qpn ? -1 : 1;
-	return 0;
+	return cm_qpn_key_cmp(&key, node_b);
+}
+
+/* The id whose connection is with QP @remote_qpn of CA @remote_ca_guid, or NULL. */
+struct cm_id_priv *cm_id_find_qpn(u64 remote_ca_guid, u32 remote_qpn)
+{
+	struct cm_qpn_key key = { remote_ca_guid, remote_qpn };
+	struct cm_id_priv *priv = NULL;
+	struct rb_node *node;
+
+	spin_lock(&cm_table_lock);
+	node = rb_find(&key, &cm_remote_qpns, cm_qpn_key_cmp);
+	if (node) {
+		priv = rb_entry(node, struct cm_id_priv, qpn_node);
+		cm_id_get(priv);
+	}
+	spin_unlock(&cm_table_lock);
+	return priv;
 }
 
 /*
@@ -169,7 +247,6 @@ struct cm_id_priv *cm_id_insert_remote_qpn(struct cm_id_priv *priv, u64 remote_c
 	spin_lock(&cm_table_lock);
 	if (WARN_ON_ONCE(priv->in_qpn))
 		goto out;
-	spin_lock(&priv->lock);
 	priv->remote_ca_guid = remote_ca_guid;
 	priv->remote_qpn = remote_qpn;
 	node = rb_find_add(&priv->qpn_node, &cm_remote_qpns, cm_qpn_cmp);
@@ -180,7 +257,6 @@ struct cm_id_priv *cm_id_insert_remote_qpn(struct cm_id_priv *priv, u64 remote_c
 		cm_id_get(old);
 	}
 	priv->in_qpn = !node;
-	spin_unlock(&priv->lock);
 out:
 	spin_unlock(&cm_table_lock);
 	return old;
@@ -232,8 +308,7 @@ static int cm_listen_add_locked(struct cm_id_priv *priv)
 int oib_cm_listen(struct oib_cm_id *id, u64 service_id, u64 service_mask)
 {
 	struct cm_id_priv *priv;
-	struct cm_step step;
-	int ret;
+	int ret = -EINVAL;
 
 	if (!id)
 		return -EINVAL;
@@ -242,62 +317,103 @@ int oib_cm_listen(struct oib_cm_id *id, u64 service_id, u64 service_mask)
 		service_mask = ~0ULL;
 	if (service_id & ~service_mask)
 		return -EINVAL;
+	mutex_lock(&priv->mutex);
+	if (oib_cm_fsm_step(id->state, CM_EV_LISTEN).action == CM_ACT_PROTOCOL_ERROR)
+		goto out;
 	spin_lock(&cm_table_lock);
-	spin_lock(&priv->lock);
-	step = oib_cm_fsm_step(id->state, CM_EV_LISTEN);
-	ret = -EINVAL;
-	if (step.action != CM_ACT_PROTOCOL_ERROR) {
-		id->service_id = service_id;
-		id->service_mask = service_mask;
-		ret = cm_listen_add_locked(priv);
-		if (!ret)
-			id->state = step.next;
-	}
-	spin_unlock(&priv->lock);
+	id->service_id = service_id;
+	id->service_mask = service_mask;
+	ret = cm_listen_add_locked(priv);
 	spin_unlock(&cm_table_lock);
+	if (!ret)
+		ret = cm_run_locked(priv, CM_EV_LISTEN, &(struct cm_ctx){});
+out:
+	mutex_unlock(&priv->mutex);
 	return ret;
 }
 EXPORT_SYMBOL(oib_cm_listen);
 
-/* No handler runs after this: the caller holds the handler mutex. */
-static void cm_id_kill_locked(struct cm_id_priv *priv)
-{
-	lockdep_assert_held(&priv->handler_mutex);
-	priv->dead = true;
-	spin_lock(&priv->lock);
-	priv->id.state = oib_cm_fsm_step(priv->id.state, CM_EV_DESTROY).next;
-	spin_unlock(&priv->lock);
-}
-
-/* Out of every table: no lookup finds the id from here on. */
-static void cm_id_unpublish(struct cm_id_priv *priv)
+/* The peer's QP is no longer one of our connections': a REQ from it is not stale. */
+void cm_id_forget_qpn(struct cm_id_priv *priv)
 {
 	spin_lock(&cm_table_lock);
-	list_del_init(&priv->listen_entry);
-	if (priv->in_remote) {
-		rb_erase(&priv->remote_node, &cm_remote_ids);
-		priv->in_remote = false;
-	}
 	if (priv->in_qpn) {
 		rb_erase(&priv->qpn_node, &cm_remote_qpns);
 		priv->in_qpn = false;
 	}
 	spin_unlock(&cm_table_lock);
+}
+
+/* The connection is over: no message finds the id by its peer. */
+void cm_id_forget_peer(struct cm_id_priv *priv)
+{
+	cm_id_forget_qpn(priv);
+	spin_lock(&cm_table_lock);
+	if (priv->in_remote) {
+		rb_erase(&priv->remote_node, &cm_remote_ids);
+		priv->in_remote = false;
+	}
+	priv->id.remote_id = 0;
+	spin_unlock(&cm_table_lock);
+}
+
+/* Out of every table: no lookup finds the id from here on. */
+static void cm_id_unpublish(struct cm_id_priv *priv)
+{
+	cm_id_forget_peer(priv);
+	spin_lock(&cm_table_lock);
+	list_del_init(&priv->listen_entry);
+	list_del(&priv->all_entry);
+	spin_unlock(&cm_table_lock);
 	xa_erase(&cm_ids, priv->index);
 }
 
-/* Drop the owner's reference, wait for the lookups' and free. */
-static void cm_id_release(struct cm_id_priv *priv)
+/*
+ * The end of every cm_id, once it is dead (no handler call starts): the destroy step, out of
+ * the tables, timer and work stopped (unless @from_work: the caller is that work), events
+ * dropped, and freed when the last reference goes.
+ */
+void cm_id_destroy(struct cm_id_priv *priv, bool from_work)
 {
+	mutex_lock(&priv->mutex);
+	cm_destroy_locked(priv);
+	mutex_unlock(&priv->mutex);
+	cm_id_unpublish(priv);
+	cancel_delayed_work_sync(&priv->timewait);
+	if (from_work)
+		cancel_work(&priv->work);	/* queued again before dead was seen */
+	else
+		cancel_work_sync(&priv->work);
+	cm_events_purge(priv);
 	cm_id_put(priv);
 	wait_for_completion(&priv->released);
+	cm_state_count_add(priv->id.state, -1);
+	if (priv->port)
+		cm_port_put(priv->port);
+	kfree(priv->kept);
 	mutex_destroy(&priv->handler_mutex);
+	mutex_destroy(&priv->mutex);
 	kfree(priv);
 }
 
-static void cm_id_destroy_work(struct work_struct *work)
+/* A cm_id the CM made and never handed out (a REQ that turned out to be a duplicate). */
+void cm_id_discard(struct cm_id_priv *priv)
 {
-	cm_id_release(container_of(work, struct cm_id_priv, destroy_work));
+	mutex_lock(&priv->handler_mutex);
+	cm_id_kill(priv);
+	mutex_unlock(&priv->handler_mutex);
+	cm_id_destroy(priv, false);
+}
+
+/* No handler call starts after this. */
+void cm_id_kill(struct cm_id_priv *priv)
+{
+	unsigned long flags;
+
+	lockdep_assert_held(&priv->handler_mutex);
+	spin_lock_irqsave(&priv->lock, flags);
+	priv->dead = true;
+	spin_unlock_irqrestore(&priv->lock, flags);
 }
 
 void oib_cm_destroy_id(struct oib_cm_id *id)
@@ -315,49 +431,59 @@ void oib_cm_destroy_id(struct oib_cm_id *id)
 		mutex_unlock(&priv->handler_mutex);
 		return;
 	}
-	cm_id_kill_locked(priv);
+	cm_id_kill(priv);
 	mutex_unlock(&priv->handler_mutex);
-	cm_id_unpublish(priv);
-	cm_id_release(priv);
+	cm_id_destroy(priv, false);
 }
 EXPORT_SYMBOL(oib_cm_destroy_id);
 
 /*
- * Call @priv's handler with @event, the caller holding a reference.  A handler returning
- * non-zero has its id destroyed: at once out of every table, freed by cm_id_wq once the
- * caller's reference is gone.
+ * Call @priv's handler with @event.  True if it returned non-zero: the id is then dead, and
+ * the caller destroys it.
  */
-void cm_id_deliver(struct cm_id_priv *priv, const struct oib_cm_event *event)
+bool cm_id_deliver(struct cm_id_priv *priv, const struct oib_cm_event *event)
 {
 	int ret;
 
 	mutex_lock(&priv->handler_mutex);
 	if (priv->dead) {
 		mutex_unlock(&priv->handler_mutex);
-		return;
+		return false;
 	}
 	WRITE_ONCE(priv->handler_task, current);
 	ret = priv->id.handler(&priv->id, event);
 	WRITE_ONCE(priv->handler_task, NULL);
 	if (ret)
-		cm_id_kill_locked(priv);
+		cm_id_kill(priv);
 	mutex_unlock(&priv->handler_mutex);
-	if (ret) {
-		cm_id_unpublish(priv);
-		queue_work(cm_id_wq, &priv->destroy_work);
-	}
+	return ret;
+}
+
+void cm_id_show_all(struct seq_file *m)
+{
+	struct cm_id_priv *priv;
+
+	spin_lock(&cm_table_lock);
+	list_for_each_entry(priv, &cm_all_ids, all_entry)
+		seq_printf(m, "%08x %-14s dev %s remote %08x sid %#llx qpn %#x peer %pI6 qpn %#x\n",
+			   priv->id.local_id, oib_cm_state_name(READ_ONCE(priv->id.state)),
+			   priv->id.device ? oib_dev_name(priv->id.device) : "*",
+			   priv->id.remote_id, priv->id.service_id,
+			   priv->id.qp ? priv->id.qp->qp_num : 0, priv->remote_gid.raw,
+			   priv->remote_qpn);
+	spin_unlock(&cm_table_lock);
 }
 
 int cm_id_init(void)
 {
 	cm_id_xor = get_random_u32() | BIT(31);
-	cm_id_wq = alloc_workqueue("oib_cm_id", 0, 0);
-	return cm_id_wq ? 0 : -ENOMEM;
+	cm_wq = alloc_workqueue("oib_cm", WQ_UNBOUND, 0);
+	return cm_wq ? 0 : -ENOMEM;
 }
 
 void cm_id_exit(void)
 {
-	destroy_workqueue(cm_id_wq);
+	destroy_workqueue(cm_wq);
 	WARN_ON(!xa_empty(&cm_ids));
 }
 
@@ -407,13 +533,14 @@ EXPORT_SYMBOL_IF_KUNIT(oib_cm_id_put);
 
 void oib_cm_id_deliver(struct oib_cm_id *id, const struct oib_cm_event *event)
 {
-	cm_id_deliver(cm_id_priv(id), event);
+	if (cm_id_deliver(cm_id_priv(id), event))
+		cm_id_destroy(cm_id_priv(id), false);
 }
 EXPORT_SYMBOL_IF_KUNIT(oib_cm_id_deliver);
 
 void oib_cm_id_flush(void)
 {
-	flush_workqueue(cm_id_wq);
+	flush_workqueue(cm_wq);
 }
 EXPORT_SYMBOL_IF_KUNIT(oib_cm_id_flush);
 #endif /* CONFIG_KUNIT */

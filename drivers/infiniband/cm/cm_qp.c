@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The QP of a connection.  The CM moves it along with the connection (INIT, RTR, RTS, ERR) from
+ * the attributes the two sides negotiated, and while a passive side waits to be established it
+ * watches the QP (oib_qp_watch(), Documentation/core.md): the QP's communication-established
+ * event and the first receive completion polled from it in RTR become signals for the id's work.
+ * The same attributes are what oib_cm_init_qp_attr() gives owners who move a QP themselves.
+ */
+#include <linux/errno.h>
+#include "cm_id.h"
+#include "cm_port.h"
+
+int cm_qp_attach_locked(struct cm_id_priv *priv, struct oib_qp *qp)
+{
+	lockdep_assert_held(&priv->mutex);
+	if (IS_ERR_OR_NULL(qp) || qp->device != priv->id.device ||
+	    (qp->qp_type != OIB_QPT_RC && qp->qp_type != OIB_QPT_UC) ||
+	    READ_ONCE(qp->state) > OIB_QPS_INIT || priv->watching)
+		return -EINVAL;
+	priv->id.qp = qp;
+	return 0;
+}
+
+static int cm_qp_init_attr(struct cm_id_priv *priv, struct oib_qp_attr *attr, int *mask)
+{
+	attr->port_num = priv->port->port_num;
+	attr->pkey_index = priv->conn.pkey_index;
+	attr->qp_access_flags = OIB_ACCESS_LOCAL_WRITE | OIB_ACCESS_REMOTE_WRITE;
+	if (priv->conn.max_dest_rd_atomic)
+		attr->qp_access_flags |= OIB_ACCESS_REMOTE_READ | OIB_ACCESS_REMOTE_ATOMIC;
+	*mask = OIB_QP_STATE | OIB_QP_PORT | OIB_QP_PKEY_INDEX | OIB_QP_ACCESS_FLAGS;
+	return 0;
+}
+
+static int cm_qp_rtr_attr(struct cm_id_priv *priv, struct oib_qp_attr *attr, int *mask)
+{
+	if (!priv->conn.remote_known)
+		return -EINVAL;
+	attr->ah_attr = priv->conn.av;
+	attr->path_mtu = priv->conn.mtu;
+	attr->dest_qp_num = priv->conn.remote_qpn;
+	attr->rq_psn = priv->conn.rq_psn;
+	*mask = OIB_QP_STATE | OIB_QP_AV | OIB_QP_PATH_MTU | OIB_QP_DEST_QPN | OIB_QP_RQ_PSN;
+	if (priv->id.qp && priv->id.qp->qp_type == OIB_QPT_RC) {
+		attr->max_dest_rd_atomic = priv->conn.max_dest_rd_atomic;
+		attr->min_rnr_timer = 0;
+		*mask |= OIB_QP_MAX_DEST_RD_ATOMIC | OIB_QP_MIN_RNR_TIMER;
+	}
+	return 0;
+}
+
+static int cm_qp_rts_attr(struct cm_id_priv *priv, struct oib_qp_attr *attr, int *mask)
+{
+	if (!priv->conn.remote_known)
+		return -EINVAL;
+	attr->sq_psn = priv->conn.sq_psn;
+	*mask = OIB_QP_STATE | OIB_QP_SQ_PSN;
+	if (priv->id.qp && priv->id.qp->qp_type == OIB_QPT_RC) {
+		attr->timeout = priv->conn.ack_timeout;
+		attr->retry_cnt = priv->conn.retry_count;
+		attr->rnr_retry = priv->conn.rnr_retry;
+		attr->max_rd_atomic = priv->conn.max_rd_atomic;
+		*mask |= OIB_QP_TIMEOUT | OIB_QP_RETRY_CNT | OIB_QP_RNR_RETRY |
+			 OIB_QP_MAX_QP_RD_ATOMIC;
+	}
+	return 0;
+}
+
+int cm_qp_attr_locked(struct cm_id_priv *priv, struct oib_qp_attr *attr, int *mask)
+{
+	enum oib_qp_state state = attr->qp_state;
+
+	lockdep_assert_held(&priv->mutex);
+	if (!priv->port)
+		return -EINVAL;
+	memset(attr, 0, sizeof(*attr));
+	attr->qp_state = state;
+	switch (state) {
+	case OIB_QPS_INIT:
+		return cm_qp_init_attr(priv, attr, mask);
+	case OIB_QPS_RTR:
+		return cm_qp_rtr_attr(priv, attr, mask);
+	case OIB_QPS_RTS:
+		return cm_qp_rts_attr(priv, attr, mask);
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Move the attached QP on, through each step, to @state (INIT, RTR or RTS). */
+int cm_qp_move_locked(struct cm_id_priv *priv, enum oib_qp_state state)
+{
+	struct oib_qp *qp = priv->id.qp;
+	struct oib_qp_attr attr;
+	enum oib_qp_state s;
+	int mask, ret;
+
+	lockdep_assert_held(&priv->mutex);
+	if (!qp)
+		return 0;
+	for (s = OIB_QPS_INIT; s <= state; s++) {
+		if (READ_ONCE(qp->state) >= s)
+			continue;
+		attr.qp_state = s;
+		ret = cm_qp_attr_locked(priv, &attr, &mask);
+		if (!ret)
+			ret = oib_modify_qp(qp, &attr, mask);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The connection failed or is being released: its QP flushes what it holds. */
+void cm_qp_error_locked(struct cm_id_priv *priv)
+{
+	struct oib_qp_attr attr = { .qp_state = OIB_QPS_ERR };
+	struct oib_qp *qp = priv->id.qp;
+
+	lockdep_assert_held(&priv->mutex);
+	if (qp && READ_ONCE(qp->state) != OIB_QPS_RESET && READ_ONCE(qp->state) != OIB_QPS_ERR)
+		oib_modify_qp(qp, &attr, OIB_QP_STATE);
+}
+
+/* ---- The watch ---- */
+
+static void cm_qp_watch_event(struct oib_qp_watch *watch, const struct oib_event *event)
+{
+	if (event->event == OIB_EVENT_COMM_EST)
+		cm_signal(container_of(watch, struct cm_id_priv, watch), CM_SIG_COMM_EST);
+}
+
+static void cm_qp_watch_first_recv(struct oib_qp_watch *watch)
+{
+	cm_signal(container_of(watch, struct cm_id_priv, watch), CM_SIG_FIRST_RECV);
+}
+
+static const struct oib_qp_watch_ops cm_qp_watch_ops = {
+	.event = cm_qp_watch_event,
+	.first_recv = cm_qp_watch_first_recv,
+};
+
+int cm_qp_watch_locked(struct cm_id_priv *priv)
+{
+	int ret;
+
+	lockdep_assert_held(&priv->mutex);
+	if (!priv->id.qp || priv->watching)
+		return 0;
+	priv->watch.ops = &cm_qp_watch_ops;
+	ret = oib_qp_watch(priv->id.qp, &priv->watch);
+	priv->watching = !ret;
+	return ret;
+}
+
+/* Sleeps until no watch callback runs. */
+void cm_qp_unwatch_locked(struct cm_id_priv *priv)
+{
+	lockdep_assert_held(&priv->mutex);
+	if (!priv->watching)
+		return;
+	oib_qp_unwatch(&priv->watch);
+	priv->watching = false;
+}
+
+int oib_cm_init_qp_attr(struct oib_cm_id *id, struct oib_qp_attr *attr, int *mask)
+{
+	struct cm_id_priv *priv;
+	int ret;
+
+	if (!id || !attr || !mask)
+		return -EINVAL;
+	priv = cm_id_priv(id);
+	mutex_lock(&priv->mutex);
+	ret = cm_qp_attr_locked(priv, attr, mask);
+	mutex_unlock(&priv->mutex);
+	return ret;
+}
+EXPORT_SYMBOL(oib_cm_init_qp_attr);
