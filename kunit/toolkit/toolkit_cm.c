@@ -98,7 +98,8 @@ int cmt_handler(struct oib_cm_id *id, const struct oib_cm_event *ev)
 		break;
 	case OIB_CM_EVENT_DREQ_RECEIVED:
 		/* -EINVAL when our own DREQ crossed it: the CM answered it already */
-		if (e->drep_on_dreq && id->state == OIB_CM_DREQ_RCVD && oib_cm_send_drep(id, NULL, 0))
+		if (e->drep_on_dreq && id->state == OIB_CM_DREQ_RCVD &&
+		    oib_cm_send_drep(id, NULL, 0))
 			e->errors++;
 		break;
 	default:
