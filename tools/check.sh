@@ -53,9 +53,27 @@ results() {
 	failed=$((failed + nfind))
 }
 
+# expected LOG NAME PCAP: the OIB-PCAP-EXPECT lines a test printed for its capture NAME
+# ("OIB-PCAP-EXPECT <name> <tshark field> <value>"): each field must decode, in some frame of PCAP,
+# to that value (numbers compared as numbers).  Prints how many held; returns 1 if one did not.
+expected() {
+	local log=$1 name=$2 f=$3 field want got found n=0 bad=0
+	while read -r field want; do
+		n=$((n + 1))
+		found=0
+		for got in $(tshark -r "$f" -Y "$field" -T fields -e "$field" 2>/dev/null | tr ',' ' '); do
+			[[ $got =~ ^(0x[0-9a-fA-F]+|[0-9]+)$ ]] && [ $((got)) = $((want)) ] && found=1
+		done
+		[ $found = 1 ] || { echo "capture: $f: no frame with $field = $want"; bad=$((bad + 1)); }
+	done < <(tr -d '\r' <"$log" | sed -n "s/^.*OIB-PCAP-EXPECT $name \([^ ]*\) \([^ ]*\)$/\1 \2/p")
+	[ $n = 0 ] || echo "capture: $f: $((n - bad)) of $n fields decode as the test sent them"
+	[ $bad = 0 ]
+}
+
 # captures NAME: pulls the fabric captures a run printed out of its console log (build/pcap/) and
 # has tshark decode each: every frame must decode as RoCEv2 (InfiniBand over UDP 4791), none
-# malformed.  Each capture counts as one test.
+# malformed, and every field value the test expects (see expected) must be there.  Each capture
+# counts as one test.
 captures() {
 	local log=$out/$1.log dir=$out/pcap f frames roce bad
 	grep -q 'OIB-PCAP-BEGIN' "$log" || return 0
@@ -69,10 +87,11 @@ captures() {
 		bad=$(tshark -r "$f" -Y '_ws.malformed || _ws.expert.severity == error' \
 			-T fields -e frame.number 2>/dev/null | wc -l)
 		echo "capture: $f: $frames frames, $roce decoded as RoCEv2 by tshark, $bad malformed"
-		if [ "$frames" -gt 0 ] && [ "$roce" = "$frames" ] && [ "$bad" = 0 ]; then
+		if [ "$frames" -gt 0 ] && [ "$roce" = "$frames" ] && [ "$bad" = 0 ] &&
+		   expected "$log" "$(basename "$f" .pcap)" "$f"; then
 			passed=$((passed + 1))
 		else
-			fail "$f does not decode as RoCEv2"
+			fail "$f does not decode as the test sent it"
 		fi
 	done
 }

@@ -450,6 +450,50 @@ static void cm_destroy_established(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, oib_test_wait_for(cmt_drops(&p->a, OIB_CM_DROP_UNKNOWN_ID) == 1));
 }
 
+/* Print what tshark must find in the capture @name (tools/check.sh checks it). */
+static void cm_expect_field(const char *field, u64 value)
+{
+	pr_info("OIB-PCAP-EXPECT %s infiniband.cm.%s %#llx\n", CMT_FABRIC, field, value);
+}
+
+/*
+ * The capture of a connection and its release goes to the console; make check has tshark
+ * decode it as CM REQ, REP, RTU, DREQ and DREP with the values this test used.
+ */
+static void cm_capture(struct kunit *test)
+{
+	struct cmt_pair *p = cmt_pair(test);
+	size_t size = 64 * 1024;
+	u8 *pcap = oib_test_vzalloc(test, size);
+	u32 a_id, b_id;
+	loff_t pos = 0;
+	ssize_t got;
+
+	oib_test_capture_start(test, p->f, size);
+	KUNIT_ASSERT_EQ(test, 0, cmt_connect(p));
+	cmt_expect_established(test, p);
+	a_id = p->a.id->local_id;
+	b_id = p->b.id->local_id;
+	cmt_disconnect(test, p, &p->a);
+	oib_rxe_fabric_capture_stop(p->f);
+	got = oib_rxe_fabric_capture_read(p->f, pcap, size, &pos);
+	KUNIT_ASSERT_GT(test, got, 24);
+
+	cm_expect_field("req.serviceid", CMT_SID);
+	cm_expect_field("req.localqpn", p->a.qp->qp_num);
+	cm_expect_field("req.startpsn", 0x111);
+	cm_expect_field("rep.remotecommid", a_id);
+	cm_expect_field("rep.localqpn", p->b.qp->qp_num);
+	cm_expect_field("rep.startpsn", 0x222);
+	cm_expect_field("rtu.localcommid", a_id);
+	cm_expect_field("rtu.remotecommid", b_id);
+	cm_expect_field("dreq.localcommid", a_id);
+	cm_expect_field("dreq.remotecommid", b_id);
+	cm_expect_field("drsp.localcommid", b_id);
+	cm_expect_field("drsp.remotecommid", a_id);
+	oib_test_pcap_print(CMT_FABRIC, pcap, got);
+}
+
 static int cm_suite_init(struct kunit_suite *suite)
 {
 	int i;
@@ -478,6 +522,7 @@ static struct kunit_case cm_connect_cases[] = {
 	KUNIT_CASE(cm_destroy_req_sent),
 	KUNIT_CASE(cm_destroy_passive),
 	KUNIT_CASE(cm_destroy_established),
+	KUNIT_CASE(cm_capture),
 	{}
 };
 

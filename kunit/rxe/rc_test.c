@@ -6,7 +6,6 @@
  * delivery, retry and RNR exhaustion, late receives, COMM_EST, sends posted in RTR, a seeded fuzz
  * of frames into the ports, and device removal with traffic in flight.
  */
-#include <linux/base64.h>
 #include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/prandom.h>
@@ -1053,27 +1052,6 @@ static void rc_remove_busy(struct kunit *test)
 	}
 }
 
-/* Print a pcap on the console in the OIB-PCAP format tools/pcap-from-log.sh extracts. */
-static void rc_pcap_print(const char *name, const u8 *buf, size_t len)
-{
-	char line[80];
-	size_t off;
-	int n;
-
-	pr_info("OIB-PCAP-BEGIN %s %zu\n", name, len);
-	for (off = 0; off < len; off += 57) {	/* 57 bytes: a 76-character line */
-		n = base64_encode(buf + off, min_t(size_t, 57, len - off), line);
-		line[n] = '\0';
-		pr_info("%s\n", line);
-	}
-	pr_info("OIB-PCAP-END %s\n", name);
-}
-
-static void rc_capture_stop(void *f)
-{
-	oib_rxe_fabric_capture_stop(f);
-}
-
 /*
  * A capture of every kind of RC packet (sends, writes, reads, atomics, ACKs, a sequence NAK and
  * the retransmission it causes, RNR NAKs): each captured frame parses as the opcode it should, and
@@ -1100,8 +1078,7 @@ static void rc_capture(struct kunit *test)
 	int i;
 
 	pcap = oib_test_vzalloc(test, size);
-	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_capture_start(p->f, size));
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rc_capture_stop, p->f));
+	oib_test_capture_start(test, p->f, size);
 
 	/* an RNR NAK first: no receive yet */
 	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 1, 0, 100, 0));
@@ -1143,7 +1120,7 @@ static void rc_capture(struct kunit *test)
 				      oib_rxe_opcode(want[i])->name);
 	KUNIT_EXPECT_TRUE_MSG(test, test_bit(255 - 1, seen), "no RNR NAK in the capture");
 	KUNIT_EXPECT_TRUE_MSG(test, test_bit(255 - 3, seen), "no NAK in the capture");
-	rc_pcap_print(RC_FABRIC, pcap, len);
+	oib_test_pcap_print(RC_FABRIC, pcap, len);
 }
 
 static struct kunit_case rc_cases[] = {

@@ -36,6 +36,14 @@ void oib_test_rxe_remove(struct kunit *test, struct oib_device *device);
  */
 struct orxe_fabric *oib_test_fabric(struct kunit *test, const char *name, u64 seed);
 
+/* Capture what crosses @f (up to @size bytes of records) until stopped or the test ends. */
+void oib_test_capture_start(struct kunit *test, struct orxe_fabric *f, size_t size);
+/*
+ * Print the pcap file @buf on the console in the OIB-PCAP format that tools/pcap-from-log.sh
+ * extracts; make check has tshark decode it (and check the OIB-PCAP-EXPECT lines printed for it).
+ */
+void oib_test_pcap_print(const char *name, const u8 *buf, size_t len);
+
 /* A client registered until the test ends (or kunit_release_action(.., oib_test_client_release)) */
 void oib_test_client(struct kunit *test, struct oib_client *client);
 void oib_test_client_release(void *client);

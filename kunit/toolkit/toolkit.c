@@ -4,6 +4,7 @@
  * and the allocation-failure sweep; see oib_toolkit.h.  The toolkit is a module of its own
  * (oib_toolkit.ko) that the suites depend on.
  */
+#include <linux/base64.h>
 #include <linux/sched.h>
 #include <linux/vmalloc.h>
 #include <kunit/resource.h>
@@ -64,6 +65,34 @@ struct orxe_fabric *oib_test_fabric(struct kunit *test, const char *name, u64 se
 	return f;
 }
 EXPORT_SYMBOL(oib_test_fabric);
+
+static void oib_test_capture_stop(void *f)
+{
+	oib_rxe_fabric_capture_stop(f);
+}
+
+void oib_test_capture_start(struct kunit *test, struct orxe_fabric *f, size_t size)
+{
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_capture_start(f, size));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, oib_test_capture_stop, f));
+}
+EXPORT_SYMBOL(oib_test_capture_start);
+
+void oib_test_pcap_print(const char *name, const u8 *buf, size_t len)
+{
+	char line[80];
+	size_t off;
+	int n;
+
+	pr_info("OIB-PCAP-BEGIN %s %zu\n", name, len);
+	for (off = 0; off < len; off += 57) {	/* 57 bytes: a 76-character line */
+		n = base64_encode(buf + off, min_t(size_t, 57, len - off), line);
+		line[n] = '\0';
+		pr_info("%s\n", line);
+	}
+	pr_info("OIB-PCAP-END %s\n", name);
+}
+EXPORT_SYMBOL(oib_test_pcap_print);
 
 void oib_test_client_release(void *client)
 {

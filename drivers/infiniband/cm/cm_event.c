@@ -14,7 +14,11 @@ struct cm_event_item {
 	u8 pdata[OIB_CM_MAX_PRIVATE_DATA_SIZE];
 };
 
-/* Queue @event for @priv's handler (a dead id's is dropped).  -ENOMEM: the step fails. */
+/*
+ * Queue @event for @priv's handler (a dead id's is dropped).  -ENOMEM: the step fails.  The
+ * work is kicked by cm_kick() once the step has changed the state, so a handler never sees an
+ * event before the state it leads to.
+ */
 int cm_queue_event(struct cm_id_priv *priv, const struct oib_cm_event *event)
 {
 	struct cm_event_item *item;
@@ -30,14 +34,23 @@ int cm_queue_event(struct cm_id_priv *priv, const struct oib_cm_event *event)
 		item->event.private_data = item->pdata;
 	}
 	spin_lock_irqsave(&priv->lock, flags);
-	if (priv->dead) {
+	if (priv->dead)
 		kfree(item);
-	} else {
+	else
 		list_add_tail(&item->entry, &priv->events);
-		queue_work(cm_wq, &priv->work);
-	}
 	spin_unlock_irqrestore(&priv->lock, flags);
 	return 0;
+}
+
+/* Deliver the events queued so far. */
+void cm_kick(struct cm_id_priv *priv)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&priv->lock, flags);
+	if (!priv->dead && !list_empty(&priv->events))
+		queue_work(cm_wq, &priv->work);
+	spin_unlock_irqrestore(&priv->lock, flags);
 }
 
 /* From any context: the QP watch saw @sig (CM_SIG_*). */
@@ -55,6 +68,7 @@ void cm_signal(struct cm_id_priv *priv, int sig)
 static void cm_take_signals(struct cm_id_priv *priv)
 {
 	unsigned long sigs = xchg(&priv->signals, 0);
+	bool unwatch = false;
 
 	if (!sigs)
 		return;
@@ -64,8 +78,10 @@ static void cm_take_signals(struct cm_id_priv *priv)
 	if (test_bit(CM_SIG_FIRST_RECV, &sigs))
 		cm_run_locked(priv, CM_EV_FIRST_RECV, &(struct cm_ctx){});
 	if (!cm_awaits_establishment(priv->id.state))
-		cm_qp_unwatch_locked(priv);
+		unwatch = cm_qp_unwatch_locked(priv);
 	mutex_unlock(&priv->mutex);
+	if (unwatch)
+		oib_qp_unwatch(&priv->watch);
 }
 
 static struct cm_event_item *cm_next_event(struct cm_id_priv *priv)

@@ -375,9 +375,13 @@ static void cm_id_unpublish(struct cm_id_priv *priv)
  */
 void cm_id_destroy(struct cm_id_priv *priv, bool from_work)
 {
+	bool unwatch;
+
 	mutex_lock(&priv->mutex);
-	cm_destroy_locked(priv);
+	unwatch = cm_destroy_locked(priv);
 	mutex_unlock(&priv->mutex);
+	if (unwatch)
+		oib_qp_unwatch(&priv->watch);
 	cm_id_unpublish(priv);
 	cancel_delayed_work_sync(&priv->timewait);
 	if (from_work)

@@ -145,6 +145,7 @@ void cm_id_show_all(struct seq_file *m);
 
 /* cm_event.c: events for the handler, delivered in order by the id's work. */
 int cm_queue_event(struct cm_id_priv *priv, const struct oib_cm_event *event);
+void cm_kick(struct cm_id_priv *priv);
 void cm_signal(struct cm_id_priv *priv, int sig);
 void cm_id_work(struct work_struct *work);
 bool cm_id_deliver(struct cm_id_priv *priv, const struct oib_cm_event *event);
@@ -168,7 +169,7 @@ struct cm_ctx {
 int cm_run_locked(struct cm_id_priv *priv, enum cm_event event, struct cm_ctx *ctx);
 int cm_run(struct cm_id_priv *priv, enum cm_event event, struct cm_ctx *ctx);
 void cm_cancel_msg_locked(struct cm_id_priv *priv);
-void cm_destroy_locked(struct cm_id_priv *priv);
+bool cm_destroy_locked(struct cm_id_priv *priv);
 void cm_timewait_work(struct work_struct *work);
 void cm_state_count_add(enum oib_cm_state state, int n);
 void cm_state_counts_show(struct seq_file *m);
@@ -181,7 +182,7 @@ int cm_qp_attach_locked(struct cm_id_priv *priv, struct oib_qp *qp);
 int cm_qp_move_locked(struct cm_id_priv *priv, enum oib_qp_state state);
 void cm_qp_error_locked(struct cm_id_priv *priv);
 int cm_qp_watch_locked(struct cm_id_priv *priv);
-void cm_qp_unwatch_locked(struct cm_id_priv *priv);
+bool cm_qp_unwatch_locked(struct cm_id_priv *priv);
 int cm_qp_attr_locked(struct cm_id_priv *priv, struct oib_qp_attr *attr, int *mask);
 
 /* cm_recv.c: a CM MAD received on @port. */

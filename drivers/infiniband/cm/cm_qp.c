@@ -153,14 +153,18 @@ int cm_qp_watch_locked(struct cm_id_priv *priv)
 	return ret;
 }
 
-/* Sleeps until no watch callback runs. */
-void cm_qp_unwatch_locked(struct cm_id_priv *priv)
+/*
+ * The watch is no longer wanted: true if the caller must end it with oib_qp_unwatch() once it
+ * has dropped the mutex (that call waits for an RCU grace period, which must not hold up the
+ * port's MADs waiting for this id).  Its callbacks until then raise signals the table ignores.
+ */
+bool cm_qp_unwatch_locked(struct cm_id_priv *priv)
 {
 	lockdep_assert_held(&priv->mutex);
 	if (!priv->watching)
-		return;
-	oib_qp_unwatch(&priv->watch);
+		return false;
 	priv->watching = false;
+	return true;
 }
 
 int oib_cm_init_qp_attr(struct oib_cm_id *id, struct oib_qp_attr *attr, int *mask)

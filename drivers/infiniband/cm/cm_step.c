@@ -147,11 +147,15 @@ int cm_run_locked(struct cm_id_priv *priv, enum cm_event event, struct cm_ctx *c
 	}
 	if (step.next != from)
 		cm_enter_locked(priv, from, step.next);
+	cm_kick(priv);
 	return 0;
 }
 
-/* The destroy step; whatever its action could not do, the id ends in DESTROYING. */
-void cm_destroy_locked(struct cm_id_priv *priv)
+/*
+ * The destroy step; whatever its action could not do, the id ends in DESTROYING.  True if the
+ * caller must end the QP watch (cm_qp_unwatch_locked()).
+ */
+bool cm_destroy_locked(struct cm_id_priv *priv)
 {
 	enum oib_cm_state from = priv->id.state;
 
@@ -161,7 +165,7 @@ void cm_destroy_locked(struct cm_id_priv *priv)
 		cm_cancel_msg_locked(priv);
 		cm_enter_locked(priv, from, OIB_CM_DESTROYING);
 	}
-	cm_qp_unwatch_locked(priv);
+	return cm_qp_unwatch_locked(priv);
 }
 
 int cm_run(struct cm_id_priv *priv, enum cm_event event, struct cm_ctx *ctx)
