@@ -5,7 +5,8 @@
 # guest's bench mode (tools/testing/guest/bench.sh, with the in-tree rdma_rxe and dummy modules and
 # `rdma` in the initramfs) and prints the figures: the guest's memcpy reference, the in-tree rxe and
 # oib, each against memcpy, and a table of oib/rxe; then oib_mad's MAD round trips per second (1 and
-# 64 outstanding) and RMPP throughput (64 KiB responses), oib only.  The benchmark modules print raw
+# 64 outstanding) and RMPP throughput (64 KiB responses), and oib_cm's connections per second (1 and
+# 64 in flight) and teardowns per second, oib only.  The benchmark modules print raw
 # counts (operations, bytes, nanoseconds); the arithmetic (medians over the rounds) is done here.
 # Environment: PROFILE=1 (the first round of each module under `perf record -a`, its hottest kernel
 # symbols printed after the figures and in build/bench.profile; the figures of that round include
@@ -61,7 +62,7 @@ figs=$(awk -v out="$out/bench.missing" '
 # second, or bandwidth in MB/s
 function val(t, o, b, n) {
 	if (t ~ /_lat$/) return n / o / 2 / 1000
-	if (t ~ /^mad_rt_/) return o * 1e9 / n
+	if (t ~ /^mad_rt_|^cm_/) return o * 1e9 / n
 	if (t ~ /_rate$/ || t == "copy_64B") return o * 1000 / n
 	return b * 1000 / n
 }
@@ -74,8 +75,8 @@ function fig(key,   k, i, j, x, a) {
 	lo = a[1]; hi = a[k]
 	return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
 }
-function unit(t) { return t ~ /_lat$/ ? "us" : t ~ /_rate$/ ? "Mpps" : t ~ /^mad_rt_/ ? "rt/s" : "MB/s" }
-function fmt(t, f) { return sprintf(t ~ /_lat$/ ? "%.2f" : t ~ /_rate$/ ? "%.4f" : t ~ /^mad_rt_/ ? "%.0f" : t ~ /^rmpp_/ ? "%.2f" : "%.1f", f) }
+function unit(t) { return t ~ /_lat$/ ? "us" : t ~ /_rate$/ ? "Mpps" : t ~ /^mad_rt_/ ? "rt/s" : t ~ /^cm_/ ? "/s" : "MB/s" }
+function fmt(t, f) { return sprintf(t ~ /_lat$/ ? "%.2f" : t ~ /_rate$/ ? "%.4f" : t ~ /^mad_rt_|^cm_/ ? "%.0f" : t ~ /^rmpp_/ ? "%.2f" : "%.1f", f) }
 function show(stack, t,   f, key, rng) {
 	key = stack SUBSEP t
 	f = fig(key)
@@ -89,6 +90,8 @@ function show(stack, t,   f, key, rng) {
 		printf "bench: %s %s %s us (%.0f x memcpy 64 B time) [%s]\n", stack, t, fmt(t, f), f / mlat, rng
 	else if (t ~ /^mad_rt_/)
 		printf "bench: %s %s %s round trips/s (one every %.1f us) [%s]\n", stack, t, fmt(t, f), 1e6 / f, rng
+	else if (t ~ /^cm_/)
+		printf "bench: %s %s %s per second (one every %.1f us) [%s]\n", stack, t, fmt(t, f), 1e6 / f, rng
 	else if (t ~ /_rate$/)
 		printf "bench: %s %s %s Mpps (%.5f of memcpy 64 B) [%s]\n", stack, t, fmt(t, f), f / mrate, rng
 	else
@@ -109,8 +112,8 @@ $1 == "n/a" {
 }
 END {
 	split("rc_send_64B_rate rdma_write_64KiB_bw rdma_read_64KiB_bw rc_send_64B_lat", tests, " ")
-	nmad = split("mad_rt_1 mad_rt_64 rmpp_64KiB_bw", mad, " ")
-	split("MAD round trips/s (1 outstanding)|MAD round trips/s (64 outstanding)|RMPP 64 KiB response throughput", madname, "|")
+	nmad = split("mad_rt_1 mad_rt_64 rmpp_64KiB_bw cm_connect_1 cm_connect_64 cm_teardown_64", mad, " ")
+	split("MAD round trips/s (1 outstanding)|MAD round trips/s (64 outstanding)|RMPP 64 KiB response throughput|CM connections/s (1 in flight)|CM connections/s (64 in flight)|CM teardowns/s (64 in flight)", madname, "|")
 	for (s in all) for (i = 1; i <= 4; i++) if (!((s, tests[i]) in why)) { why[s, tests[i]] = all[s]; nwhy[s, tests[i]] = nall[s] }
 	mrate = fig("memcpy" SUBSEP "copy_64B")
 	mbw = fig("memcpy" SUBSEP "copy_64KiB")
@@ -135,9 +138,10 @@ END {
 	print "(latency: one way, half the ping-pong round trip; speed-up > 1: oib faster; target >= 2)"
 	print ""
 	for (i = 1; i <= nmad; i++) show("oib", mad[i])
-	printf "\n%-36s %s\n", "oib_mad, two oib_rxe ports (median)", "oib"
+	printf "\n%-36s %s\n", "oib_mad and oib_cm, two oib_rxe ports (median)", "oib"
 	for (i = 1; i <= nmad; i++) printf "%-36s %s\n", madname[i], cell("oib", mad[i])
-	print "(a round trip: Get posted to GetResp delivered, send handler done; RMPP: 64 KiB of data per response, one at a time)"
+	print "(a round trip: Get posted to GetResp delivered, send handler done; RMPP: 64 KiB of data per response, one at a time;"
+	print " a connection: REQ sent to both sides ESTABLISHED, QPs in RTS; a teardown: DREQ sent to DREP received)"
 }' "$out/bench.results")
 echo "$figs"
 [ ! -s "$out/bench.missing" ] || missing=$(wc -l <"$out/bench.missing")

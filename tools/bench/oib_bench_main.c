@@ -13,6 +13,7 @@
 #include <oib/device.h>
 #include <oib/rxe.h>
 #include "oib_bench_core.h"
+#include "oib_bench_cm.h"
 #include "oib_bench_mad.h"
 
 static char *fabric = "oib_bench";
@@ -277,6 +278,7 @@ static int __init oib_bench_init(void)
 		oib_bench_side_destroy(&c->side[i]);
 	kfree(c);
 	oib_bench_mad_run(fabric, timeout_ms);
+	oib_bench_cm_run(fabric, timeout_ms);
 	pr_info("oib-bench: oib done\n");
 	return 0;
 }

@@ -65,13 +65,18 @@ void cm_signal(struct cm_id_priv *priv, int sig)
 	spin_unlock_irqrestore(&priv->lock, flags);
 }
 
-static void cm_take_signals(struct cm_id_priv *priv)
+/*
+ * Act on the QP watch's signals.  True if the watch must still be ended, after the events are
+ * delivered: ESTABLISHED should not wait for the RCU grace period that takes (a failed
+ * connection's events do wait, so that its owner may destroy the QP when it hears).
+ */
+static bool cm_take_signals(struct cm_id_priv *priv)
 {
 	unsigned long sigs = xchg(&priv->signals, 0);
-	bool unwatch = false;
+	bool unwatch = false, later;
 
 	if (!sigs)
-		return;
+		return false;
 	mutex_lock(&priv->mutex);
 	if (test_bit(CM_SIG_COMM_EST, &sigs))
 		cm_run_locked(priv, CM_EV_COMM_EST, &(struct cm_ctx){});
@@ -79,9 +84,11 @@ static void cm_take_signals(struct cm_id_priv *priv)
 		cm_run_locked(priv, CM_EV_FIRST_RECV, &(struct cm_ctx){});
 	if (!cm_awaits_establishment(priv->id.state))
 		unwatch = cm_qp_unwatch_locked(priv);
+	later = priv->id.state == OIB_CM_ESTABLISHED;
 	mutex_unlock(&priv->mutex);
-	if (unwatch)
+	if (unwatch && !later)
 		oib_qp_unwatch(&priv->watch);
+	return unwatch && later;
 }
 
 static struct cm_event_item *cm_next_event(struct cm_id_priv *priv)
@@ -100,18 +107,21 @@ static struct cm_event_item *cm_next_event(struct cm_id_priv *priv)
 void cm_id_work(struct work_struct *work)
 {
 	struct cm_id_priv *priv = container_of(work, struct cm_id_priv, work);
+	bool destroy, unwatch = cm_take_signals(priv);
 	struct cm_event_item *item;
-	bool destroy;
 
-	cm_take_signals(priv);
 	while ((item = cm_next_event(priv))) {
 		destroy = cm_id_deliver(priv, &item->event);
 		kfree(item);
 		if (destroy) {
+			if (unwatch)
+				oib_qp_unwatch(&priv->watch);
 			cm_id_destroy(priv, true);
 			return;
 		}
 	}
+	if (unwatch)
+		oib_qp_unwatch(&priv->watch);
 }
 
 void cm_events_purge(struct cm_id_priv *priv)

@@ -3,9 +3,9 @@
 # needs: $OIB_KO/deps): runs the benchmark modules that tools/bench.sh put in /oib/bench and prints
 # their results between markers for the host to turn into figures.
 #   setup: dummy0 with MTU 9000 and 10.0.0.1/24, `rdma link add rxe0`; the oib driver modules
-#   (load_drivers: oib_core, oib_mad, oib_rxe);
+#   (load_drivers: oib_core, oib_mad, oib_cm, oib_rxe);
 #   each round: oib_bench_ibrxe on rxe0, then oib_bench (the memcpy reference, then two oib_rxe
-#   devices for RC, then two for MAD and RMPP: it needs oib_mad).  Each module runs its phases on
+#   devices for RC, then two for MAD and RMPP, then two for CM: it needs oib_mad and oib_cm).  Each module runs its phases on
 #   insmod and is removed after.
 # Kernel command line: oib.bench_rounds=N (default 3); bench.PARAM=V goes to both benchmark modules,
 # oib_bench.PARAM=V and oib_bench_ibrxe.PARAM=V to one.  Exit status 0 when every step worked (a
@@ -37,6 +37,7 @@ rxe=1
 rdma link add rxe0 type rxe netdev dummy0 || { err "rdma link add rxe0"; rxe=0; }
 load_drivers || err "loading the oib modules"
 loaded oib_mad || err "oib_mad is not loaded: oib_bench needs it"
+loaded oib_cm || err "oib_cm is not loaded: oib_bench needs it"
 
 # bench NAME MODULE ARGS...: insmod, in the first round under perf when profiling (its report is
 # taken before rmmod, while the module's symbols are still in /proc/kallsyms)
