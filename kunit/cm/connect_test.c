@@ -450,6 +450,68 @@ static void cm_destroy_established(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, oib_test_wait_for(cmt_drops(&p->a, OIB_CM_DROP_UNKNOWN_ID) == 1));
 }
 
+/* Both sides send DREQ at once: each answers the other's, both pass TIMEWAIT. */
+static void cm_dreq_crossing(struct kunit *test)
+{
+	struct cmt_pair *p = cmt_pair(test);
+
+	KUNIT_ASSERT_EQ(test, 0, cmt_connect(p));
+	cmt_expect_established(test, p);
+	KUNIT_ASSERT_EQ(test, 0, oib_cm_send_dreq(p->a.id, NULL, 0));
+	KUNIT_ASSERT_EQ(test, 0, oib_cm_send_dreq(p->b.id, NULL, 0));
+	KUNIT_EXPECT_TRUE(test, cmt_wait(&p->a, OIB_CM_EVENT_TIMEWAIT_EXIT, 1));
+	KUNIT_EXPECT_TRUE(test, cmt_wait(&p->b, OIB_CM_EVENT_TIMEWAIT_EXIT, 1));
+	KUNIT_EXPECT_EQ(test, cmt_count(&p->a, OIB_CM_EVENT_DREQ_ERROR), 0);
+	KUNIT_EXPECT_EQ(test, cmt_count(&p->b, OIB_CM_EVENT_DREQ_ERROR), 0);
+	KUNIT_EXPECT_EQ(test, p->a.id->state, OIB_CM_IDLE);
+	KUNIT_EXPECT_EQ(test, p->b.id->state, OIB_CM_IDLE);
+}
+
+static int cm_failslab_create(struct kunit *test, void *ctx)
+{
+	struct cmt_pair *p = ctx;
+	int ret;
+
+	p->a.id = oib_cm_create_id(p->a.dev, cmt_handler, &p->a);
+	if (IS_ERR(p->a.id)) {
+		ret = PTR_ERR(p->a.id);
+		p->a.id = NULL;
+		return ret;
+	}
+	ret = oib_cm_send_req(p->a.id, &p->req);
+	if (ret) {
+		oib_cm_destroy_id(p->a.id);
+		p->a.id = NULL;
+	}
+	return ret;
+}
+
+static void cm_failslab_destroy(struct kunit *test, void *ctx)
+{
+	struct oib_qp_attr reset = { .qp_state = OIB_QPS_RESET };
+	struct cmt_pair *p = ctx;
+
+	oib_cm_destroy_id(p->a.id);
+	p->a.id = NULL;
+	KUNIT_EXPECT_EQ(test, 0, oib_modify_qp(p->a.qp, &reset, OIB_QP_STATE));
+}
+
+/*
+ * Every allocation of creating a cm_id and sending its REQ fails in turn: the call fails cleanly
+ * (no address handle or other object left) or absorbs it.  Nobody listens: b answers REJ.
+ */
+static void cm_failslab_connect(struct kunit *test)
+{
+	struct cmt_pair *p = cmt_pair(test);
+	int injected;
+
+	p->req.service_id = CMT_SID + 1;
+	injected = oib_test_failslab_sweep(test, p->a.dev, cm_failslab_create,
+					   cm_failslab_destroy, p);
+	kunit_info(test, "%d allocations failed in turn", injected);
+	KUNIT_EXPECT_GT(test, injected, 3);
+}
+
 /* Print what tshark must find in the capture @name (tools/check.sh checks it). */
 static void cm_expect_field(const char *field, u64 value)
 {
@@ -522,6 +584,8 @@ static struct kunit_case cm_connect_cases[] = {
 	KUNIT_CASE(cm_destroy_req_sent),
 	KUNIT_CASE(cm_destroy_passive),
 	KUNIT_CASE(cm_destroy_established),
+	KUNIT_CASE(cm_dreq_crossing),
+	KUNIT_CASE(cm_failslab_connect),
 	KUNIT_CASE(cm_capture),
 	{}
 };

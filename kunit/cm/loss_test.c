@@ -275,7 +275,21 @@ static void cm_fuzz(struct kunit *test)
 #define SCALE_CONNS	1000
 #define SCALE_INFLIGHT	64
 #define SCALE_WINDOW	16
-#define SCALE_LOSS_PPM	50000
+
+/* The faults on every frame (CM MADs and data alike), and how many connections go through. */
+struct scale_case {
+	const char *name;
+	struct orxe_fault_cfg faults;
+	int conns;
+};
+
+static const struct scale_case scale_cases[] = {
+	{ "1000_conns_5pct_loss", { .drop_ppm = 50000 }, SCALE_CONNS },
+	{ "200_conns_dup_reorder", { .dup_ppm = 200000, .reorder_ppm = 200000,
+				     .delay_ppm = 50000 }, 200 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(scale, scale_cases, name);
 
 struct scale;
 
@@ -301,6 +315,7 @@ struct scale {
 	struct oib_cm_path path;
 	wait_queue_head_t wq;
 	atomic_t errors;
+	int n;				/* connections made, <= SCALE_CONNS */
 	struct scale_conn conns[SCALE_CONNS];
 };
 
@@ -313,7 +328,7 @@ static int scale_accept(struct oib_cm_id *id, const struct oib_cm_event *ev)
 	u32 idx;
 
 	memcpy(&idx, ev->private_data, sizeof(idx));
-	if (idx >= SCALE_CONNS || sc->conns[idx].idb)
+	if (idx >= sc->n || sc->conns[idx].idb)
 		return -EINVAL;		/* the CM destroys the id: the test will see it */
 	sc->conns[idx].idb = id;
 	id->context = &sc->conns[idx];
@@ -363,24 +378,24 @@ static void scale_release(void *arg)
 	struct scale *sc = arg;
 	int i;
 
-	for (i = 0; i < SCALE_CONNS; i++) {
+	for (i = 0; i < sc->n; i++) {
 		oib_cm_destroy_id(sc->conns[i].ida);
 		oib_cm_destroy_id(sc->conns[i].idb);
 	}
 	oib_cm_destroy_id(sc->listener);
 }
 
-static void scale_end_init(struct kunit *test, struct scale_end *e)
+static void scale_end_init(struct kunit *test, struct scale_end *e, int n)
 {
 	e->dev = oib_test_rxe_on(test, SCALE_FABRIC, 1);
 	e->pd = oib_test_pd(test, e->dev);
-	e->cq = oib_test_cq(test, e->dev, 2 * SCALE_CONNS);
+	e->cq = oib_test_cq(test, e->dev, 2 * n);
 	e->buf = kunit_kzalloc(test, 64, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, e->buf);
 	KUNIT_ASSERT_EQ(test, 0, oib_query_gid(e->dev, 1, 0, &e->gid, NULL));
 }
 
-static struct scale *scale_setup(struct kunit *test)
+static struct scale *scale_setup(struct kunit *test, const struct scale_case *sk)
 {
 	struct scale *sc = oib_test_vzalloc(test, sizeof(*sc));
 	struct orxe_fabric *f;
@@ -389,10 +404,11 @@ static struct scale *scale_setup(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, sc);
 	sc->test = test;
 	init_waitqueue_head(&sc->wq);
+	sc->n = sk->conns;
 	f = oib_test_fabric(test, SCALE_FABRIC, 0x5ca1e);
-	scale_end_init(test, &sc->a);
-	scale_end_init(test, &sc->b);
-	for (i = 0; i < SCALE_CONNS; i++) {
+	scale_end_init(test, &sc->a, sc->n);
+	scale_end_init(test, &sc->b, sc->n);
+	for (i = 0; i < sc->n; i++) {
 		sc->conns[i].sc = sc;
 		sc->conns[i].qa = oib_test_qp(test, sc->a.pd, sc->a.cq, OIB_QPT_RC, 2);
 		sc->conns[i].qb = oib_test_qp(test, sc->b.pd, sc->b.cq, OIB_QPT_RC, 2);
@@ -404,8 +420,7 @@ static struct scale *scale_setup(struct kunit *test)
 	sc->path = (struct oib_cm_path){ .sgid = sc->a.gid, .dgid = sc->b.gid, .hop_limit = 64,
 					 .mtu = OIB_MTU_1024, .packet_life_time = 16,
 					 .pkey = 0xffff };
-	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_set_faults(f, NULL, &(struct orxe_fault_cfg){
-		.drop_ppm = SCALE_LOSS_PPM }));
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_set_faults(f, NULL, &sk->faults));
 	return sc;
 }
 
@@ -456,15 +471,15 @@ static void scale_use(struct kunit *test, struct scale *sc)
 				   .send_flags = OIB_SEND_SIGNALED };
 	int i, sent_ok = 0;
 
-	for (i = 0; i < SCALE_CONNS; i++) {
+	for (i = 0; i < sc->n; i++) {
 		if (i >= SCALE_WINDOW)
 			sent_ok += scale_poll(sc->a.cq, 1);
 		KUNIT_ASSERT_EQ(test, 0, oib_post_recv(sc->conns[i].qb, &rwr, NULL));
 		KUNIT_ASSERT_EQ(test, 0, oib_post_send(sc->conns[i].qa, &swr, NULL));
 	}
-	sent_ok += scale_poll(sc->a.cq, SCALE_WINDOW);
-	KUNIT_EXPECT_EQ(test, sent_ok, SCALE_CONNS);
-	KUNIT_EXPECT_EQ(test, scale_poll(sc->b.cq, SCALE_CONNS), SCALE_CONNS);
+	sent_ok += scale_poll(sc->a.cq, min(sc->n, SCALE_WINDOW));
+	KUNIT_EXPECT_EQ(test, sent_ok, sc->n);
+	KUNIT_EXPECT_EQ(test, scale_poll(sc->b.cq, sc->n), sc->n);
 }
 
 #define SCALE_WAIT	msecs_to_jiffies(30 * OIB_TEST_WAIT_MS)
@@ -476,31 +491,34 @@ static long scale_in_flight(struct scale *sc, int i)
 				  SCALE_WAIT);
 }
 
-static bool scale_both(atomic_t *a, atomic_t *b)
+static bool scale_both(atomic_t *a, atomic_t *b, int n)
 {
-	return atomic_read(a) == SCALE_CONNS && atomic_read(b) == SCALE_CONNS;
+	return atomic_read(a) == n && atomic_read(b) == n;
 }
 
 /* Every connection established (or through TIMEWAIT) at both ends. */
 static long scale_all(struct scale *sc, bool timewait)
 {
 	return wait_event_timeout(sc->wq, timewait ?
-				  scale_both(&sc->a.timewait_exits, &sc->b.timewait_exits) :
-				  scale_both(&sc->a.established, &sc->b.established), SCALE_WAIT);
+				  scale_both(&sc->a.timewait_exits, &sc->b.timewait_exits, sc->n) :
+				  scale_both(&sc->a.established, &sc->b.established, sc->n),
+				  SCALE_WAIT);
 }
 
 /*
- * 1,000 connections between two devices with 5% of all frames lost, SCALE_INFLIGHT attempts at a
- * time: all are established, carry a message, and are torn down through TIMEWAIT.
+ * 1,000 connections between two devices with 5% of all frames lost (and 200 with frames
+ * duplicated, reordered and delayed), SCALE_INFLIGHT attempts at a time: all are established,
+ * carry a message, and are torn down through TIMEWAIT.
  */
 static void cm_scale(struct kunit *test)
 {
-	struct scale *sc = scale_setup(test);
+	const struct scale_case *sk = test->param_value;
+	struct scale *sc = scale_setup(test, sk);
 	ktime_t t0 = ktime_get();
 	s64 up_ms, down_ms;
 	int i;
 
-	for (i = 0; i < SCALE_CONNS; i++) {
+	for (i = 0; i < sc->n; i++) {
 		KUNIT_ASSERT_GT(test, scale_in_flight(sc, i), 0);
 		KUNIT_ASSERT_EQ(test, 0, scale_connect(sc, i));
 	}
@@ -508,13 +526,13 @@ static void cm_scale(struct kunit *test)
 	up_ms = ktime_ms_delta(ktime_get(), t0);
 	scale_use(test, sc);
 	t0 = ktime_get();
-	for (i = 0; i < SCALE_CONNS; i++)
+	for (i = 0; i < sc->n; i++)
 		KUNIT_ASSERT_EQ(test, 0, oib_cm_send_dreq(sc->conns[i].ida, NULL, 0));
 	KUNIT_EXPECT_GT(test, scale_all(sc, true), 0);
 	down_ms = ktime_ms_delta(ktime_get(), t0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&sc->errors), 0);
-	kunit_info(test, "%d connections, %u%% loss: established in %lld ms, torn down in %lld ms",
-		   SCALE_CONNS, SCALE_LOSS_PPM / 10000, up_ms, down_ms);
+	kunit_info(test, "%s: established in %lld ms, torn down in %lld ms", sk->name, up_ms,
+		   down_ms);
 }
 
 static struct kunit_case loss_cases[] = {
@@ -529,7 +547,7 @@ static struct kunit_case loss_cases[] = {
 	KUNIT_CASE(loss_rep_all),
 	KUNIT_CASE(loss_dreq_all),
 	KUNIT_CASE_SLOW(cm_fuzz),
-	KUNIT_CASE_SLOW(cm_scale),
+	KUNIT_CASE_PARAM_ATTR(cm_scale, scale_gen_params, { .speed = KUNIT_SPEED_SLOW }),
 	{}
 };
 
