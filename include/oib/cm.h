@@ -338,6 +338,12 @@ struct oib_cm_req_param {
 	u8 retry_count;			/* 3 bits */
 	u8 rnr_retry_count;		/* 3 bits */
 	u8 max_cm_retries;		/* 4 bits: REQ, REP and DREQ resends */
+	/*
+	 * Peer to peer: the peer may send us a REQ for the same service at the same time.  If it
+	 * crosses ours, the side with the lower (CA GUID, QPN) becomes passive: its cm_id gets
+	 * REQ_RECEIVED (listen_id NULL) and answers with send_rep, as a listener's would.
+	 */
+	bool peer_to_peer;
 };
 
 /*

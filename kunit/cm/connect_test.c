@@ -131,16 +131,27 @@ static void cm_mra_then_rep(struct kunit *test)
 	cmt_exchange(test, &p->a, &p->b, 8, 30);
 }
 
+static void cm_heed_comm_est(void *unused)
+{
+	oib_cm_ignore_comm_est(false);
+}
+
 /*
  * The design thread's ULP: the passive side posts a receive and its reply in the REQ handler,
  * with the QP in RTR.  The RTU is lost (@late: it only comes late); the active side's first
- * message makes the passive side established through COMM_EST, with no call from the ULP; the
- * reply leaves at RTS; the late RTU changes nothing.
+ * message makes the passive side established through COMM_EST, with no call from the ULP (with
+ * @by_recv, COMM_EST is ignored: the receive completion the ULP polls does it); the reply leaves
+ * at RTS; the late RTU changes nothing.
  */
-static void cm_established_without_rtu(struct kunit *test, bool late)
+static void cm_established_without_rtu(struct kunit *test, bool late, bool by_recv)
 {
 	struct cmt_pair *p = cmt_pair(test);
 	struct oib_wc wc;
+
+	if (by_recv) {
+		oib_cm_ignore_comm_est(true);
+		KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, cm_heed_comm_est, NULL));
+	}
 
 	p->b.reply_in_req = true;
 	p->a.rtu_on_rep = false;
@@ -153,6 +164,12 @@ static void cm_established_without_rtu(struct kunit *test, bool late)
 
 	KUNIT_ASSERT_EQ(test, 0, cmt_post_recv(&p->a, 3));
 	KUNIT_ASSERT_EQ(test, 0, cmt_post_send(&p->a, 4, 32));
+	if (by_recv) {
+		/* b's ULP polls a's message first: that completion establishes b */
+		KUNIT_ASSERT_EQ(test, 1, oib_test_poll_cq(p->b.cq, &wc, 1));
+		KUNIT_EXPECT_EQ(test, wc.status, OIB_WC_SUCCESS);
+		KUNIT_EXPECT_EQ(test, wc.wr_id, 1);
+	}
 	KUNIT_ASSERT_TRUE(test, cmt_wait(&p->b, OIB_CM_EVENT_ESTABLISHED, 1));
 	KUNIT_EXPECT_EQ(test, READ_ONCE(p->b.qp->state), OIB_QPS_RTS);
 	/* a: its send and b's reply (posted in RTR) arrive; b: a's message, its reply sent */
@@ -162,8 +179,10 @@ static void cm_established_without_rtu(struct kunit *test, bool late)
 	KUNIT_EXPECT_EQ(test, wc.status, OIB_WC_SUCCESS);
 	KUNIT_ASSERT_EQ(test, 1, oib_test_poll_cq(p->b.cq, &wc, 1));
 	KUNIT_EXPECT_EQ(test, wc.status, OIB_WC_SUCCESS);
-	KUNIT_ASSERT_EQ(test, 1, oib_test_poll_cq(p->b.cq, &wc, 1));
-	KUNIT_EXPECT_EQ(test, wc.status, OIB_WC_SUCCESS);
+	if (!by_recv) {
+		KUNIT_ASSERT_EQ(test, 1, oib_test_poll_cq(p->b.cq, &wc, 1));
+		KUNIT_EXPECT_EQ(test, wc.status, OIB_WC_SUCCESS);
+	}
 	if (late)
 		KUNIT_EXPECT_TRUE(test, oib_test_wait_for(cmt_stat(&p->b, OIB_CM_STAT_RECEIVED,
 								   CM_ATTR_RTU) == 1));
@@ -176,12 +195,17 @@ static void cm_established_without_rtu(struct kunit *test, bool late)
 
 static void cm_rtu_lost(struct kunit *test)
 {
-	cm_established_without_rtu(test, false);
+	cm_established_without_rtu(test, false, false);
 }
 
 static void cm_rtu_late(struct kunit *test)
 {
-	cm_established_without_rtu(test, true);
+	cm_established_without_rtu(test, true, false);
+}
+
+static void cm_rtu_lost_first_recv(struct kunit *test)
+{
+	cm_established_without_rtu(test, false, true);
 }
 
 /* notify() establishes a passive side whose RTU was lost, and nothing else than COMM_EST. */
@@ -405,49 +429,209 @@ static void cm_stale_connection(struct kunit *test)
 	cmt_exchange(test, &p->a, &p->b, 64, 40);
 }
 
-/* A cm_id destroyed while its REQ is pending tells the passive side, which has none yet. */
-static void cm_destroy_req_sent(struct kunit *test)
+/* ---- Destroy in every state ---- */
+
+/* A cm_id destroyed in @state (by its owner, or by its handler returning non-zero on @ev). */
+struct destroy_case {
+	const char *name;
+	enum oib_cm_state state;
+	bool passive;			/* the passive side's id is destroyed, else the active's */
+	int from_handler;		/* event type + 1 on which the handler destroys; 0: owner */
+	enum oib_cm_event_type peer_event;	/* what the other side then hears */
+	u16 rej_reason;			/* REJ_RECEIVED: the reason */
+};
+
+#define EV(e)	(OIB_CM_EVENT_##e + 1)
+
+static const struct destroy_case destroy_cases[] = {
+	{ "a_req_sent", OIB_CM_REQ_SENT, false, 0, OIB_CM_EVENT_REJ_RECEIVED,
+	  OIB_CM_REJ_TIMEOUT },
+	{ "a_mra_req_rcvd", OIB_CM_MRA_REQ_RCVD, false, 0, OIB_CM_EVENT_REJ_RECEIVED,
+	  OIB_CM_REJ_TIMEOUT },
+	{ "a_mra_req_rcvd_handler", OIB_CM_MRA_REQ_RCVD, false, EV(MRA_RECEIVED),
+	  OIB_CM_EVENT_REJ_RECEIVED, OIB_CM_REJ_TIMEOUT },
+	{ "a_rep_rcvd", OIB_CM_REP_RCVD, false, 0, OIB_CM_EVENT_REJ_RECEIVED,
+	  OIB_CM_REJ_CONSUMER_DEFINED },
+	{ "a_rep_rcvd_handler", OIB_CM_REP_RCVD, false, EV(REP_RECEIVED),
+	  OIB_CM_EVENT_REJ_RECEIVED, OIB_CM_REJ_CONSUMER_DEFINED },
+	{ "a_mra_rep_sent", OIB_CM_MRA_REP_SENT, false, 0, OIB_CM_EVENT_REJ_RECEIVED,
+	  OIB_CM_REJ_CONSUMER_DEFINED },
+	{ "a_established", OIB_CM_ESTABLISHED, false, 0, OIB_CM_EVENT_DREQ_RECEIVED },
+	{ "a_established_handler", OIB_CM_ESTABLISHED, false, EV(ESTABLISHED),
+	  OIB_CM_EVENT_DREQ_RECEIVED },
+	{ "a_dreq_sent", OIB_CM_DREQ_SENT, false, 0, OIB_CM_EVENT_DREQ_RECEIVED },
+	{ "a_timewait", OIB_CM_TIMEWAIT, false, 0, OIB_CM_EVENT_DREQ_RECEIVED },
+	{ "a_sidr_req_sent", OIB_CM_SIDR_REQ_SENT, false, 0, OIB_CM_EVENT_SIDR_REQ_RECEIVED },
+	{ "b_req_rcvd", OIB_CM_REQ_RCVD, true, 0, OIB_CM_EVENT_REJ_RECEIVED,
+	  OIB_CM_REJ_CONSUMER_DEFINED },
+	{ "b_mra_req_sent", OIB_CM_MRA_REQ_SENT, true, 0, OIB_CM_EVENT_REJ_RECEIVED,
+	  OIB_CM_REJ_CONSUMER_DEFINED },
+	{ "b_rep_sent", OIB_CM_REP_SENT, true, 0, OIB_CM_EVENT_REJ_RECEIVED,
+	  OIB_CM_REJ_CONSUMER_DEFINED },
+	{ "b_mra_rep_rcvd", OIB_CM_MRA_REP_RCVD, true, 0, OIB_CM_EVENT_REJ_RECEIVED,
+	  OIB_CM_REJ_CONSUMER_DEFINED },
+	{ "b_established", OIB_CM_ESTABLISHED, true, 0, OIB_CM_EVENT_DREQ_RECEIVED },
+	{ "b_established_handler", OIB_CM_ESTABLISHED, true, EV(ESTABLISHED),
+	  OIB_CM_EVENT_DREQ_RECEIVED },
+	{ "b_dreq_rcvd", OIB_CM_DREQ_RCVD, true, 0, OIB_CM_EVENT_DREP_RECEIVED },
+	{ "b_dreq_rcvd_handler", OIB_CM_DREQ_RCVD, true, EV(DREQ_RECEIVED),
+	  OIB_CM_EVENT_DREP_RECEIVED },
+	{ "b_timewait", OIB_CM_TIMEWAIT, true, 0, OIB_CM_EVENT_DREP_RECEIVED },
+	{ "b_sidr_req_rcvd", OIB_CM_SIDR_REQ_RCVD, true, 0, OIB_CM_EVENT_SIDR_REP_RECEIVED },
+};
+
+#undef EV
+
+KUNIT_ARRAY_PARAM_DESC(destroy, destroy_cases, name);
+
+static void cm_drive_sidr(struct kunit *test, struct cmt_pair *p)
 {
-	struct cmt_pair *p = cmt_pair(test);
+	struct oib_cm_sidr_req_param req = { .path = &p->path, .service_id = CMT_SID,
+					     .timeout_ms = 5000, .max_cm_retries = 3 };
 
 	p->b.on_req = CMT_NOTHING;
-	KUNIT_ASSERT_EQ(test, 0, cmt_connect(p));
-	KUNIT_ASSERT_TRUE(test, cmt_wait(&p->b, OIB_CM_EVENT_REQ_RECEIVED, 1));
-	oib_cm_destroy_id(p->a.id);
-	p->a.id = NULL;
-	KUNIT_ASSERT_TRUE(test, cmt_wait(&p->b, OIB_CM_EVENT_REJ_RECEIVED, 1));
-	KUNIT_EXPECT_EQ(test, p->b.last[OIB_CM_EVENT_REJ_RECEIVED].param.rej.reason,
-			OIB_CM_REJ_TIMEOUT);
-	KUNIT_EXPECT_EQ(test, p->b.id->state, OIB_CM_IDLE);
+	p->a.id = oib_cm_create_id(p->a.dev, cmt_handler, &p->a);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p->a.id);
+	KUNIT_ASSERT_EQ(test, 0, oib_cm_send_sidr_req(p->a.id, &req));
+	KUNIT_ASSERT_TRUE(test, cmt_wait(&p->b, OIB_CM_EVENT_SIDR_REQ_RECEIVED, 1));
 }
 
-/* Destroying the passive id before it answers REJects; an established one DREQs. */
-static void cm_destroy_passive(struct kunit *test)
+/* Up to REP_RCVD (active) and REP_SENT (passive), no RTU; @mra: the active side MRAs the REP. */
+static void cm_drive_rep(struct kunit *test, struct cmt_pair *p, bool mra)
 {
-	struct cmt_pair *p = cmt_pair(test);
-
-	p->b.on_req = CMT_NOTHING;
+	p->a.rtu_on_rep = false;
 	KUNIT_ASSERT_EQ(test, 0, cmt_connect(p));
-	KUNIT_ASSERT_TRUE(test, cmt_wait(&p->b, OIB_CM_EVENT_REQ_RECEIVED, 1));
-	oib_cm_destroy_id(p->b.id);
-	p->b.id = NULL;
-	KUNIT_ASSERT_TRUE(test, cmt_wait(&p->a, OIB_CM_EVENT_REJ_RECEIVED, 1));
-	KUNIT_EXPECT_EQ(test, p->a.last[OIB_CM_EVENT_REJ_RECEIVED].param.rej.reason,
-			OIB_CM_REJ_CONSUMER_DEFINED);
+	KUNIT_ASSERT_TRUE(test, cmt_wait(&p->a, OIB_CM_EVENT_REP_RECEIVED, 1));
+	if (!mra)
+		return;
+	KUNIT_ASSERT_EQ(test, 0, oib_cm_send_mra(p->a.id, 20, NULL, 0));
+	KUNIT_ASSERT_TRUE(test, cmt_wait(&p->b, OIB_CM_EVENT_MRA_RECEIVED, 1));
 }
 
-static void cm_destroy_established(struct kunit *test)
+/* Bring the pair to where @c's id is in @c->state. */
+static void cm_drive(struct kunit *test, struct cmt_pair *p, const struct destroy_case *c)
+{
+	switch (c->state) {
+	case OIB_CM_REQ_SENT:
+	case OIB_CM_REQ_RCVD:
+		p->b.on_req = CMT_NOTHING;
+		KUNIT_ASSERT_EQ(test, 0, cmt_connect(p));
+		KUNIT_ASSERT_TRUE(test, cmt_wait(&p->b, OIB_CM_EVENT_REQ_RECEIVED, 1));
+		break;
+	case OIB_CM_MRA_REQ_RCVD:
+	case OIB_CM_MRA_REQ_SENT:
+		p->b.on_req = CMT_MRA;
+		p->b.mra_timeout = 20;
+		KUNIT_ASSERT_EQ(test, 0, cmt_connect(p));
+		KUNIT_ASSERT_TRUE(test, cmt_wait(&p->a, OIB_CM_EVENT_MRA_RECEIVED, 1));
+		break;
+	case OIB_CM_REP_RCVD:
+	case OIB_CM_REP_SENT:
+		cm_drive_rep(test, p, false);
+		break;
+	case OIB_CM_MRA_REP_SENT:
+	case OIB_CM_MRA_REP_RCVD:
+		cm_drive_rep(test, p, true);
+		break;
+	case OIB_CM_ESTABLISHED:
+		KUNIT_ASSERT_EQ(test, 0, cmt_connect(p));
+		KUNIT_ASSERT_TRUE(test, cmt_wait(c->passive ? &p->b : &p->a,
+						 OIB_CM_EVENT_ESTABLISHED, 1));
+		break;
+	case OIB_CM_DREQ_SENT:
+	case OIB_CM_DREQ_RCVD:
+	case OIB_CM_TIMEWAIT:
+		p->b.drep_on_dreq = c->state == OIB_CM_TIMEWAIT;
+		if (c->state == OIB_CM_TIMEWAIT)	/* timewait: 2^(23 - 8) ms, past the test */
+			p->path.packet_life_time = 22;
+		KUNIT_ASSERT_EQ(test, 0, cmt_connect(p));
+		cmt_expect_established(test, p);
+		KUNIT_ASSERT_EQ(test, 0, oib_cm_send_dreq(p->a.id, NULL, 0));
+		KUNIT_ASSERT_TRUE(test, cmt_wait(&p->b, OIB_CM_EVENT_DREQ_RECEIVED, 1));
+		if (c->state == OIB_CM_TIMEWAIT)
+			KUNIT_ASSERT_TRUE(test, cmt_wait(&p->a, OIB_CM_EVENT_DREP_RECEIVED, 1));
+		break;
+	case OIB_CM_SIDR_REQ_SENT:
+	case OIB_CM_SIDR_REQ_RCVD:
+		cm_drive_sidr(test, p);
+		break;
+	default:
+		KUNIT_FAIL(test, "no way to %s", oib_cm_state_name(c->state));
+	}
+}
+
+/*
+ * Destroy a cm_id in every state it can be destroyed in with its peer waiting, by its owner or
+ * from its own handler: the peer hears what the spec gives (REJ with its reason, DREQ, DREP,
+ * SIDR reject) and, where it released the connection, passes TIMEWAIT; nothing leaks (kmemleak
+ * and the module's own check at unload).  In TIMEWAIT the peer is destroyed there too.
+ */
+static void cm_destroy_in_state(struct kunit *test)
+{
+	const struct destroy_case *c = test->param_value;
+	struct cmt_pair *p = cmt_pair(test);
+	struct cmt_end *e = c->passive ? &p->b : &p->a;
+	struct cmt_end *peer = c->passive ? &p->a : &p->b;
+
+	e->destroy_on = c->from_handler;
+	cm_drive(test, p, c);
+	if (!c->from_handler) {
+		KUNIT_ASSERT_NOT_NULL(test, e->id);
+		KUNIT_EXPECT_EQ(test, e->id->state, c->state);
+		oib_cm_destroy_id(e->id);
+		e->id = NULL;
+	}
+	KUNIT_ASSERT_TRUE(test, cmt_wait(peer, c->peer_event, 1));
+	if (c->peer_event == OIB_CM_EVENT_REJ_RECEIVED)
+		KUNIT_EXPECT_EQ(test, peer->last[c->peer_event].param.rej.reason, c->rej_reason);
+	if (c->peer_event == OIB_CM_EVENT_SIDR_REP_RECEIVED)
+		KUNIT_EXPECT_EQ(test, peer->last[c->peer_event].param.sidr_rep.status,
+				OIB_CM_SIDR_REJECT);
+	if (c->state == OIB_CM_DREQ_SENT)	/* its DREP now goes to an id that is gone */
+		KUNIT_ASSERT_EQ(test, 0, oib_cm_send_drep(peer->id, NULL, 0));
+	if (c->state != OIB_CM_TIMEWAIT && (c->peer_event == OIB_CM_EVENT_DREQ_RECEIVED ||
+					    c->peer_event == OIB_CM_EVENT_DREP_RECEIVED))
+		KUNIT_EXPECT_TRUE(test, cmt_wait(peer, OIB_CM_EVENT_TIMEWAIT_EXIT, 1));
+}
+
+/*
+ * Peer to peer: both sides send a REQ for the same service to each other.  a's first REQ is
+ * lost, so b's crosses it for certain, and a's resend (4.6 s later) crosses b's: whichever
+ * side has the lower (CA GUID, QPN) takes the other's REQ on its own cm_id and answers it; the
+ * other stays active.  One connection results, and it carries data.
+ */
+static void cm_req_crossing(struct kunit *test)
 {
 	struct cmt_pair *p = cmt_pair(test);
+	struct oib_cm_req_param req_b;
+	struct oib_cm_path path_b;
+	struct cmt_end *passive;
 
+	p->req.service_id = CMT_SID + 2;	/* no listener */
+	p->req.peer_to_peer = true;
+	path_b = p->path;
+	path_b.sgid = p->b.gid;
+	path_b.dgid = p->a.gid;
+	req_b = p->req;
+	req_b.qp = p->b.qp;
+	req_b.path = &path_b;
+	p->b.id = oib_cm_create_id(p->b.dev, cmt_handler, &p->b);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p->b.id);
+
+	cmt_rule(p, ORXE_FAULT_DROP, 1, 0);
 	KUNIT_ASSERT_EQ(test, 0, cmt_connect(p));
+	KUNIT_ASSERT_EQ(test, 0, oib_cm_send_req(p->b.id, &req_b));
 	cmt_expect_established(test, p);
-	oib_cm_destroy_id(p->a.id);
-	p->a.id = NULL;
-	KUNIT_ASSERT_TRUE(test, cmt_wait(&p->b, OIB_CM_EVENT_DREQ_RECEIVED, 1));
-	KUNIT_EXPECT_TRUE(test, cmt_wait(&p->b, OIB_CM_EVENT_TIMEWAIT_EXIT, 1));
-	/* the DREP went to an id that is gone: dropped, counted */
-	KUNIT_EXPECT_TRUE(test, oib_test_wait_for(cmt_drops(&p->a, OIB_CM_DROP_UNKNOWN_ID) == 1));
+	passive = cmt_count(&p->a, OIB_CM_EVENT_REQ_RECEIVED) ? &p->a : &p->b;
+	KUNIT_EXPECT_EQ(test, cmt_count(passive, OIB_CM_EVENT_REQ_RECEIVED), 1);
+	KUNIT_EXPECT_NULL(test, passive->last[OIB_CM_EVENT_REQ_RECEIVED].param.req.listen_id);
+	KUNIT_EXPECT_EQ(test, cmt_count(passive == &p->a ? &p->b : &p->a,
+					OIB_CM_EVENT_REQ_RECEIVED), 0);
+	KUNIT_EXPECT_EQ(test, cmt_count(&p->a, OIB_CM_EVENT_REJ_RECEIVED), 0);
+	KUNIT_EXPECT_EQ(test, cmt_count(&p->b, OIB_CM_EVENT_REJ_RECEIVED), 0);
+	KUNIT_EXPECT_EQ(test, p->a.id->remote_id, p->b.id->local_id);
+	cmt_exchange(test, &p->a, &p->b, 64, 50);
+	cmt_exchange(test, &p->b, &p->a, 64, 51);
 }
 
 /* Both sides send DREQ at once: each answers the other's, both pass TIMEWAIT. */
@@ -576,14 +760,14 @@ static struct kunit_case cm_connect_cases[] = {
 	KUNIT_CASE(cm_mra_then_rep),
 	KUNIT_CASE(cm_rtu_lost),
 	KUNIT_CASE(cm_rtu_late),
+	KUNIT_CASE(cm_rtu_lost_first_recv),
 	KUNIT_CASE(cm_notify),
 	KUNIT_CASE(cm_private_data_max),
 	KUNIT_CASE(cm_validation),
 	KUNIT_CASE(cm_sidr),
 	KUNIT_CASE(cm_stale_connection),
-	KUNIT_CASE(cm_destroy_req_sent),
-	KUNIT_CASE(cm_destroy_passive),
-	KUNIT_CASE(cm_destroy_established),
+	KUNIT_CASE_PARAM(cm_destroy_in_state, destroy_gen_params),
+	KUNIT_CASE(cm_req_crossing),
 	KUNIT_CASE(cm_dreq_crossing),
 	KUNIT_CASE(cm_failslab_connect),
 	KUNIT_CASE(cm_capture),

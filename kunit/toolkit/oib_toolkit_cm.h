@@ -50,6 +50,7 @@ struct cmt_end {
 	bool rtu_on_rep;		/* active: answer REP_RECEIVED with the RTU (default) */
 	bool drep_on_dreq;		/* answer DREQ_RECEIVED with a DREP (default) */
 	u8 mra_timeout;
+	int destroy_on;			/* event type + 1: return non-zero after it (destroy) */
 
 	/* What the handler saw, under @lock. */
 	spinlock_t lock;

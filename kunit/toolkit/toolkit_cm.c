@@ -105,6 +105,10 @@ int cmt_handler(struct oib_cm_id *id, const struct oib_cm_event *ev)
 	default:
 		break;
 	}
+	if (e->destroy_on == ev->type + 1) {
+		e->id = NULL;		/* the CM destroys it */
+		ret = -ECONNABORTED;
+	}
 	cmt_record(e, ev);
 	return ret;
 }

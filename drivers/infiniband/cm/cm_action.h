@@ -15,6 +15,7 @@
 CM_ACTION(spawn);
 CM_ACTION(send_req);
 CM_ACTION(deliver_req);
+CM_ACTION(cross_passive);
 CM_ACTION(send_mra_req);
 CM_ACTION(send_mra_rep);
 CM_ACTION(resend_kept);

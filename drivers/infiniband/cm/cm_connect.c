@@ -191,7 +191,10 @@ CM_ACTION(send_req)
 	if (ret)
 		return ret;
 	cm_format_req(priv, p, &msg);
-	return cm_send_msg_locked(priv, &msg, true);
+	ret = cm_send_msg_locked(priv, &msg, true);
+	if (!ret && p->peer_to_peer)
+		cm_id_add_p2p(priv);
+	return ret;
 }
 
 int oib_cm_send_req(struct oib_cm_id *id, const struct oib_cm_req_param *param)
@@ -242,7 +245,7 @@ static int cm_req_event(struct cm_id_priv *priv, struct cm_ctx *ctx)
 	struct oib_cm_event ev = { .type = OIB_CM_EVENT_REQ_RECEIVED };
 	struct oib_cm_req_event_param *p = &ev.param.req;
 
-	p->listen_id = &ctx->listener->id;
+	p->listen_id = ctx->listener ? &ctx->listener->id : NULL;
 	p->port_num = ctx->port->port_num;
 	cm_req_path(req, &p->path);
 	p->remote_ca_guid = req->local_ca_guid;
@@ -261,7 +264,8 @@ static int cm_req_event(struct cm_id_priv *priv, struct cm_ctx *ctx)
 	return cm_queue_pdata(priv, &ev, &req->pdata);
 }
 
-CM_ACTION(deliver_req)
+/* Take the REQ in @ctx: the connection as it asks, REQ_RECEIVED queued. */
+static int cm_take_req(struct cm_id_priv *priv, struct cm_ctx *ctx)
 {
 	const struct cm_req *req = &ctx->msg->req;
 	struct cm_conn *c = &priv->conn;
@@ -290,12 +294,42 @@ CM_ACTION(deliver_req)
 	c->remote_known = true;
 	c->tid = ctx->msg->tid;
 	ret = cm_req_event(priv, ctx);
+	if (!ret)
+		priv->passive = true;
+	return ret;
+}
+
+/* A listener's new cm_id takes its REQ. */
+CM_ACTION(deliver_req)
+{
+	int ret = cm_take_req(priv, ctx);
+
 	if (ret)
 		return ret;
 	cm_port_get(ctx->port);
 	priv->port = ctx->port;
-	priv->id.service_id = req->service_id;
+	priv->id.service_id = ctx->msg->req.service_id;
 	return 0;
+}
+
+/*
+ * The peer's REQ crossed our peer-to-peer REQ and it won: our REQ's wait ends (the step
+ * leaves REQ_SENT), we take its REQ on our cm_id and answer as a passive side.
+ */
+CM_ACTION(cross_passive)
+{
+	const struct cm_req *req = &ctx->msg->req;
+	struct cm_id_priv *other;
+
+	other = cm_id_insert_remote(priv, req->local_comm_id, &req->primary.local_gid);
+	if (!other)
+		other = cm_id_insert_remote_qpn(priv, req->local_ca_guid, req->local_qpn);
+	if (other) {
+		cm_id_put(other);
+		cm_id_forget_peer(priv);
+		return -EALREADY;
+	}
+	return cm_take_req(priv, ctx);
 }
 
 /* ---- MRA ---- */

@@ -36,11 +36,12 @@ static DEFINE_XARRAY_ALLOC(cm_ids);	/* index -> cm_id_priv; its own lock */
 static u32 cm_ids_next;			/* the cyclic cursor, under the xarray's lock */
 static u32 cm_id_xor;			/* set at module load, bit 31 set */
 
-/* Protects cm_remote_ids, cm_remote_qpns, cm_listeners and cm_all_ids. */
+/* Protects cm_remote_ids, cm_remote_qpns, cm_listeners, cm_p2p and cm_all_ids. */
 static DEFINE_SPINLOCK(cm_table_lock);
 static struct rb_root cm_remote_ids = RB_ROOT;
 static struct rb_root cm_remote_qpns = RB_ROOT;
 static LIST_HEAD(cm_listeners);
+static LIST_HEAD(cm_p2p);
 static LIST_HEAD(cm_all_ids);
 
 /* Runs every cm_id's work (events to handlers) and timewait timer. */
@@ -81,6 +82,7 @@ struct cm_id_priv *cm_id_alloc(struct oib_device *device, oib_cm_handler handler
 	RB_CLEAR_NODE(&priv->remote_node);
 	RB_CLEAR_NODE(&priv->qpn_node);
 	INIT_LIST_HEAD(&priv->listen_entry);
+	INIT_LIST_HEAD(&priv->p2p_entry);
 
 	ret = xa_alloc_cyclic(&cm_ids, &priv->index, priv, CM_ID_INDEX_LIMIT, &cm_ids_next,
 			      GFP_KERNEL);
@@ -293,6 +295,38 @@ struct cm_id_priv *cm_id_find_listener(struct oib_device *device, u64 service_id
 	return found;
 }
 
+/* @priv sent a peer-to-peer REQ: a REQ crossing it finds it. */
+void cm_id_add_p2p(struct cm_id_priv *priv)
+{
+	spin_lock(&cm_table_lock);
+	if (list_empty(&priv->p2p_entry))
+		list_add_tail(&priv->p2p_entry, &cm_p2p);
+	spin_unlock(&cm_table_lock);
+}
+
+/*
+ * The id on @device whose peer-to-peer REQ for @service_id to @gid is still unanswered, with a
+ * reference, or NULL.  Its state is read without its mutex: the table decides once it is held.
+ */
+struct cm_id_priv *cm_id_find_p2p(struct oib_device *device, u64 service_id,
+				  const union oib_gid *gid)
+{
+	struct cm_id_priv *cur, *found = NULL;
+
+	spin_lock(&cm_table_lock);
+	list_for_each_entry(cur, &cm_p2p, p2p_entry) {
+		if (cur->id.device == device && cur->id.service_id == service_id &&
+		    READ_ONCE(cur->id.state) == OIB_CM_REQ_SENT &&
+		    !memcmp(cur->conn.av.grh.dgid.raw, gid->raw, sizeof(gid->raw))) {
+			found = cur;
+			cm_id_get(found);
+			break;
+		}
+	}
+	spin_unlock(&cm_table_lock);
+	return found;
+}
+
 static int cm_listen_add_locked(struct cm_id_priv *priv)
 {
 	struct cm_id_priv *cur;
@@ -354,6 +388,7 @@ void cm_id_forget_peer(struct cm_id_priv *priv)
 		priv->in_remote = false;
 	}
 	priv->id.remote_id = 0;
+	list_del_init(&priv->p2p_entry);
 	spin_unlock(&cm_table_lock);
 }
 

@@ -112,6 +112,7 @@ struct cm_id_priv {
 	struct rb_node qpn_node;	/* in cm_remote_qpns, under cm_table_lock */
 	bool in_qpn;			/* under cm_table_lock */
 	struct list_head listen_entry;	/* in cm_listeners, under cm_table_lock; empty if not */
+	struct list_head p2p_entry;	/* in cm_p2p (peer-to-peer REQs), under cm_table_lock */
 	struct list_head all_entry;	/* in cm_all_ids (debugfs), under cm_table_lock */
 };
 
@@ -138,6 +139,9 @@ struct cm_id_priv *cm_id_insert_remote_qpn(struct cm_id_priv *priv, u64 remote_c
 void cm_id_forget_qpn(struct cm_id_priv *priv);
 void cm_id_forget_peer(struct cm_id_priv *priv);
 struct cm_id_priv *cm_id_find_listener(struct oib_device *device, u64 service_id);
+void cm_id_add_p2p(struct cm_id_priv *priv);
+struct cm_id_priv *cm_id_find_p2p(struct oib_device *device, u64 service_id,
+				  const union oib_gid *gid);
 void cm_id_kill(struct cm_id_priv *priv);
 void cm_id_destroy(struct cm_id_priv *priv, bool from_work);
 void cm_id_discard(struct cm_id_priv *priv);

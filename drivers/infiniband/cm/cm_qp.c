@@ -7,6 +7,8 @@
  * The same attributes are what oib_cm_init_qp_attr() gives owners who move a QP themselves.
  */
 #include <linux/errno.h>
+#include <kunit/visibility.h>
+#include <oib/kunit/cm.h>
 #include "cm_id.h"
 #include "cm_port.h"
 
@@ -124,9 +126,20 @@ void cm_qp_error_locked(struct cm_id_priv *priv)
 
 /* ---- The watch ---- */
 
+/* Tests only: COMM_EST not taken, so that the first receive establishes (oib/kunit/cm.h). */
+static bool cm_ignore_comm_est;
+
+#if IS_ENABLED(CONFIG_KUNIT)
+void oib_cm_ignore_comm_est(bool ignore)
+{
+	WRITE_ONCE(cm_ignore_comm_est, ignore);
+}
+EXPORT_SYMBOL_IF_KUNIT(oib_cm_ignore_comm_est);
+#endif
+
 static void cm_qp_watch_event(struct oib_qp_watch *watch, const struct oib_event *event)
 {
-	if (event->event == OIB_EVENT_COMM_EST)
+	if (event->event == OIB_EVENT_COMM_EST && !READ_ONCE(cm_ignore_comm_est))
 		cm_signal(container_of(watch, struct cm_id_priv, watch), CM_SIG_COMM_EST);
 }
 

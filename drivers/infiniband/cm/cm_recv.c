@@ -5,9 +5,10 @@
  * counted, as received, duplicate or dropped with a reason.
  *
  * - REQ: a duplicate of one taken (same peer comm ID and GID) goes to the id that took it; one
- *   naming the peer QP of a connection we have is stale and goes to that connection's id; else
- *   the listener for its service ID spawns a new id; with none it is answered REJ "invalid
- *   service ID".
+ *   naming the peer QP of a connection we have is stale and goes to that connection's id; one
+ *   crossing our own peer-to-peer REQ to its sender for its service goes to our id (which side
+ *   turns passive is decided by (CA GUID, QPN)); else the listener for its service ID spawns a
+ *   new id; with none it is answered REJ "invalid service ID".
  * - REP, MRA, RTU, DREQ, DREP, LAP, APR: by RemoteCommID, which must be one of ours, with the
  *   sender's LocalCommID equal to the peer's we know (if we know it).  REPs go to active ids
  *   only.  A DREQ must also name our QP; a DREQ for no id of ours still gets a DREP.
@@ -72,13 +73,12 @@ static void cm_recv_answer(struct cm_ctx *ctx, struct cm_msg *msg)
 	cm_port_send(ctx->port, &av, msg, NULL, 0, 0);
 }
 
-/* Give the message in @ctx to @child, a passive id a listener just spawned for it. */
+/* Give the message in @ctx to @child, the id a listener just spawned for it. */
 static int cm_recv_child(struct cm_id_priv *child, enum cm_event event, struct cm_ctx *ctx)
 {
 	int ret;
 
 	mutex_lock(&child->mutex);
-	child->passive = true;
 	ret = cm_run_locked(child, event, ctx);
 	mutex_unlock(&child->mutex);
 	return ret;
@@ -137,6 +137,14 @@ static void cm_recv_req(struct cm_ctx *ctx)
 	priv = cm_id_find_qpn(req->local_ca_guid, req->local_qpn);
 	if (priv) {
 		cm_recv_run(priv, CM_EV_RECV_REQ_STALE, ctx);
+		return;
+	}
+	priv = cm_id_find_p2p(ctx->port->device, req->service_id, &req->primary.local_gid);
+	if (priv) {
+		u32 qpn = priv->id.qp ? priv->id.qp->qp_num : 0;
+
+		cm_recv_run(priv, oib_cm_fsm_cross_event(ctx->port->ca_guid, qpn,
+							 req->local_ca_guid, req->local_qpn), ctx);
 		return;
 	}
 	cm_recv_req_new(ctx);

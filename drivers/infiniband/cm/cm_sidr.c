@@ -83,6 +83,7 @@ CM_ACTION(deliver_sidr_req)
 	cm_port_get(ctx->port);
 	priv->port = ctx->port;
 	priv->id.service_id = req->service_id;
+	priv->passive = true;
 	return 0;
 }
 

@@ -29,11 +29,6 @@ static const u8 cm_awaits[OIB_CM_NSTATES] = {
 
 #undef AWAITS
 
-static int cm_act_unsupported(struct cm_id_priv *priv, struct cm_ctx *ctx)
-{
-	return -EOPNOTSUPP;	/* REQ crossing REQ needs peer-to-peer mode, not offered */
-}
-
 typedef int (*cm_action_fn)(struct cm_id_priv *priv, struct cm_ctx *ctx);
 
 /* NONE, IGNORE, DROP_DUP and DESTROY do nothing but change the state. */
@@ -41,7 +36,7 @@ static const cm_action_fn cm_actions[CM_NACTIONS] = {
 	[CM_ACT_SPAWN] = cm_act_spawn,
 	[CM_ACT_SEND_REQ] = cm_act_send_req,
 	[CM_ACT_DELIVER_REQ] = cm_act_deliver_req,
-	[CM_ACT_CROSS_PASSIVE] = cm_act_unsupported,
+	[CM_ACT_CROSS_PASSIVE] = cm_act_cross_passive,
 	[CM_ACT_SEND_MRA_REQ] = cm_act_send_mra_req,
 	[CM_ACT_SEND_MRA_REP] = cm_act_send_mra_rep,
 	[CM_ACT_RESEND_MRA] = cm_act_resend_kept,

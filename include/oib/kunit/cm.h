@@ -37,4 +37,10 @@ void oib_cm_id_deliver(struct oib_cm_id *id, const struct oib_cm_event *event);
 /* Wait until the ids whose handler returned non-zero are freed. */
 void oib_cm_id_flush(void);
 
+/*
+ * Have the CM's QP watches ignore COMM_EST (or take it again), so that a test can see a passive
+ * side established by the first receive completion alone.
+ */
+void oib_cm_ignore_comm_est(bool ignore);
+
 #endif /* OIB_KUNIT_CM_H */

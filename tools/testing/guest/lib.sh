@@ -116,6 +116,14 @@ oib_devices() {
 	DEVS=${DEVS# }
 }
 
+# has_line FILE PREFIX: some line of FILE starts with PREFIX.
+has_line() {
+	while read -r _l; do
+		case $_l in "$2"*) return 0 ;; esac
+	done <"$1"
+	return 1
+}
+
 # rxe_add NPORTS: creates a software device; sets DEV to its name (the new entry in /sys/class/oib).
 rxe_add() {
 	DEV=
