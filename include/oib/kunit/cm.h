@@ -31,10 +31,10 @@ struct oib_cm_id *oib_cm_id_find_listener(struct oib_device *device, u64 service
 
 void oib_cm_id_put(struct oib_cm_id *id);
 
-/* Call @id's handler as the MAD glue will (the caller holds a reference). */
+/* Call @id's handler with @event now, as its work does; a non-zero return destroys @id. */
 void oib_cm_id_deliver(struct oib_cm_id *id, const struct oib_cm_event *event);
 
-/* Wait until the ids whose handler returned non-zero are freed. */
+/* Wait for the CM's work (event delivery, timewait) queued so far. */
 void oib_cm_id_flush(void);
 
 /*
