@@ -62,7 +62,6 @@ struct cm_pdata_args {			/* ctx->param of the calls with private data only */
 
 int cm_send_msg_locked(struct cm_id_priv *priv, struct cm_msg *msg, bool await);
 int cm_send_kept_locked(struct cm_id_priv *priv, struct cm_msg *msg);
-void cm_msg_ids(struct cm_id_priv *priv, struct cm_msg *msg, enum cm_msg_type type);
 int cm_queue_simple(struct cm_id_priv *priv, enum oib_cm_event_type type, int status);
 int cm_queue_pdata(struct cm_id_priv *priv, struct oib_cm_event *event, const struct cm_pdata *pd);
 
