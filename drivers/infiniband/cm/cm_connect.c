@@ -77,6 +77,7 @@ static int cm_bind_port_locked(struct cm_id_priv *priv, const union oib_gid *sgi
 	u32 port_num, index;
 	struct cm_port *port;
 
+	lockdep_assert_held(&priv->mutex);
 	if (oib_find_gid(priv->id.device, sgid, &port_num, &index))
 		return -EADDRNOTAVAIL;
 	port = cm_port_find(priv->id.device, port_num);
@@ -345,6 +346,7 @@ static int cm_send_mra_locked(struct cm_id_priv *priv, struct cm_ctx *ctx, u8 ms
 	const struct cm_mra_args *a = ctx->param;
 	struct cm_msg msg = { .type = CM_MSG_MRA, .tid = priv->conn.tid };
 
+	lockdep_assert_held(&priv->mutex);
 	msg.mra.local_comm_id = priv->id.local_id;
 	msg.mra.remote_comm_id = priv->id.remote_id;
 	msg.mra.msg_mraed = msg_mraed;
@@ -573,6 +575,7 @@ static int cm_send_rej_locked(struct cm_id_priv *priv, const struct cm_rej_args 
 {
 	struct cm_msg msg = { .type = CM_MSG_REJ, .tid = priv->conn.tid };
 
+	lockdep_assert_held(&priv->mutex);
 	if (!priv->port)
 		return 0;	/* nothing was ever sent: nobody to tell */
 	msg.rej.local_comm_id = priv->id.local_id;

@@ -15,6 +15,7 @@ static int cm_send_dreq_locked(struct cm_id_priv *priv, const struct cm_pdata_ar
 {
 	struct cm_msg msg = { .type = CM_MSG_DREQ };
 
+	lockdep_assert_held(&priv->mutex);
 	priv->conn.tid = priv->id.local_id;
 	msg.tid = priv->conn.tid;
 	msg.dreq.local_comm_id = priv->id.local_id;
@@ -30,6 +31,7 @@ static int cm_send_drep_locked(struct cm_id_priv *priv, const struct cm_pdata_ar
 {
 	struct cm_msg msg = { .type = CM_MSG_DREP, .tid = priv->conn.tid };
 
+	lockdep_assert_held(&priv->mutex);
 	msg.drep.local_comm_id = priv->id.local_id;
 	msg.drep.remote_comm_id = priv->id.remote_id;
 	if (a)

@@ -93,6 +93,7 @@ static int cm_send_sidr_rep_locked(struct cm_id_priv *priv,
 	struct cm_msg msg = { .type = CM_MSG_SIDR_REP, .tid = priv->conn.tid };
 	struct cm_sidr_rep *rep = &msg.sidr_rep;
 
+	lockdep_assert_held(&priv->mutex);
 	rep->request_id = priv->id.remote_id;
 	rep->status = p->status;
 	rep->qpn = p->qpn;
