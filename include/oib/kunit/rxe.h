@@ -43,6 +43,7 @@
 struct orxe_fabric_port {
 	u8 mac[6];
 	void (*rx)(struct orxe_fabric_port *fp, struct sk_buff *skb);	/* owns skb */
+	bool implied_ok;	/* rx() takes frames with implied trailers (orxe_fabric.h) */
 
 	/* Private to the fabric. */
 	struct orxe_fabric *fabric;	/* NULL when detached */

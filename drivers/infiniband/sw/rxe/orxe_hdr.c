@@ -362,7 +362,8 @@ int oib_rxe_frame_build(const struct orxe_tx_hdr *hdr, const void *payload, u8 *
 	bth = buf + ETH_HLEN + orxe_ip_hlen(ipv6) + ORXE_UDP_HLEN;
 	orxe_put_bth((void *)bth, hdr, pad);
 	orxe_put_ext(bth, info, hdr);
-	memset(bth + info->hdr_len + hdr->paylen, 0, pad);
+	/* the pad, and the ICRC until the frame is sealed */
+	memset(bth + info->hdr_len + hdr->paylen, 0, pad + ORXE_ICRC_SIZE);
 
 	if (payload) {
 		memcpy(bth + info->hdr_len, payload, hdr->paylen);
@@ -498,8 +499,11 @@ static int orxe_parse_ipv6(const u8 *p, u32 avail, struct orxe_pkt *pkt)
 	return l4len;
 }
 
-/* The UDP header of an @l4len-byte datagram (as IP says) behind the IP header @iph. */
-static int orxe_parse_udp(const u8 *iph, u32 l4len, struct orxe_pkt *pkt)
+/*
+ * The UDP header of an @l4len-byte datagram (as IP says) behind the IP header @iph; its checksum is
+ * not checked if @implied (an IPv6 one covers the ICRC, and was never computed).
+ */
+static int orxe_parse_udp(const u8 *iph, u32 l4len, struct orxe_pkt *pkt, bool implied)
 {
 	const struct udphdr *udph = (const void *)(iph + orxe_ip_hlen(pkt->ipv6));
 	const struct iphdr *ip4h = (const void *)iph;
@@ -510,7 +514,7 @@ static int orxe_parse_udp(const u8 *iph, u32 l4len, struct orxe_pkt *pkt)
 	if (ntohs(udph->len) != l4len)
 		return -ORXE_DROP_BAD_UDP_LEN;
 	/* 0 is "no checksum" for IPv4, and RoCEv2's allowance for IPv6. */
-	if (udph->check) {
+	if (udph->check && !implied) {
 		if (pkt->ipv6)
 			check = orxe_udp6_csum((const void *)iph, udph, l4len);
 		else
@@ -575,17 +579,19 @@ static int orxe_parse_ib(const u8 *bth, u32 iblen, struct orxe_pkt *pkt)
 }
 
 /**
- * oib_rxe_pkt_parse() - check a received RoCEv2 frame and describe it
+ * orxe_pkt_parse() - check a received RoCEv2 frame and describe it
  * @frame: the frame, from its Ethernet header on
  * @len: its length; bytes past what the IP length covers (Ethernet padding) are ignored
  * @pkt: filled in on success, its pointers into @frame
+ * @implied: the frame's trailers are implied (orxe_fabric_frame_implied()): its ICRC and, for
+ *	IPv6, its UDP checksum were never computed, so they are not checked
  *
  * Reads nothing outside [@frame, @frame + @len).  Frames with VLAN tags, IPv4 options, IPv6
  * extension headers or fragments are refused.
  *
  * Return: 0, or the negative enum orxe_drop_reason (not an errno).
  */
-int oib_rxe_pkt_parse(const u8 *frame, u32 len, struct orxe_pkt *pkt)
+int orxe_pkt_parse(const u8 *frame, u32 len, struct orxe_pkt *pkt, bool implied)
 {
 	const u8 *iph = frame + ETH_HLEN;
 	u32 l4len, iblen;
@@ -612,7 +618,7 @@ int oib_rxe_pkt_parse(const u8 *frame, u32 len, struct orxe_pkt *pkt)
 		return ret;
 	l4len = ret;
 
-	ret = orxe_parse_udp(iph, l4len, pkt);
+	ret = orxe_parse_udp(iph, l4len, pkt, implied);
 	if (ret)
 		return ret;
 
@@ -621,10 +627,16 @@ int oib_rxe_pkt_parse(const u8 *frame, u32 len, struct orxe_pkt *pkt)
 	iblen = l4len - ORXE_UDP_HLEN;
 	bth = iph + orxe_ip_hlen(pkt->ipv6) + ORXE_UDP_HLEN;
 	/* Checked before the BTH is believed: a corrupt packet is a bad ICRC, whatever it says. */
-	if (orxe_get_icrc(bth + iblen - ORXE_ICRC_SIZE) !=
+	if (!implied && orxe_get_icrc(bth + iblen - ORXE_ICRC_SIZE) !=
 	    orxe_icrc(iph, orxe_ip_hlen(pkt->ipv6) + l4len - ORXE_ICRC_SIZE, pkt->ipv6))
 		return -ORXE_DROP_BAD_ICRC;
 
 	return orxe_parse_ib(bth, iblen, pkt);
+}
+
+/* orxe_pkt_parse() of a frame with every trailer computed: what came over a wire. */
+int oib_rxe_pkt_parse(const u8 *frame, u32 len, struct orxe_pkt *pkt)
+{
+	return orxe_pkt_parse(frame, len, pkt, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(oib_rxe_pkt_parse);

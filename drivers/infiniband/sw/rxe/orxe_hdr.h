@@ -11,6 +11,8 @@
 int orxe_frame_len(const struct orxe_tx_hdr *hdr);
 u32 orxe_frame_payload_offset(const struct orxe_tx_hdr *hdr);
 
+int orxe_pkt_parse(const u8 *frame, u32 len, struct orxe_pkt *pkt, bool implied);
+
 /* orxe_icrc.c: the ICRC of the bytes from the IP header up to the ICRC, @len of them. */
 u32 orxe_icrc(const u8 *iph, u32 len, bool ipv6);
 

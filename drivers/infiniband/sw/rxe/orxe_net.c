@@ -100,10 +100,13 @@ struct sk_buff *orxe_frame_alloc(const struct orxe_tx_hdr *hdr, u8 **payload)
 	return skb;
 }
 
-/* Seal the frame (its ICRC, now that the payload is in) and send it; any context but hard-irq. */
+/*
+ * Send the frame, its payload in; any context but hard-irq.  Its trailers (the ICRC, an IPv6 UDP
+ * checksum) are implied: the fabric computes them only where the frame is seen as bytes.
+ */
 void orxe_frame_xmit(struct orxe_port *port, struct sk_buff *skb)
 {
-	oib_rxe_frame_seal(skb->data, skb->len);
+	orxe_fabric_frame_imply(skb);
 	orxe_port_count(port, OIB_RXE_TX_FRAMES);
 	atomic64_add(skb->len, &port->stats[OIB_RXE_TX_BYTES]);
 	oib_rxe_fabric_xmit(&port->fport, skb);

@@ -64,7 +64,8 @@ static void orxe_port_rx(struct orxe_fabric_port *fp, struct sk_buff *skb)
 		kfree_skb(skb);
 		return;
 	}
-	if (skb_linearize(skb) || oib_rxe_pkt_parse(skb->data, skb->len, &pkt)) {
+	if (skb_linearize(skb) ||
+	    orxe_pkt_parse(skb->data, skb->len, &pkt, orxe_fabric_frame_implied(skb))) {
 		drop = OIB_RXE_RX_DROP_MALFORMED;
 		goto drop;
 	}
@@ -121,6 +122,7 @@ int orxe_ports_attach(struct orxe_dev *rdev)
 
 		memcpy(port->fport.mac, port->mac, ETH_ALEN);
 		port->fport.rx = orxe_port_rx;
+		port->fport.implied_ok = true;
 		ret = oib_rxe_fabric_attach(rdev->fabric, &port->fport);
 		if (ret)
 			goto err;
