@@ -463,10 +463,10 @@ bool orxe_fabric_peek(const struct sk_buff *skb, struct orxe_frame_info *fi)
 
 /*
  * Computes the trailers of a frame whose trailers are implied, as a NIC's checksum offload does as
- * the frame leaves; then it is an ordinary frame.  False (the frame unchanged) if it cannot be
- * made writable.
+ * the frame leaves; then it is an ordinary frame, linear (a fragment frame's payload is copied
+ * in).  False (the frame unchanged) if it cannot be made writable.
  */
-bool orxe_fabric_seal(struct sk_buff *skb)
+bool oib_rxe_fabric_seal(struct sk_buff *skb)
 {
 	if (!orxe_fabric_frame_implied(skb))
 		return true;
@@ -476,6 +476,7 @@ bool orxe_fabric_seal(struct sk_buff *skb)
 	skb->ip_summed = CHECKSUM_NONE;
 	return true;
 }
+EXPORT_SYMBOL_IF_KUNIT(oib_rxe_fabric_seal);
 
 /*
  * Sends the Ethernet frame in skb from src to the attached port with its destination MAC.  Consumes
@@ -505,7 +506,7 @@ void oib_rxe_fabric_xmit(struct orxe_fabric_port *src, struct sk_buff *skb)
 	if (unlikely(!dst)) {
 		orxe_fabric_count(src, ORXE_FSTAT_DROP_NO_DEST, 1);
 		kfree_skb(skb);
-	} else if (unlikely(!dst->implied_ok && !orxe_fabric_seal(skb))) {
+	} else if (unlikely(!dst->implied_ok && !oib_rxe_fabric_seal(skb))) {
 		orxe_fabric_count(src, ORXE_FSTAT_DROP_MALFORMED, 1);
 		kfree_skb(skb);
 	} else if (unlikely(READ_ONCE(f->faulty))) {

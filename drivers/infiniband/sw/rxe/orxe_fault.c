@@ -207,7 +207,7 @@ static bool orxe_fault_corrupt(struct orxe_fabric *f, struct sk_buff *skb)
 	u32 off = ETH_HLEN + bit / 8;
 
 	/* Unshares a clone (the sender may keep the original) and makes the byte linear. */
-	if (!orxe_fabric_seal(skb) || skb_ensure_writable(skb, off + 1))
+	if (!oib_rxe_fabric_seal(skb) || skb_ensure_writable(skb, off + 1))
 		return false;
 	skb->data[off] ^= 1 << (bit % 8);
 	return true;

@@ -53,12 +53,12 @@ void orxe_capture_destroy(struct orxe_capture *cap)
 
 /*
  * From any context; the caller saw cap->on.  A frame with implied trailers gets them first
- * (orxe_fabric_seal()): what is captured is the frame as a wire carries it.
+ * (oib_rxe_fabric_seal()): what is captured is the frame as a wire carries it.
  */
 void orxe_capture_frame(struct orxe_capture *cap, struct sk_buff *skb)
 {
 	u32 incl = min(skb->len, ORXE_PCAP_SNAPLEN);
-	bool sealed = orxe_fabric_seal(skb);
+	bool sealed = oib_rxe_fabric_seal(skb);
 	struct orxe_pcap_rec rec;
 	struct timespec64 ts;
 	unsigned long flags;
