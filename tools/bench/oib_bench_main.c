@@ -263,6 +263,16 @@ static int oib_bench_connect(struct oib_bench_side *me, struct oib_bench_side *p
 			     OIB_QP_RETRY_CNT | OIB_QP_RNR_RETRY | OIB_QP_MAX_QP_RD_ATOMIC);
 }
 
+/* What the transport did besides sending once: retransmissions, timeouts, RNR and sequence NAKs. */
+static void oib_bench_port_stats(struct oib_bench_dev *d)
+{
+	pr_info("oib-bench: oib: %s: %llu retransmitted, %llu timeouts, %llu RNR NAKs sent, %llu out of sequence\n",
+		oib_dev_name(d->device), oib_rxe_port_stat(d->device, 1, OIB_RXE_TX_RETRANSMITS),
+		oib_rxe_port_stat(d->device, 1, OIB_RXE_TX_TIMEOUTS),
+		oib_rxe_port_stat(d->device, 1, OIB_RXE_TX_RNR_NAKS),
+		oib_rxe_port_stat(d->device, 1, OIB_RXE_RX_DROP_SEQ));
+}
+
 /* The two devices and OIB_BENCH_PAIRS connected pairs between them; a failing step's name. */
 static const char *oib_bench_setup(struct oib_bench_conn *c, int *ret)
 {
@@ -308,6 +318,8 @@ static int __init oib_bench_init(void)
 			oib_dev_name(c->dev[0].device), oib_dev_name(c->dev[1].device), fabric,
 			oib_mtu_to_int(min(c->dev[0].mtu, c->dev[1].mtu)), OIB_BENCH_PAIRS);
 		oib_bench_run(&oib_bench_oib_ops, c);
+		for (i = 0; i < 2; i++)
+			oib_bench_port_stats(&c->dev[i]);
 	}
 	for (p = OIB_BENCH_PAIRS - 1; p >= 0; p--)
 		for (i = 1; i >= 0; i--)
