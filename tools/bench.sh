@@ -2,21 +2,24 @@
 # make bench: installs missing packages (tools/deps.sh, with iproute2 for the guest's `rdma` and, for
 # PROFILE=1, linux-perf), builds (once) the non-debug bench kernel (tools/kernel.sh bench), builds
 # the oib modules and the benchmark modules (tools/bench) against it, boots it under QEMU in the
-# guest's bench mode (tools/testing/guest/bench.sh, with the in-tree rdma_rxe and dummy modules and
-# `rdma` in the initramfs) and prints the figures: the guest's memcpy reference, the in-tree rxe and
-# oib, each against memcpy, and a table of oib/rxe; then oib_mad's MAD round trips per second (1 and
-# 64 outstanding) and RMPP throughput (64 KiB responses), and oib_cm's connections per second (1 and
-# 64 in flight) and teardowns per second, oib only.  The benchmark modules print raw
-# counts (operations, bytes, nanoseconds); the arithmetic (medians over the rounds) is done here.
+# guest's bench mode (tools/testing/guest/bench.sh, with the in-tree rdma_rxe, siw, rdma_cm and dummy
+# modules and `rdma` in the initramfs) and prints the figures: the guest's memcpy reference, the
+# in-tree rxe and siw and oib, and a table of oib/rxe, oib/siw and oib/best in-tree, and one of the
+# cycles per message and per byte (wall time x vCPUs at the guest's TSC rate); then oib_mad's MAD
+# round trips per second (1 and 64 outstanding) and RMPP throughput (64 KiB responses), and oib_cm's
+# connections per second (1 and 64 in flight) and teardowns per second, oib only.
+# The benchmark modules print raw counts (operations, bytes, nanoseconds); the arithmetic (medians
+# over the rounds) is done here.
 # Environment: PROFILE=1 (the first round of each module under `perf record -a`, its hottest kernel
 # symbols printed after the figures and in build/bench.profile; the figures of that round include
 # the sampling's cost), TIMEOUT=<s> (guest, default 900), V=1 (whole console on stdout), ROUNDS=<n>
-# (rounds of both benchmarks, alternating; default 3), BENCH_ARGS='bench.PARAM=V ...' (module
-# parameters for both benchmark modules, or oib_bench.PARAM=V / oib_bench_ibrxe.PARAM=V).
+# (rounds of every benchmark, alternating; default 3), BENCH_ARGS='bench.PARAM=V ...' (module
+# parameters for every benchmark module, or oib_bench.PARAM=V / oib_bench_intree.PARAM=V).
 # Logs: build/bench.log (console), build/bench-build.log and build/bench-modules.log (compilers),
 # build/bench.results (the modules' raw result lines).
-# Exit status non-zero when the harness failed (build, guest, kernel log findings, no memcpy or rxe
-# figures); oib figures reported as n/a (a phase that failed or timed out) are printed, not failures.
+# Exit status non-zero when the harness failed (build, guest, kernel log findings, no memcpy, rxe or
+# siw figures); oib figures reported as n/a (a phase that failed or timed out) are printed, not
+# failures.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -33,9 +36,9 @@ if ! make -C "$kdir" M="$out/bench-build/tools/bench" W=1 KBUILD_EXTRA_SYMBOLS="
 fi
 ! grep -i -A3 'warning:' "$out/bench-modules.log" "$out/bench-build.log" || echo "bench: (build warnings above)"
 
-# the guest (mode bench) with the benchmark modules in /oib/bench, the in-tree modules rdma_rxe and
-# dummy need (loaded by /init), `rdma` (and `perf`) with their libraries
-extra=(--kmods "rdma_rxe dummy" --bin "$(command -v rdma)")
+# the guest (mode bench) with the benchmark modules in /oib/bench, the in-tree modules rdma_rxe, siw,
+# rdma_cm and dummy and what they need (loaded by /init), `rdma` (and `perf`) with their libraries
+extra=(--kmods "rdma_rxe siw rdma_cm dummy" --bin "$(command -v rdma)")
 for ko in "$out"/bench-build/tools/bench/*.ko; do extra+=(--add "$ko" oib/bench); done
 profile=
 if [ "${PROFILE:-0}" = 1 ]; then
@@ -55,7 +58,7 @@ else
 	echo "bench: the guest did not finish; figures from the console" >&2
 	cat "$out/bench.log"
 fi | sed -n 's/^\(\[[ 0-9.]*\] \)*oib-bench: //p' >"$out/bench.results"
-grep -v '^\(result\|n/a\) ' "$out/bench.results" | awk '!seen[$0]++ { print "bench: " $0 }' || true
+grep -v '^\(result\|n/a\|clock\) ' "$out/bench.results" | awk '!seen[$0]++ { print "bench: " $0 }' || true
 missing=0
 figs=$(awk -v out="$out/bench.missing" '
 # one figure from raw counts: one-way latency in us, a rate in Mpps (Mops/s), MAD round trips per
@@ -77,6 +80,8 @@ function fig(key,   k, i, j, x, a) {
 }
 function unit(t) { return t ~ /_lat$/ ? "us" : t ~ /_rate$/ ? "Mpps" : t ~ /^mad_rt_/ ? "rt/s" : t ~ /^cm_/ ? "/s" : "MB/s" }
 function fmt(t, f) { return sprintf(t ~ /_lat$/ ? "%.2f" : t ~ /_rate$/ ? "%.4f" : t ~ /^mad_rt_|^cm_/ ? "%.0f" : t ~ /^rmpp_/ ? "%.2f" : "%.1f", f) }
+# the memcpy bandwidth a bandwidth figure is measured against: the same message size
+function mref(t) { return t ~ /1MiB/ ? mbig : mbw }
 function show(stack, t,   f, key, rng) {
 	key = stack SUBSEP t
 	f = fig(key)
@@ -93,31 +98,53 @@ function show(stack, t,   f, key, rng) {
 	else if (t ~ /^cm_/)
 		printf "bench: %s %s %s per second (one every %.1f us) [%s]\n", stack, t, fmt(t, f), 1e6 / f, rng
 	else if (t ~ /_rate$/)
-		printf "bench: %s %s %s Mpps (%.5f of memcpy 64 B) [%s]\n", stack, t, fmt(t, f), f / mrate, rng
+		printf "bench: %s %s %s Mpps (%.1f MB/s) [%s]\n", stack, t, fmt(t, f), f * len[t], rng
 	else
-		printf "bench: %s %s %s MB/s (%.4f of memcpy 64 KiB) [%s]\n", stack, t, fmt(t, f), f / mbw, rng
+		printf "bench: %s %s %s MB/s (%.4f of memcpy %s) [%s]\n", stack, t, fmt(t, f), f / mref(t),
+			t ~ /1MiB/ ? "1 MiB" : "64 KiB", rng
 }
 function cell(stack, t,   f) {
 	f = fig(stack SUBSEP t)
 	return f < 0 ? "n/a" : fmt(t, f) " " unit(t)
 }
+# oib / STACK as a speed-up (> 1: oib faster), "n/a" without both
+function ratio(stack, t,   o, x) {
+	o = fig("oib" SUBSEP t); x = fig(stack SUBSEP t)
+	if (o <= 0 || x <= 0) return -1
+	return t ~ /_lat$/ ? x / o : o / x
+}
+function rfmt(r) { return r < 0 ? "n/a" : sprintf("%.2f", r) }
+# cycles of all vCPUs per message and per byte: the median figure as wall time per operation
+function cyc(stack, t,   f, ns) {
+	f = fig(stack SUBSEP t)
+	if (f <= 0 || !khz) return "n/a"
+	ns = t ~ /_lat$/ ? f * 1000 : t ~ /_rate$/ ? 1000 / f : len[t] * 1000 / f
+	ns = ns * khz / 1e6 * cpus
+	return sprintf("%.0f/%.2f", ns, ns / len[t])
+}
+$1 == "clock" {
+	for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "khz") khz = kv[2]; if (kv[1] == "cpus") cpus = kv[2] }
+}
 $1 == "result" {
 	for (i = 4; i <= NF; i++) { split($i, kv, "="); r[kv[1]] = kv[2] }
 	key = $2 SUBSEP $3
 	v[key, ++cnt[key]] = val($3, r["ops"], r["bytes"], r["ns"] > 0 ? r["ns"] : 1)
+	if (r["ops"] > 0) len[$3] = r["bytes"] / r["ops"]
 }
 $1 == "n/a" {
 	x = $4; for (i = 5; i <= NF; i++) x = x " " $i
 	if ($3 == "all") { all[$2] = x; nall[$2]++ } else { why[$2, $3] = x; nwhy[$2, $3]++ }
 }
 END {
-	split("rc_send_64B_rate rdma_write_64KiB_bw rdma_read_64KiB_bw rc_send_64B_lat", tests, " ")
+	nt = split("rc_send_64B_rate rc_send_4KiB_rate rdma_write_64KiB_bw rdma_read_64KiB_bw rdma_write_1MiB_bw rc_send_64B_lat agg8_write_64KiB_bw", tests, " ")
 	nmad = split("mad_rt_1 mad_rt_64 rmpp_64KiB_bw cm_connect_1 cm_connect_64 cm_teardown_64", mad, " ")
 	split("MAD round trips/s (1 outstanding)|MAD round trips/s (64 outstanding)|RMPP 64 KiB response throughput|CM connections/s (1 in flight)|CM connections/s (64 in flight)|CM teardowns/s (64 in flight)", madname, "|")
-	for (s in all) for (i = 1; i <= 4; i++) if (!((s, tests[i]) in why)) { why[s, tests[i]] = all[s]; nwhy[s, tests[i]] = nall[s] }
+	split("rxe siw", intree, " ")
+	for (s in all) for (i = 1; i <= nt; i++) if (!((s, tests[i]) in why)) { why[s, tests[i]] = all[s]; nwhy[s, tests[i]] = nall[s] }
 	mrate = fig("memcpy" SUBSEP "copy_64B")
 	mbw = fig("memcpy" SUBSEP "copy_64KiB")
-	if (mrate <= 0 || mbw <= 0) {
+	mbig = fig("memcpy" SUBSEP "copy_1MiB")
+	if (mrate <= 0 || mbw <= 0 || mbig <= 0) {
 		print "bench: memcpy reference missing"
 		print "memcpy" >out
 		exit
@@ -125,17 +152,32 @@ END {
 	mlat = 1 / mrate
 	printf "bench: memcpy copy_64B %.2f Mops/s (%.4f us per copy)\n", mrate, mlat
 	printf "bench: memcpy copy_64KiB %.0f MB/s\n", mbw
-	for (i = 1; i <= 4; i++) { show("rxe", tests[i]); if (fig("rxe" SUBSEP tests[i]) < 0) print "rxe " tests[i] >out }
-	for (i = 1; i <= 4; i++) show("oib", tests[i])
-	printf "\n%-22s %-16s %-16s %-16s %s\n", "test (median)", "memcpy", "in-tree rxe", "oib", "oib/rxe (speed-up)"
-	for (i = 1; i <= 4; i++) {
+	printf "bench: memcpy copy_1MiB %.0f MB/s\n", mbig
+	for (j = 1; j <= 2; j++)
+		for (i = 1; i <= nt; i++) {
+			show(intree[j], tests[i])
+			if (fig(intree[j] SUBSEP tests[i]) < 0) print intree[j] " " tests[i] >out
+		}
+	for (i = 1; i <= nt; i++) show("oib", tests[i])
+	printf "\n%-20s %-11s %-12s %-12s %-12s %-7s %-7s %s\n", "test (median)", "memcpy", "in-tree rxe",
+		"in-tree siw", "oib", "oib/rxe", "oib/siw", "oib/best in-tree"
+	for (i = 1; i <= nt; i++) {
 		t = tests[i]
-		m = t ~ /_lat$/ ? sprintf("%.4f us", mlat) : t ~ /_rate$/ ? sprintf("%.2f Mops/s", mrate) : sprintf("%.0f MB/s", mbw)
-		o = fig("oib" SUBSEP t); x = fig("rxe" SUBSEP t)
-		sp = (o > 0 && x > 0) ? sprintf("%.2f", t ~ /_lat$/ ? x / o : o / x) : "n/a"
-		printf "%-22s %-16s %-16s %-16s %s\n", t, m, cell("rxe", t), cell("oib", t), sp
+		m = t ~ /_lat$/ ? sprintf("%.4f us", mlat) : t ~ /_rate$/ ? sprintf("%.2f Mops/s", mrate) : sprintf("%.0f MB/s", mref(t))
+		if (t == "rc_send_4KiB_rate") m = "-"
+		a = ratio("rxe", t); b = ratio("siw", t)
+		best = a < 0 ? b : b < 0 ? a : (a < b ? a : b)
+		printf "%-20s %-11s %-12s %-12s %-12s %-7s %-7s %s\n", t, m, cell("rxe", t), cell("siw", t),
+			cell("oib", t), rfmt(a), rfmt(b), rfmt(best)
 	}
-	print "(latency: one way, half the ping-pong round trip; speed-up > 1: oib faster; target >= 2)"
+	print "(ratios: speed-ups, > 1: oib faster; latency one way, half the ping-pong round trip; target >= 2;"
+	print " in-tree rxe and siw: both QPs of a pair on one device, loopback; agg8: 8 QP pairs at once)"
+	if (khz) {
+		printf "\n%-20s %-16s %-16s %s\n", "cycles/msg / byte", "in-tree rxe", "in-tree siw", "oib"
+		for (i = 1; i <= nt; i++)
+			printf "%-20s %-16s %-16s %s\n", tests[i], cyc("rxe", tests[i]), cyc("siw", tests[i]), cyc("oib", tests[i])
+		printf "(cycles of all %d vCPUs at the guest TSC %.0f MHz per message / per payload byte: wall time x vCPUs)\n", cpus, khz / 1000
+	}
 	print ""
 	for (i = 1; i <= nmad; i++) show("oib", mad[i])
 	printf "\n%-36s %s\n", "oib_mad and oib_cm, two oib_rxe ports (median)", "oib"

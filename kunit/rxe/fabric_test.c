@@ -2,10 +2,10 @@
 /*
  * The oib_rxe fabric: delivery by MAC, asynchronously and in order; drops by reason; GID
  * resolution; synchronous detach; every fault kind at 100% and, seeded, at ~10% (same seed, same
- * outcome); rules; queue overflow; pcap capture; and a frame rate, for information.  Frames are
- * hand-built minimal RoCEv2 frames (Ethernet, IPv4 or IPv6, UDP 4791, BTH) carrying a 32-bit id
- * after the BTH. Nothing here depends on how fast the machine is: waits are for events, with
- * generous timeouts.
+ * outcome); rules; queue overflow; pcap capture; frames with implied trailers sealed where they
+ * are seen as bytes; and a frame rate, for information.  Frames are hand-built minimal RoCEv2
+ * frames (Ethernet, IPv4 or IPv6, UDP 4791, BTH) carrying a 32-bit id after the BTH. Nothing
+ * here depends on how fast the machine is: waits are for events, with generous timeouts.
  */
 #include <kunit/test.h>
 #include <linux/etherdevice.h>
@@ -1199,6 +1199,109 @@ static void fabric_throughput(struct kunit *test)
 	}
 }
 
+/* ---- Implied trailers ---- */
+
+/*
+ * A 64-byte SEND ONLY from A to B over IPv6, by the wire builder: sealed (its ICRC and UDP checksum
+ * computed), or as an oib_rxe port sends it: both left 0 and the frame marked implied.
+ */
+static struct sk_buff *ft_wire_frame(struct ft_ctx *ctx, bool implied)
+{
+	struct orxe_tx_hdr h = {
+		.opcode = ORXE_RC_SEND_ONLY, .hop_limit = 64, .pkey = 0xffff, .dest_qpn = FT_QPN,
+		.psn = 7, .paylen = 64,
+	};
+	struct sk_buff *skb = alloc_skb(256, GFP_KERNEL);
+	u8 payload[64];
+	int i;
+
+	if (!skb)
+		return NULL;
+	for (i = 0; i < sizeof(payload); i++)
+		payload[i] = i * 7;
+	ether_addr_copy(h.smac, ctx->p[A].fp.mac);
+	ether_addr_copy(h.dmac, ctx->p[B].fp.mac);
+	h.sgid.raw[0] = 0xfe;
+	h.sgid.raw[1] = 0x80;
+	h.sgid.raw[15] = 1;
+	h.dgid = h.sgid;
+	h.dgid.raw[15] = 2;
+	if (oib_rxe_frame_build_skb(&h, payload, skb)) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	if (implied) {
+		memset(skb->data + skb->len - ORXE_ICRC_SIZE, 0, ORXE_ICRC_SIZE);
+		memset(skb->data + ETH_HLEN + 40 + 6, 0, 2);	/* IPv6, UDP checksum */
+		skb->ip_summed = CHECKSUM_PARTIAL;
+	}
+	return skb;
+}
+
+/* The next frame B keeps, and its bytes compared with @want's. */
+static void ft_expect_kept(struct kunit *test, struct ft_ctx *ctx, u32 n,
+			   const struct sk_buff *want, u8 ip_summed, u32 bits)
+{
+	struct sk_buff *got;
+	u32 first;
+
+	KUNIT_ASSERT_TRUE(test, ft_wait(ctx, B, n));
+	got = skb_dequeue(&ctx->p[B].keep);
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	KUNIT_EXPECT_EQ(test, ip_summed, (u8)got->ip_summed);
+	KUNIT_EXPECT_EQ(test, want->len, got->len);
+	if (want->len == got->len)
+		KUNIT_EXPECT_EQ(test, bits, ft_bitdiff(want->data, got->data, got->len, &first));
+	kfree_skb(got);
+}
+
+/*
+ * Frames with implied trailers (ip_summed CHECKSUM_PARTIAL, as oib_rxe ports send theirs): a port
+ * that does not take them, a capture and a corrupting fault see them sealed, byte for byte what
+ * the builder gives when it seals; a port that takes them gets them as sent.
+ */
+static void implied_trailers(struct kunit *test)
+{
+	struct ft_ctx *ctx = test->priv;
+	struct orxe_fault_cfg corrupt = { .corrupt_ppm = ORXE_PPM };
+	struct sk_buff *sealed = ft_wire_frame(ctx, false), *implied = ft_wire_frame(ctx, true);
+	struct orxe_pkt pkt;
+	struct ft_pcap_rec rec;
+	size_t len;
+	u8 *file;
+
+	KUNIT_ASSERT_NOT_NULL(test, sealed);
+	KUNIT_ASSERT_NOT_NULL(test, implied);
+	KUNIT_EXPECT_EQ(test, 0, oib_rxe_pkt_parse(sealed->data, sealed->len, &pkt));
+	KUNIT_EXPECT_NE(test, 0, oib_rxe_pkt_parse(implied->data, implied->len, &pkt));
+	ctx->p[B].keep_frames = true;
+
+	ft_xmit(ctx, A, ft_wire_frame(ctx, true));
+	ft_expect_kept(test, ctx, 1, sealed, CHECKSUM_NONE, 0);
+
+	ctx->p[B].fp.implied_ok = true;
+	ft_xmit(ctx, A, ft_wire_frame(ctx, true));
+	ft_expect_kept(test, ctx, 2, implied, CHECKSUM_PARTIAL, 0);
+
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_capture_start(ctx->f, 0));
+	ft_xmit(ctx, A, ft_wire_frame(ctx, true));
+	oib_rxe_fabric_capture_stop(ctx->f);
+	ft_expect_kept(test, ctx, 3, sealed, CHECKSUM_NONE, 0);
+	file = ft_read_capture(test, ctx->f, 1 << 16, &len);
+	KUNIT_ASSERT_EQ(test, 24 + sizeof(rec) + sealed->len, len);
+	memcpy(&rec, file + 24, sizeof(rec));
+	KUNIT_EXPECT_EQ(test, sealed->len, rec.incl_len);
+	KUNIT_EXPECT_EQ(test, 0, memcmp(sealed->data, file + 24 + sizeof(rec), sealed->len));
+
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_set_faults(ctx->f, NULL, &corrupt));
+	ft_xmit(ctx, A, ft_wire_frame(ctx, true));
+	ft_expect_kept(test, ctx, 4, sealed, CHECKSUM_NONE, 1);
+
+	ctx->p[B].keep_frames = false;
+	kfree_skb(sealed);
+	kfree_skb(implied);
+}
+
 static struct kunit_case oib_fabric_cases[] = {
 	KUNIT_CASE(fabric_registry_and_attach),
 	KUNIT_CASE(resolve_by_gid),
@@ -1219,6 +1322,7 @@ static struct kunit_case oib_fabric_cases[] = {
 	KUNIT_CASE(fault_rules),
 	KUNIT_CASE(rule_and_fault_syntax),
 	KUNIT_CASE(capture_pcap),
+	KUNIT_CASE(implied_trailers),
 	KUNIT_CASE_SLOW(fabric_throughput),
 	{}
 };

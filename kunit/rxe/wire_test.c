@@ -12,6 +12,7 @@
 #include <kunit/test.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/prandom.h>
 #include <linux/skbuff.h>
@@ -434,6 +435,53 @@ static void wire_test_build_deferred_payload(struct kunit *test)
 		oib_rxe_frame_seal(b, lb);
 		KUNIT_EXPECT_MEMEQ(test, a, b, la);
 	}
+}
+
+/*
+ * The fragment path and the copy path give the same bytes: a frame whose payload is a page
+ * fragment (oib_rxe_frame_frag()), sealed as the fabric seals it, equals the frame the builder
+ * copies the payload into, for IPv4 and IPv6, lengths that need a pad or fill the page, at the
+ * page's start and end.  A payload crossing a page boundary is refused (the caller copies).
+ */
+static void wire_test_frag_equals_copy(struct kunit *test)
+{
+	static const u32 lens[] = { 1, 3, 4, 61, 1024, 4093, 4096 };
+	struct page *page = alloc_page(GFP_KERNEL);
+	struct sk_buff *frag, *copy;
+	struct orxe_tx_hdr h;
+	struct rnd_state rnd;
+	int i, ipv6;
+	u8 *kva;
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	kva = page_address(page);
+	prandom_seed_state(&rnd, WIRE_SEED);
+	prandom_bytes_state(&rnd, kva, PAGE_SIZE);
+	for (ipv6 = 0; ipv6 < 2; ipv6++) {
+		for (i = 0; i < ARRAY_SIZE(lens) * 2; i++) {
+			u32 len = lens[i / 2], off = i % 2 ? PAGE_SIZE - len : 0;
+
+			wire_random_hdr(&rnd, &h, ORXE_RC_SEND_ONLY, ipv6, len);
+			frag = oib_rxe_frame_frag(&h, kva + off);
+			copy = alloc_skb(WIRE_BUF, GFP_KERNEL);
+			KUNIT_ASSERT_NOT_NULL(test, frag);
+			KUNIT_ASSERT_NOT_NULL(test, copy);
+			KUNIT_EXPECT_EQ(test, 2, skb_shinfo(frag)->nr_frags);
+			KUNIT_EXPECT_EQ(test, 0, oib_rxe_frame_build_skb(&h, kva + off, copy));
+			frag->ip_summed = CHECKSUM_PARTIAL;
+			KUNIT_EXPECT_TRUE(test, oib_rxe_fabric_seal(frag));
+			KUNIT_EXPECT_FALSE(test, skb_is_nonlinear(frag));
+			KUNIT_EXPECT_EQ(test, copy->len, frag->len);
+			if (copy->len == frag->len)
+				KUNIT_EXPECT_MEMEQ(test, copy->data, frag->data, copy->len);
+			kfree_skb(frag);
+			kfree_skb(copy);
+		}
+		/* across the page's end: no fragment frame */
+		wire_random_hdr(&rnd, &h, ORXE_RC_SEND_ONLY, ipv6, 8);
+		KUNIT_EXPECT_NULL(test, oib_rxe_frame_frag(&h, kva + PAGE_SIZE - 4));
+	}
+	__free_page(page);
 }
 
 static void wire_test_build_skb(struct kunit *test)
@@ -1263,6 +1311,7 @@ static struct kunit_case oib_rxe_wire_test_cases[] = {
 	KUNIT_CASE(wire_test_round_trip_ipv4),
 	KUNIT_CASE(wire_test_round_trip_ipv6),
 	KUNIT_CASE(wire_test_build_deferred_payload),
+	KUNIT_CASE(wire_test_frag_equals_copy),
 	KUNIT_CASE(wire_test_build_skb),
 	KUNIT_CASE(wire_test_build_errors),
 	KUNIT_CASE(wire_test_known_answer),

@@ -1,41 +1,58 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The benchmark logic shared by oib_bench (oib verbs) and oib_bench_ibrxe (the in-tree verbs on
- * rdma_rxe): both modules include this header and give it the same three calls over their own verbs
- * API, so the phases, sizes, iteration counts, queue depths and timing are the same code for both.
+ * The benchmark logic shared by oib_bench (oib verbs) and oib_bench_intree (the in-tree verbs over
+ * the in-tree rdma_cm, on rdma_rxe or siw): both modules include this header and give it the same
+ * three calls over their own verbs API, so the phases, sizes, iteration counts, queue depths and
+ * timing are the same code for every stack.
  *
- * Two RC QPs, side 0 (the client) and side 1 (the server), are connected to each other; each side
- * has a buffer of OIB_BENCH_BUF bytes registered for local and remote access.  The phases:
- *   rc_send_64B_rate    64 B SENDs from side 0, OIB_BENCH_DEPTH outstanding, side 1 reposting
- *                       its receives
- *   rdma_write_64KiB_bw 64 KiB RDMA WRITEs from side 0 into side 1's buffer, same depth
- *   rdma_read_64KiB_bw  64 KiB RDMA READs by side 0 of side 1's buffer, same depth
- *   rc_send_64B_lat     64 B SEND ping-pong, one message in flight
- * Each runs a warm-up of a tenth of its iterations, then measures a fixed number of operations with
+ * OIB_BENCH_PAIRS pairs of connected RC QPs: in each pair side 0 (the client) and side 1 (the
+ * server); every side has a buffer of OIB_BENCH_BIG bytes registered for local and remote access.
+ * The phases (pair 0 unless said):
+ *   rc_send_64B_rate     64 B SENDs from side 0, OIB_BENCH_DEPTH outstanding, side 1 reposting
+ *                        its receives
+ *   rc_send_4KiB_rate    the same with 4 KiB SENDs
+ *   rdma_write_64KiB_bw  64 KiB RDMA WRITEs from side 0 into side 1's buffer, same depth
+ *   rdma_read_64KiB_bw   64 KiB RDMA READs by side 0 of side 1's buffer, same depth
+ *   rdma_write_1MiB_bw   1 MiB RDMA WRITEs, OIB_BENCH_BIG_DEPTH outstanding
+ *   rc_send_64B_lat      64 B SEND ping-pong, one message in flight
+ *   agg8_write_64KiB_bw  64 KiB RDMA WRITEs on all OIB_BENCH_PAIRS pairs at once,
+ *                        OIB_BENCH_AGG_DEPTH outstanding on each
+ * Each runs a warm-up of a tenth of its operations, then measures a fixed number of operations with
  * ktime_get_ns().  Every WR is signalled; completions are busy-polled (with cond_resched(), or
- * sleeping idle_us when a poll finds nothing) by the loading thread for both sides.  A wait that
- * sees no completion for timeout_ms fails the phase (-ETIMEDOUT) and the remaining phases are
- * reported as not run.
+ * sleeping idle_us when a poll finds nothing) by the loading thread for every side.  A SEND is
+ * posted only while its receiver has a receive posted for it (iWARP has no RNR: a SEND without a
+ * receive breaks the connection).  A wait that sees no completion for timeout_ms fails the phase
+ * (-ETIMEDOUT) and the remaining phases are reported as not run.
  *
  * Results go to the kernel log, one line each, for tools/bench.sh to turn into figures:
  *   oib-bench: result STACK TEST ops=N bytes=N ns=N
  *   oib-bench: n/a STACK TEST REASON
+ *   oib-bench: clock khz=N cpus=N        (the guest's TSC and online CPUs, for cycles per message)
  * The memcpy reference (oib_bench_memcpy()) prints the same way with STACK "memcpy".
  */
 #ifndef OIB_BENCH_CORE_H
 #define OIB_BENCH_CORE_H
 
 #include <linux/kernel.h>
+#include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/ktime.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/moduleparam.h>
+#ifdef CONFIG_X86
+#include <asm/tsc.h>
+#endif
 
-#define OIB_BENCH_BUF		(64 * 1024)
+#define OIB_BENCH_BUF		(64 * 1024)	/* the bandwidth phases' message; a receive */
+#define OIB_BENCH_BIG		(1024 * 1024)	/* a side's buffer; the 1 MiB phase's message */
 #define OIB_BENCH_SMALL		64
-#define OIB_BENCH_DEPTH		32			/* outstanding WRs for rate/bandwidth */
+#define OIB_BENCH_MID		4096
+#define OIB_BENCH_PAIRS		8		/* QP pairs; the aggregate phase uses all */
+#define OIB_BENCH_DEPTH		32		/* outstanding WRs for rate/bandwidth */
+#define OIB_BENCH_BIG_DEPTH	8		/* outstanding 1 MiB WRITEs */
+#define OIB_BENCH_AGG_DEPTH	8		/* outstanding WRs per pair, aggregate phase */
 #define OIB_BENCH_RQ_DEPTH	(2 * OIB_BENCH_DEPTH)	/* receives kept posted */
 #define OIB_BENCH_SQ_DEPTH	(2 * OIB_BENCH_DEPTH)
 #define OIB_BENCH_CQ_DEPTH	(OIB_BENCH_SQ_DEPTH + OIB_BENCH_RQ_DEPTH)
@@ -43,9 +60,15 @@
 static unsigned int send_iters = 20000;
 module_param(send_iters, uint, 0444);
 MODULE_PARM_DESC(send_iters, "measured 64 B SENDs in the message rate phase");
+static unsigned int mid_iters = 10000;
+module_param(mid_iters, uint, 0444);
+MODULE_PARM_DESC(mid_iters, "measured 4 KiB SENDs in the 4 KiB message rate phase");
 static unsigned int bw_iters = 2000;
 module_param(bw_iters, uint, 0444);
-MODULE_PARM_DESC(bw_iters, "measured 64 KiB RDMA WRITEs and READs in the bandwidth phases");
+MODULE_PARM_DESC(bw_iters, "measured 64 KiB RDMA WRITEs and READs in the bandwidth phases, aggregate too");
+static unsigned int big_iters = 200;
+module_param(big_iters, uint, 0444);
+MODULE_PARM_DESC(big_iters, "measured 1 MiB RDMA WRITEs");
 static unsigned int lat_iters = 5000;
 module_param(lat_iters, uint, 0444);
 MODULE_PARM_DESC(lat_iters, "measured round trips in the ping-pong phase");
@@ -62,44 +85,61 @@ enum oib_bench_op {
 	OIB_BENCH_READ,
 };
 
-/* What each module implements over its verbs API; @ctx is the module's connection. */
+/* What each module implements over its verbs API; @ctx is the module's connections. */
 struct oib_bench_ops {
 	const char *stack;
-	/* Post one signalled @op of @len bytes: SEND from @side's buffer, or RDMA with the peer. */
-	int (*post_send)(void *ctx, int side, enum oib_bench_op op, u32 len);
-	/* Post one receive of up to OIB_BENCH_BUF bytes on side @side. */
-	int (*post_recv)(void *ctx, int side);
 	/*
-	 * Poll side @side's CQ once (a batch): add its successful send and receive completions to
-	 * *@sends and *@recvs.  A completion in error gives -EIO (after printing its status).
+	 * Post one signalled @op of @len bytes on pair @pair: SEND from @side's buffer, or RDMA
+	 * between it and the peer's buffer.
 	 */
-	int (*poll)(void *ctx, int side, unsigned int *sends, unsigned int *recvs);
+	int (*post_send)(void *ctx, int pair, int side, enum oib_bench_op op, u32 len);
+	/* Post one receive of up to OIB_BENCH_BUF bytes on side @side of pair @pair. */
+	int (*post_recv)(void *ctx, int pair, int side);
+	/*
+	 * Poll the CQ of side @side of pair @pair once (a batch): add its successful send and
+	 * receive completions to *@sends and *@recvs.  A completion in error gives -EIO (after
+	 * printing its status).
+	 */
+	int (*poll)(void *ctx, int pair, int side, unsigned int *sends, unsigned int *recvs);
+};
+
+/* Counts per pair and side; completions seen, WRs posted, SENDs posted (each takes a receive). */
+struct oib_bench_end {
+	unsigned int sends, recvs;
+	unsigned int posted_sends, posted_recvs;
+	unsigned int msgs;
 };
 
 struct oib_bench_state {
 	const struct oib_bench_ops *ops;
 	void *ctx;
-	unsigned int sends[2], recvs[2];	/* completions seen per side */
-	unsigned int posted_sends[2];
-	unsigned int posted_recvs[2];
+	struct oib_bench_end end[OIB_BENCH_PAIRS][2];
 	u64 last_progress;			/* ktime of the last completion */
 };
 
-static inline int oib_bench_poll(struct oib_bench_state *s, int side)
+static inline void oib_bench_clock(void)
 {
-	unsigned int before = s->sends[side] + s->recvs[side];
-	int ret = s->ops->poll(s->ctx, side, &s->sends[side], &s->recvs[side]);
+#ifdef CONFIG_X86
+	pr_info("oib-bench: clock khz=%u cpus=%u\n", tsc_khz, num_online_cpus());
+#endif
+}
+
+/* Poll side @side of pair @p once; side 1 keeps its receive queue full. */
+static inline int oib_bench_poll(struct oib_bench_state *s, int p, int side)
+{
+	struct oib_bench_end *e = &s->end[p][side];
+	unsigned int before = e->sends + e->recvs;
+	int ret = s->ops->poll(s->ctx, p, side, &e->sends, &e->recvs);
 
 	if (ret)
 		return ret;
-	/* side 1 keeps its receive queue full */
-	while (side == 1 && s->posted_recvs[1] - s->recvs[1] < OIB_BENCH_RQ_DEPTH) {
-		ret = s->ops->post_recv(s->ctx, 1);
+	while (side == 1 && e->posted_recvs - e->recvs < OIB_BENCH_RQ_DEPTH) {
+		ret = s->ops->post_recv(s->ctx, p, 1);
 		if (ret)
 			return ret;
-		s->posted_recvs[1]++;
+		e->posted_recvs++;
 	}
-	if (s->sends[side] + s->recvs[side] != before) {
+	if (e->sends + e->recvs != before) {
 		s->last_progress = ktime_get_ns();
 	} else {
 		if (ktime_get_ns() - s->last_progress > (u64)timeout_ms * NSEC_PER_MSEC)
@@ -112,78 +152,122 @@ static inline int oib_bench_poll(struct oib_bench_state *s, int side)
 	return 0;
 }
 
-/* Post @n receives on side @side. */
-static inline int oib_bench_fill_rq(struct oib_bench_state *s, int side, unsigned int n)
+/* Post @n receives on side @side of pair @p. */
+static inline int oib_bench_fill_rq(struct oib_bench_state *s, int p, int side, unsigned int n)
 {
 	int ret;
 
 	while (n--) {
-		ret = s->ops->post_recv(s->ctx, side);
+		ret = s->ops->post_recv(s->ctx, p, side);
 		if (ret)
 			return ret;
-		s->posted_recvs[side]++;
+		s->end[p][side].posted_recvs++;
 	}
 	return 0;
 }
 
+/* Post one @op from side @side of pair @p, counted. */
+static inline int oib_bench_post(struct oib_bench_state *s, int p, int side, enum oib_bench_op op,
+				 u32 len)
+{
+	int ret = s->ops->post_send(s->ctx, p, side, op, len);
+
+	if (ret)
+		return ret;
+	s->end[p][side].posted_sends++;
+	if (op == OIB_BENCH_SEND)
+		s->end[p][side].msgs++;
+	return 0;
+}
+
+/* May side 0 of pair @p post one more @op now, with @depth outstanding at most? */
+static inline bool oib_bench_may_post(struct oib_bench_state *s, int p, enum oib_bench_op op,
+				      unsigned int depth)
+{
+	struct oib_bench_end *e = &s->end[p][0];
+
+	if (e->posted_sends - e->sends >= depth)
+		return false;
+	/* a SEND only while side 1 surely has a receive for it (posted before its last poll) */
+	return op != OIB_BENCH_SEND || e->msgs - s->end[p][1].recvs < OIB_BENCH_RQ_DEPTH;
+}
+
+/* Completions of side 0 over pairs [0, @npairs). */
+static inline unsigned int oib_bench_done(struct oib_bench_state *s, int npairs)
+{
+	unsigned int n = 0;
+	int p;
+
+	for (p = 0; p < npairs; p++)
+		n += s->end[p][0].sends;
+	return n;
+}
+
 /*
- * Stream @warmup + @iters operations of @op and @len from side 0 with up to OIB_BENCH_DEPTH
- * outstanding; *@ns is the time from the completion of the last warm-up operation to that of the
- * last one.
+ * Stream @warmup + @iters operations of @op and @len from side 0 of pairs [0, @npairs), spread
+ * evenly, with up to @depth outstanding on each; *@ns is the time from the completion of the last
+ * warm-up operation to that of the last one.
  */
 static inline int oib_bench_stream(struct oib_bench_state *s, enum oib_bench_op op, u32 len,
-				   unsigned int warmup, unsigned int iters, u64 *ns)
+				   int npairs, unsigned int depth, unsigned int warmup,
+				   unsigned int iters, u64 *ns)
 {
-	unsigned int base = s->sends[0], total = warmup + iters, posted = 0, done;
+	unsigned int base = oib_bench_done(s, npairs), total = warmup + iters, posted = 0, done;
+	unsigned int quota[OIB_BENCH_PAIRS];
 	u64 start = 0;
-	int ret;
+	int p, ret;
 
+	for (p = 0; p < npairs; p++)
+		quota[p] = total / npairs + (p < total % npairs);
 	s->last_progress = ktime_get_ns();
 	for (;;) {
-		done = s->sends[0] - base;
+		done = oib_bench_done(s, npairs) - base;
 		if (done >= warmup && !start)
 			start = ktime_get_ns();
 		if (done >= total)
 			break;
-		while (posted < total && posted - done < OIB_BENCH_DEPTH) {
-			ret = s->ops->post_send(s->ctx, 0, op, len);
+		for (p = 0; p < npairs; p++) {
+			while (quota[p] && oib_bench_may_post(s, p, op, depth)) {
+				ret = oib_bench_post(s, p, 0, op, len);
+				if (ret)
+					return ret;
+				quota[p]--;
+				posted++;
+			}
+			ret = oib_bench_poll(s, p, 0);
+			if (!ret)
+				ret = oib_bench_poll(s, p, 1);
 			if (ret)
 				return ret;
-			posted++;
 		}
-		ret = oib_bench_poll(s, 0);
-		if (!ret)
-			ret = oib_bench_poll(s, 1);
-		if (ret)
-			return ret;
 	}
 	*ns = ktime_get_ns() - start;
-	s->posted_sends[0] += posted;
 	return 0;
 }
 
-/* Wait until side @side has seen @n receive completions in all. */
+/* Wait until side @side of pair 0 has seen @n receive completions in all. */
 static inline int oib_bench_wait_recv(struct oib_bench_state *s, int side, unsigned int n)
 {
 	int ret;
 
-	while (s->recvs[side] < n) {
-		ret = oib_bench_poll(s, side);
+	while (s->end[0][side].recvs < n) {
+		ret = oib_bench_poll(s, 0, side);
 		if (!ret)
-			ret = oib_bench_poll(s, !side);
+			ret = oib_bench_poll(s, 0, !side);
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
-/* Wait until side @side has fewer than @n sends outstanding. */
+/* Wait until side @side of pair 0 has fewer than @n sends outstanding. */
 static inline int oib_bench_wait_sq(struct oib_bench_state *s, int side, unsigned int n)
 {
+	struct oib_bench_end *e = &s->end[0][side];
 	int ret;
 
-	while (s->posted_sends[side] - s->sends[side] >= n) {
-		ret = oib_bench_poll(s, side);
+	while (e->posted_sends - e->sends >= n) {
+		ret = oib_bench_poll(s, 0, side);
 		if (ret)
 			return ret;
 	}
@@ -191,17 +275,18 @@ static inline int oib_bench_wait_sq(struct oib_bench_state *s, int side, unsigne
 }
 
 /*
- * Ping-pong @len byte SENDs: side 0 sends, side 1 answers on receipt; @warmup + @iters round trips,
- * *@ns the time of the last @iters.
+ * Ping-pong @len byte SENDs on pair 0: side 0 sends, side 1 answers on receipt; @warmup + @iters
+ * round trips, *@ns the time of the last @iters.
  */
 static inline int oib_bench_pingpong(struct oib_bench_state *s, u32 len, unsigned int warmup,
 				     unsigned int iters, u64 *ns)
 {
+	struct oib_bench_end *e0 = &s->end[0][0];
 	unsigned int i, total = warmup + iters;
 	u64 start = 0;
 	int side, ret;
 
-	ret = oib_bench_fill_rq(s, 0, OIB_BENCH_RQ_DEPTH - (s->posted_recvs[0] - s->recvs[0]));
+	ret = oib_bench_fill_rq(s, 0, 0, OIB_BENCH_RQ_DEPTH - (e0->posted_recvs - e0->recvs));
 	if (ret)
 		return ret;
 	s->last_progress = ktime_get_ns();
@@ -210,21 +295,15 @@ static inline int oib_bench_pingpong(struct oib_bench_state *s, u32 len, unsigne
 			start = ktime_get_ns();
 		for (side = 0; side < 2; side++) {
 			ret = oib_bench_wait_sq(s, side, OIB_BENCH_DEPTH);
-			if (ret)
-				return ret;
-			ret = s->ops->post_send(s->ctx, side, OIB_BENCH_SEND, len);
-			if (ret)
-				return ret;
-			s->posted_sends[side]++;
-			ret = oib_bench_wait_recv(s, !side, s->recvs[!side] + 1);
-			if (ret)
-				return ret;
+			if (!ret)
+				ret = oib_bench_post(s, 0, side, OIB_BENCH_SEND, len);
+			if (!ret)
+				ret = oib_bench_wait_recv(s, !side, s->end[0][!side].recvs + 1);
 			/* side 1 reposts in oib_bench_poll(); side 0 here */
-			if (side == 1) {
-				ret = oib_bench_fill_rq(s, 0, 1);
-				if (ret)
-					return ret;
-			}
+			if (!ret && side == 1)
+				ret = oib_bench_fill_rq(s, 0, 0, 1);
+			if (ret)
+				return ret;
 		}
 	}
 	*ns = ktime_get_ns() - start;
@@ -256,50 +335,61 @@ static inline const char *oib_bench_reason(int err)
 	}
 }
 
-/* Run the four phases over a connected pair; prints a result or n/a line for each. */
+/* The phases, in the order run; pairs 0: the ping-pong. */
+struct oib_bench_phase {
+	const char *name;
+	enum oib_bench_op op;
+	u32 len;
+	unsigned int *iters;
+	int pairs;
+	unsigned int depth;
+};
+
+static const struct oib_bench_phase oib_bench_phases[] = {
+	{ "rc_send_64B_rate", OIB_BENCH_SEND, OIB_BENCH_SMALL, &send_iters, 1, OIB_BENCH_DEPTH },
+	{ "rc_send_4KiB_rate", OIB_BENCH_SEND, OIB_BENCH_MID, &mid_iters, 1, OIB_BENCH_DEPTH },
+	{ "rdma_write_64KiB_bw", OIB_BENCH_WRITE, OIB_BENCH_BUF, &bw_iters, 1, OIB_BENCH_DEPTH },
+	{ "rdma_read_64KiB_bw", OIB_BENCH_READ, OIB_BENCH_BUF, &bw_iters, 1, OIB_BENCH_DEPTH },
+	{ "rdma_write_1MiB_bw", OIB_BENCH_WRITE, OIB_BENCH_BIG, &big_iters, 1,
+	  OIB_BENCH_BIG_DEPTH },
+	{ "rc_send_64B_lat", OIB_BENCH_SEND, OIB_BENCH_SMALL, &lat_iters, 0, 1 },
+	{ "agg8_write_64KiB_bw", OIB_BENCH_WRITE, OIB_BENCH_BUF, &bw_iters, OIB_BENCH_PAIRS,
+	  OIB_BENCH_AGG_DEPTH },
+};
+
+/* Run the phases over OIB_BENCH_PAIRS connected pairs; prints a result or n/a line for each. */
 static inline void oib_bench_run(const struct oib_bench_ops *ops, void *ctx)
 {
-	static const char * const names[] = {
-		"rc_send_64B_rate", "rdma_write_64KiB_bw", "rdma_read_64KiB_bw",
-		"rc_send_64B_lat",
-	};
-	struct oib_bench_state s = { .ops = ops, .ctx = ctx };
-	unsigned int iters[] = { send_iters, bw_iters, bw_iters, lat_iters };
-	int i, ret = 0, failed = -1;
+	struct oib_bench_state state = { .ops = ops, .ctx = ctx }, *s = &state;
+	const struct oib_bench_phase *ph;
+	int i, p, ret = 0, failed = -1;
+	unsigned int n;
 	u64 ns = 0;
 
-	ret = oib_bench_fill_rq(&s, 1, OIB_BENCH_RQ_DEPTH);
-	for (i = 0; i < ARRAY_SIZE(names) && !ret; i++) {
-		u32 len = (i == 1 || i == 2) ? OIB_BENCH_BUF : OIB_BENCH_SMALL;
-		unsigned int n = max(iters[i], 1U);
-
-		switch (i) {
-		case 0:
-			ret = oib_bench_stream(&s, OIB_BENCH_SEND, len, n / 10, n, &ns);
-			break;
-		case 1:
-			ret = oib_bench_stream(&s, OIB_BENCH_WRITE, len, n / 10, n, &ns);
-			break;
-		case 2:
-			ret = oib_bench_stream(&s, OIB_BENCH_READ, len, n / 10, n, &ns);
-			break;
-		default:
-			ret = oib_bench_pingpong(&s, len, n / 10, n, &ns);
-			break;
-		}
+	oib_bench_clock();
+	for (p = 0; p < OIB_BENCH_PAIRS && !ret; p++)
+		ret = oib_bench_fill_rq(s, p, 1, OIB_BENCH_RQ_DEPTH);
+	for (i = 0; i < ARRAY_SIZE(oib_bench_phases) && !ret; i++) {
+		ph = &oib_bench_phases[i];
+		n = max(*ph->iters, 1U);
+		if (ph->pairs)
+			ret = oib_bench_stream(s, ph->op, ph->len, ph->pairs, ph->depth, n / 10, n,
+					       &ns);
+		else
+			ret = oib_bench_pingpong(s, ph->len, n / 10, n, &ns);
 		if (ret) {
 			failed = i;
 			break;
 		}
-		oib_bench_result(ops->stack, names[i], n, (u64)n * len, ns);
+		oib_bench_result(ops->stack, ph->name, n, (u64)n * ph->len, ns);
 	}
 	if (ret && failed < 0) {
 		failed = 0;
 		pr_info("oib-bench: %s: posting the initial receives failed (%d)\n",
 			ops->stack, ret);
 	}
-	for (i = max(failed, 0); failed >= 0 && i < ARRAY_SIZE(names); i++)
-		pr_info("oib-bench: n/a %s %s %s%s (%d)\n", ops->stack, names[i],
+	for (i = max(failed, 0); failed >= 0 && i < ARRAY_SIZE(oib_bench_phases); i++)
+		pr_info("oib-bench: n/a %s %s %s%s (%d)\n", ops->stack, oib_bench_phases[i].name,
 			i == failed ? "" : "not_run_after_", oib_bench_reason(ret), ret);
 }
 
@@ -317,21 +407,22 @@ static inline int oib_bench_memcpy(void)
 	} runs[] = {
 		{ "copy_64B", OIB_BENCH_SMALL, 1000000 },
 		{ "copy_64KiB", OIB_BENCH_BUF, 20000 },
+		{ "copy_1MiB", OIB_BENCH_BIG, 1000 },
 	};
 	u32 len;
 	void *src, *dst;
 	unsigned int i, j;
 	u64 start, ns;
 
-	src = kmalloc(OIB_BENCH_BUF, GFP_KERNEL);
-	dst = kmalloc(OIB_BENCH_BUF, GFP_KERNEL);
+	src = kvmalloc(OIB_BENCH_BIG, GFP_KERNEL);
+	dst = kvmalloc(OIB_BENCH_BIG, GFP_KERNEL);
 	if (!src || !dst) {
-		kfree(src);
-		kfree(dst);
+		kvfree(src);
+		kvfree(dst);
 		return -ENOMEM;
 	}
-	memset(src, 0x5a, OIB_BENCH_BUF);
-	memset(dst, 0, OIB_BENCH_BUF);
+	memset(src, 0x5a, OIB_BENCH_BIG);
+	memset(dst, 0, OIB_BENCH_BIG);
 	for (i = 0; i < ARRAY_SIZE(runs); i++) {
 		len = runs[i].len;
 		OPTIMIZER_HIDE_VAR(len);
@@ -341,15 +432,15 @@ static inline int oib_bench_memcpy(void)
 		for (j = 0; j < runs[i].iters; j++) {
 			memcpy(dst, src, len);
 			barrier();
-			if (!(j & 1023))
+			if (!(j & 1023) || len > OIB_BENCH_BUF)
 				cond_resched();
 		}
 		ns = ktime_get_ns() - start;
 		oib_bench_result("memcpy", runs[i].name, runs[i].iters,
 				 (u64)runs[i].iters * runs[i].len, ns);
 	}
-	kfree(src);
-	kfree(dst);
+	kvfree(src);
+	kvfree(dst);
 	return 0;
 }
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * oib_bench: on insmod, measures the memcpy reference and then RC SEND rate, RDMA WRITE and READ
- * bandwidth and SEND ping-pong latency between two oib_rxe devices on a fabric of their own, with
- * the logic of oib_bench_core.h (shared with oib_bench_ibrxe, the same over the in-tree verbs),
- * and last the MAD phases of oib_bench_mad.c (round trips and RMPP between two devices of their
- * own; the module needs oib_mad).  Results go to the kernel log; the module stays loaded, doing
- * nothing, until rmmod.  Never loaded by make check (tools/bench.sh builds it only for make
- * bench).
+ * oib_bench: on insmod, measures the memcpy reference and then the RC phases of oib_bench_core.h
+ * (SEND rates, RDMA WRITE and READ bandwidth, SEND ping-pong latency, an aggregate over several QP
+ * pairs) between two oib_rxe devices on a fabric of their own (the same code as oib_bench_intree
+ * runs over the in-tree verbs), and last the MAD phases of oib_bench_mad.c (round trips and RMPP
+ * between two devices of their own; the module needs oib_mad).  Results go to the kernel log;
+ * the module stays loaded, doing nothing, until rmmod.  Never loaded by make check
+ * (tools/bench.sh builds it only for make bench).
  */
 #include <linux/module.h>
 #include <oib/verbs.h>
@@ -23,26 +23,33 @@ static bool memcpy_ref = true;
 module_param(memcpy_ref, bool, 0444);
 MODULE_PARM_DESC(memcpy_ref, "measure the memcpy reference first");
 
-struct oib_bench_side {
+/* One device and what its QPs share. */
+struct oib_bench_dev {
 	struct oib_device *device;
 	struct oib_pd *pd;
-	struct oib_cq *cq;
-	struct oib_qp *qp;
-	struct oib_mr *mr;
-	void *buf;
 	union oib_gid gid;
 	enum oib_mtu mtu;
 	u32 rd_atom;
 };
 
-struct oib_bench_conn {
-	struct oib_bench_side side[2];
+/* One side of a pair: a QP, its CQ and its buffer. */
+struct oib_bench_side {
+	struct oib_bench_dev *dev;
+	struct oib_cq *cq;
+	struct oib_qp *qp;
+	struct oib_mr *mr;
+	void *buf;
 };
 
-static int oib_bench_post_send(void *ctx, int side, enum oib_bench_op op, u32 len)
+struct oib_bench_conn {
+	struct oib_bench_dev dev[2];
+	struct oib_bench_side side[OIB_BENCH_PAIRS][2];
+};
+
+static int oib_bench_post_send(void *ctx, int pair, int side, enum oib_bench_op op, u32 len)
 {
 	struct oib_bench_conn *c = ctx;
-	struct oib_bench_side *me = &c->side[side], *peer = &c->side[!side];
+	struct oib_bench_side *me = &c->side[pair][side], *peer = &c->side[pair][!side];
 	struct oib_sge sge = { .addr = (uintptr_t)me->buf, .length = len, .lkey = me->mr->lkey };
 	struct oib_send_wr wr = {
 		.wr_id = op, .sg_list = &sge, .num_sge = 1, .send_flags = OIB_SEND_SIGNALED,
@@ -65,10 +72,10 @@ static int oib_bench_post_send(void *ctx, int side, enum oib_bench_op op, u32 le
 	return oib_post_send(me->qp, &wr, &bad);
 }
 
-static int oib_bench_post_recv(void *ctx, int side)
+static int oib_bench_post_recv(void *ctx, int pair, int side)
 {
 	struct oib_bench_conn *c = ctx;
-	struct oib_bench_side *me = &c->side[side];
+	struct oib_bench_side *me = &c->side[pair][side];
 	struct oib_sge sge = {
 		.addr = (uintptr_t)me->buf, .length = OIB_BENCH_BUF, .lkey = me->mr->lkey,
 	};
@@ -78,19 +85,20 @@ static int oib_bench_post_recv(void *ctx, int side)
 	return oib_post_recv(me->qp, &wr, &bad);
 }
 
-static int oib_bench_poll_cq(void *ctx, int side, unsigned int *sends, unsigned int *recvs)
+static int oib_bench_poll_cq(void *ctx, int pair, int side, unsigned int *sends,
+			     unsigned int *recvs)
 {
 	struct oib_bench_conn *c = ctx;
 	struct oib_wc wc[16];
 	int n, i;
 
-	n = oib_poll_cq(c->side[side].cq, ARRAY_SIZE(wc), wc);
+	n = oib_poll_cq(c->side[pair][side].cq, ARRAY_SIZE(wc), wc);
 	if (n < 0)
 		return n;
 	for (i = 0; i < n; i++) {
 		if (wc[i].status != OIB_WC_SUCCESS) {
-			pr_info("oib-bench: oib side %d: completion %s (opcode %d)\n", side,
-				oib_wc_status_msg(wc[i].status), wc[i].opcode);
+			pr_info("oib-bench: oib pair %d side %d: completion %s (opcode %d)\n", pair,
+				side, oib_wc_status_msg(wc[i].status), wc[i].opcode);
 			return -EIO;
 		}
 		if (wc[i].opcode & OIB_WC_RECV)
@@ -108,9 +116,47 @@ static const struct oib_bench_ops oib_bench_oib_ops = {
 	.poll = oib_bench_poll_cq,
 };
 
-static int oib_bench_side_create(struct oib_bench_side *s)
+static int oib_bench_dev_create(struct oib_bench_dev *d)
 {
 	struct oib_rxe_params params = { .num_ports = 1, .fabric = fabric };
+	struct oib_device_attr dev_attr;
+	struct oib_port_attr port_attr;
+	enum oib_gid_type type;
+	int ret;
+
+	d->device = oib_rxe_add(&params);
+	if (IS_ERR(d->device)) {
+		ret = PTR_ERR(d->device);
+		d->device = NULL;
+		return ret;
+	}
+	ret = oib_query_device(d->device, &dev_attr);
+	if (!ret)
+		ret = oib_query_port(d->device, 1, &port_attr);
+	if (!ret)
+		ret = oib_query_gid(d->device, 1, 0, &d->gid, &type);
+	if (ret)
+		return ret;
+	d->mtu = min(port_attr.active_mtu, OIB_MTU_4096);
+	d->rd_atom = min3(dev_attr.max_qp_rd_atom, dev_attr.max_qp_init_rd_atom, 16U);
+	d->pd = oib_alloc_pd(d->device);
+	if (IS_ERR(d->pd)) {
+		ret = PTR_ERR(d->pd);
+		d->pd = NULL;
+	}
+	return ret;
+}
+
+static void oib_bench_dev_destroy(struct oib_bench_dev *d)
+{
+	if (d->pd)
+		oib_dealloc_pd(d->pd);
+	if (d->device)
+		oib_rxe_remove(d->device);
+}
+
+static int oib_bench_side_create(struct oib_bench_side *s, struct oib_bench_dev *d)
+{
 	struct oib_cq_init_attr cq_attr = { .cqe = OIB_BENCH_CQ_DEPTH };
 	struct oib_qp_init_attr qp_attr = {
 		.qp_type = OIB_QPT_RC,
@@ -118,43 +164,22 @@ static int oib_bench_side_create(struct oib_bench_side *s)
 		.cap = { .max_send_wr = OIB_BENCH_SQ_DEPTH, .max_recv_wr = OIB_BENCH_RQ_DEPTH,
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 	};
-	struct oib_device_attr dev_attr;
-	struct oib_port_attr port_attr;
-	enum oib_gid_type type;
 	int ret;
 
-	s->device = oib_rxe_add(&params);
-	if (IS_ERR(s->device)) {
-		ret = PTR_ERR(s->device);
-		s->device = NULL;
-		return ret;
-	}
-	ret = oib_query_device(s->device, &dev_attr);
-	if (!ret)
-		ret = oib_query_port(s->device, 1, &port_attr);
-	if (!ret)
-		ret = oib_query_gid(s->device, 1, 0, &s->gid, &type);
-	if (ret)
-		return ret;
-	s->mtu = min(port_attr.active_mtu, OIB_MTU_4096);
-	s->rd_atom = min3(dev_attr.max_qp_rd_atom, dev_attr.max_qp_init_rd_atom, 16U);
-
-	s->buf = kzalloc(OIB_BENCH_BUF, GFP_KERNEL);
+	s->dev = d;
+	s->buf = alloc_pages_exact(OIB_BENCH_BIG, GFP_KERNEL | __GFP_ZERO);
 	if (!s->buf)
 		return -ENOMEM;
-	s->pd = oib_alloc_pd(s->device);
-	if (IS_ERR(s->pd))
-		goto err_pd;
-	s->cq = oib_create_cq(s->device, NULL, NULL, NULL, &cq_attr);
+	s->cq = oib_create_cq(d->device, NULL, NULL, NULL, &cq_attr);
 	if (IS_ERR(s->cq))
 		goto err_cq;
-	s->mr = oib_reg_kernel_mr(s->pd, s->buf, OIB_BENCH_BUF, OIB_ACCESS_LOCAL_WRITE |
+	s->mr = oib_reg_kernel_mr(d->pd, s->buf, OIB_BENCH_BIG, OIB_ACCESS_LOCAL_WRITE |
 				  OIB_ACCESS_REMOTE_WRITE | OIB_ACCESS_REMOTE_READ);
 	if (IS_ERR(s->mr))
 		goto err_mr;
 	qp_attr.send_cq = s->cq;
 	qp_attr.recv_cq = s->cq;
-	s->qp = oib_create_qp(s->pd, &qp_attr);
+	s->qp = oib_create_qp(d->pd, &qp_attr);
 	if (IS_ERR(s->qp))
 		goto err_qp;
 	return 0;
@@ -170,10 +195,6 @@ err_mr:
 err_cq:
 	ret = PTR_ERR(s->cq);
 	s->cq = NULL;
-	return ret;
-err_pd:
-	ret = PTR_ERR(s->pd);
-	s->pd = NULL;
 	return ret;
 }
 
@@ -193,11 +214,8 @@ static void oib_bench_side_destroy(struct oib_bench_side *s)
 		oib_dereg_mr(s->mr);
 	if (s->cq)
 		oib_destroy_cq(s->cq);
-	if (s->pd)
-		oib_dealloc_pd(s->pd);
-	kfree(s->buf);
-	if (s->device)
-		oib_rxe_remove(s->device);
+	if (s->buf)
+		free_pages_exact(s->buf, OIB_BENCH_BIG);
 }
 
 /* RESET -> INIT -> RTR -> RTS towards @peer. */
@@ -221,13 +239,13 @@ static int oib_bench_connect(struct oib_bench_side *me, struct oib_bench_side *p
 	attr.qp_state = OIB_QPS_RTR;
 	attr.ah_attr.port_num = 1;
 	attr.ah_attr.flags = OIB_AH_GRH;
-	attr.ah_attr.grh.dgid = peer->gid;
+	attr.ah_attr.grh.dgid = peer->dev->gid;
 	attr.ah_attr.grh.sgid_index = 0;
 	attr.ah_attr.grh.hop_limit = 64;
-	attr.path_mtu = min(me->mtu, peer->mtu);
+	attr.path_mtu = min(me->dev->mtu, peer->dev->mtu);
 	attr.dest_qp_num = peer->qp->qp_num;
 	attr.rq_psn = 0x1000;
-	attr.max_dest_rd_atomic = me->rd_atom;
+	attr.max_dest_rd_atomic = me->dev->rd_atom;
 	attr.min_rnr_timer = 1;
 	ret = oib_modify_qp(me->qp, &attr, OIB_QP_STATE | OIB_QP_AV | OIB_QP_PATH_MTU |
 			    OIB_QP_DEST_QPN | OIB_QP_RQ_PSN | OIB_QP_MAX_DEST_RD_ATOMIC |
@@ -241,16 +259,51 @@ static int oib_bench_connect(struct oib_bench_side *me, struct oib_bench_side *p
 	attr.timeout = 14;
 	attr.retry_cnt = 7;
 	attr.rnr_retry = 7;
-	attr.max_rd_atomic = peer->rd_atom;
+	attr.max_rd_atomic = peer->dev->rd_atom;
 	return oib_modify_qp(me->qp, &attr, OIB_QP_STATE | OIB_QP_SQ_PSN | OIB_QP_TIMEOUT |
 			     OIB_QP_RETRY_CNT | OIB_QP_RNR_RETRY | OIB_QP_MAX_QP_RD_ATOMIC);
+}
+
+/* What the transport did besides sending once: retransmissions, timeouts, RNR and sequence NAKs. */
+static void oib_bench_port_stats(struct oib_bench_dev *d)
+{
+	pr_info("oib-bench: oib: %s: %llu retransmitted, %llu timeouts, %llu RNR NAKs sent, %llu out of sequence\n",
+		oib_dev_name(d->device), oib_rxe_port_stat(d->device, 1, OIB_RXE_TX_RETRANSMITS),
+		oib_rxe_port_stat(d->device, 1, OIB_RXE_TX_TIMEOUTS),
+		oib_rxe_port_stat(d->device, 1, OIB_RXE_TX_RNR_NAKS),
+		oib_rxe_port_stat(d->device, 1, OIB_RXE_RX_DROP_SEQ));
+}
+
+/* The two devices and OIB_BENCH_PAIRS connected pairs between them; a failing step's name. */
+static const char *oib_bench_setup(struct oib_bench_conn *c, int *ret)
+{
+	int i, p;
+
+	for (i = 0; i < 2; i++) {
+		*ret = oib_bench_dev_create(&c->dev[i]);
+		if (*ret)
+			return "create_device";
+	}
+	for (p = 0; p < OIB_BENCH_PAIRS; p++) {
+		for (i = 0; i < 2; i++) {
+			*ret = oib_bench_side_create(&c->side[p][i], &c->dev[i]);
+			if (*ret)
+				return "create";
+		}
+		*ret = oib_bench_connect(&c->side[p][0], &c->side[p][1]);
+		if (!*ret)
+			*ret = oib_bench_connect(&c->side[p][1], &c->side[p][0]);
+		if (*ret)
+			return "connect";
+	}
+	return NULL;
 }
 
 static int __init oib_bench_init(void)
 {
 	struct oib_bench_conn *c;
-	const char *step = "create";
-	int ret, i;
+	const char *step;
+	int ret, i, p;
 
 	if (memcpy_ref && oib_bench_memcpy())
 		pr_info("oib-bench: memcpy reference: no memory\n");
@@ -258,24 +311,22 @@ static int __init oib_bench_init(void)
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return -ENOMEM;
-	for (i = 0, ret = 0; i < 2 && !ret; i++)
-		ret = oib_bench_side_create(&c->side[i]);
-	if (!ret) {
-		step = "connect";
-		ret = oib_bench_connect(&c->side[0], &c->side[1]);
-	}
-	if (!ret)
-		ret = oib_bench_connect(&c->side[1], &c->side[0]);
-	if (ret) {
+	step = oib_bench_setup(c, &ret);
+	if (step) {
 		pr_info("oib-bench: n/a oib all setup_failed_at_%s (%d)\n", step, ret);
 	} else {
-		pr_info("oib-bench: oib: %s and %s on fabric %s, path MTU %d\n",
-			oib_dev_name(c->side[0].device), oib_dev_name(c->side[1].device), fabric,
-			oib_mtu_to_int(min(c->side[0].mtu, c->side[1].mtu)));
+		pr_info("oib-bench: oib: %s and %s on fabric %s, path MTU %d, %d QP pairs\n",
+			oib_dev_name(c->dev[0].device), oib_dev_name(c->dev[1].device), fabric,
+			oib_mtu_to_int(min(c->dev[0].mtu, c->dev[1].mtu)), OIB_BENCH_PAIRS);
 		oib_bench_run(&oib_bench_oib_ops, c);
+		for (i = 0; i < 2; i++)
+			oib_bench_port_stats(&c->dev[i]);
 	}
+	for (p = OIB_BENCH_PAIRS - 1; p >= 0; p--)
+		for (i = 1; i >= 0; i--)
+			oib_bench_side_destroy(&c->side[p][i]);
 	for (i = 1; i >= 0; i--)
-		oib_bench_side_destroy(&c->side[i]);
+		oib_bench_dev_destroy(&c->dev[i]);
 	kfree(c);
 	oib_bench_mad_run(fabric, timeout_ms);
 	oib_bench_cm_run(fabric, timeout_ms);

@@ -43,6 +43,7 @@
 struct orxe_fabric_port {
 	u8 mac[6];
 	void (*rx)(struct orxe_fabric_port *fp, struct sk_buff *skb);	/* owns skb */
+	bool implied_ok;	/* rx() takes frames with implied trailers (orxe_fabric.h) */
 
 	/* Private to the fabric. */
 	struct orxe_fabric *fabric;	/* NULL when detached */
@@ -69,6 +70,8 @@ int oib_rxe_fabric_del_addr(struct orxe_fabric_port *fp, const union oib_gid *gi
 
 /* Sending, from any context; consumes skb. */
 void oib_rxe_fabric_xmit(struct orxe_fabric_port *src, struct sk_buff *skb);
+/* A frame with implied trailers (orxe_fabric.h) made linear and sealed; false if it cannot be. */
+bool oib_rxe_fabric_seal(struct sk_buff *skb);
 
 /* Counters, from any context. */
 u64 oib_rxe_fabric_stat(const struct orxe_fabric_port *fp, enum oib_rxe_fabric_stat stat);
@@ -373,6 +376,7 @@ int oib_rxe_frame_build(const struct orxe_tx_hdr *hdr, const void *payload, u8 *
 int oib_rxe_frame_build_skb(const struct orxe_tx_hdr *hdr, const void *payload,
 			    struct sk_buff *skb);
 void oib_rxe_frame_seal(u8 *frame, u32 len);
+struct sk_buff *oib_rxe_frame_frag(const struct orxe_tx_hdr *hdr, const void *kva);
 
 /* ---- Parsing frames ---- */
 

@@ -283,6 +283,9 @@ static inline bool orxe_wr_rd_atomic(enum oib_wr_opcode op)
 /* orxe_net.c */
 int orxe_path_resolve(struct orxe_qp *qp, const struct oib_qp_attr *attr, struct orxe_path *path);
 struct sk_buff *orxe_frame_alloc(const struct orxe_tx_hdr *hdr, u8 **payload);
+bool orxe_frag_tx(void);
+int orxe_net_init(void);
+void orxe_net_exit(void);
 void orxe_frame_xmit(struct orxe_port *port, struct sk_buff *skb);
 bool orxe_route(struct orxe_port *port, const union oib_gid *dgid, u8 *dmac, bool resolved);
 bool orxe_conn_hdr(struct orxe_qp *qp, struct orxe_tx_hdr *hdr);
@@ -351,6 +354,8 @@ u16 orxe_udp_sport(u32 src_qpn, u32 dst_qpn);
 void *orxe_sge_kva(struct orxe_dev *rdev, struct oib_pd *pd, const struct oib_sge *sge, int access);
 void *orxe_rkey_kva(struct orxe_dev *rdev, struct oib_pd *pd, u32 rkey, u64 va, u32 len,
 		    int access);
+const void *orxe_sgl_kva(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_sge, u32 off,
+			 u32 len);
 bool orxe_sgl_copy(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_sge, u32 off, void *buf,
 		   u32 len, bool to_sgl);
 int orxe_invalidate(struct orxe_dev *rdev, struct oib_pd *pd, u32 key, bool remote);

@@ -3,7 +3,8 @@
  * The fabric: registry, ports, addresses and the data path (see orxe_fabric.h).
  *
  * Data path.  oib_rxe_fabric_xmit() parses the frame's headers (bounds-checked, no allocation),
- * finds the destination port by MAC in an RCU hash table and, when no fault or rule is active,
+ * finds the destination port by MAC in an RCU hash table, computes the frame's implied trailers if
+ * that port does not take them (see orxe_fabric.h) and, when no fault or rule is active,
  * appends the skb to the destination's rxq under that queue's own lock.  The 0 -> 1 transition of
  * the queue's length queues the port's rx_work; the work splices the queue out in batches and calls
  * rx() for each frame. No global lock is taken on that path, and nothing is allocated but the skb
@@ -461,6 +462,23 @@ bool orxe_fabric_peek(const struct sk_buff *skb, struct orxe_frame_info *fi)
 }
 
 /*
+ * Computes the trailers of a frame whose trailers are implied, as a NIC's checksum offload does as
+ * the frame leaves; then it is an ordinary frame, linear (a fragment frame's payload is copied
+ * in).  False (the frame unchanged) if it cannot be made writable.
+ */
+bool oib_rxe_fabric_seal(struct sk_buff *skb)
+{
+	if (!orxe_fabric_frame_implied(skb))
+		return true;
+	if (skb_ensure_writable(skb, skb->len))
+		return false;
+	oib_rxe_frame_seal(skb->data, skb->len);
+	skb->ip_summed = CHECKSUM_NONE;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(oib_rxe_fabric_seal);
+
+/*
  * Sends the Ethernet frame in skb from src to the attached port with its destination MAC.  Consumes
  * skb; delivery happens later, from the destination's rx_work.  The fabric uses skb->cb while it
  * has the frame: rx() gets it with cb undefined.
@@ -487,6 +505,9 @@ void oib_rxe_fabric_xmit(struct orxe_fabric_port *src, struct sk_buff *skb)
 	dst = orxe_fabric_lookup_mac(f, fi.dst);
 	if (unlikely(!dst)) {
 		orxe_fabric_count(src, ORXE_FSTAT_DROP_NO_DEST, 1);
+		kfree_skb(skb);
+	} else if (unlikely(!dst->implied_ok && !oib_rxe_fabric_seal(skb))) {
+		orxe_fabric_count(src, ORXE_FSTAT_DROP_MALFORMED, 1);
 		kfree_skb(skb);
 	} else if (unlikely(READ_ONCE(f->faulty))) {
 		orxe_fault_xmit(f, src, skb, &fi);

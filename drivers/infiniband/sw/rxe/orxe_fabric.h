@@ -124,6 +124,26 @@ static inline void orxe_fabric_count(struct orxe_fabric_port *fp, enum oib_rxe_f
 	atomic64_add(n, &fp->stats[stat]);
 }
 
+/*
+ * Implied trailers.  A frame that never leaves the host needs no ICRC, as a frame a NIC checksums
+ * needs none from its driver: oib_rxe ports send their frames with the ICRC (and, for IPv6, the
+ * UDP checksum, which covers it) not computed, marked with the skb's checksum offload state
+ * (ip_summed CHECKSUM_PARTIAL: "to be computed where it goes on a wire").  The fabric computes
+ * them (oib_rxe_fabric_seal()) wherever a frame is seen as bytes: before it is captured, before a
+ * fault corrupts it, and before it reaches a port that does not take implied frames (implied_ok
+ * false: every port the KUnit suites attach).  A port that receives a frame still marked skips
+ * those checks; every other frame is checked in full.
+ */
+static inline void orxe_fabric_frame_imply(struct sk_buff *skb)
+{
+	skb->ip_summed = CHECKSUM_PARTIAL;
+}
+
+static inline bool orxe_fabric_frame_implied(const struct sk_buff *skb)
+{
+	return skb->ip_summed == CHECKSUM_PARTIAL;
+}
+
 bool orxe_fabric_peek(const struct sk_buff *skb, struct orxe_frame_info *fi);
 struct orxe_fabric_port *orxe_fabric_lookup_mac(struct orxe_fabric *f, const u8 *mac);
 void orxe_fabric_enqueue(struct orxe_fabric_port *dst, struct sk_buff *skb,
@@ -144,7 +164,7 @@ void orxe_fault_show_rules(struct seq_file *m, struct orxe_fabric *f);
 /* orxe_pcap.c */
 void orxe_capture_init(struct orxe_capture *cap);
 void orxe_capture_destroy(struct orxe_capture *cap);
-void orxe_capture_frame(struct orxe_capture *cap, const struct sk_buff *skb);
+void orxe_capture_frame(struct orxe_capture *cap, struct sk_buff *skb);
 
 /* orxe_fabric_debugfs.c */
 void orxe_fabric_debugfs_add(struct orxe_fabric *f);

@@ -197,14 +197,17 @@ static struct orxe_fault_rule_entry *orxe_fault_match(struct orxe_fabric *f,
 	return NULL;
 }
 
-/* Flips one bit after the Ethernet header, chosen by the PRNG.  False if skb cannot be written. */
+/*
+ * Flips one bit after the Ethernet header, chosen by the PRNG, in the frame with its trailers
+ * computed (so the receiver checks them).  False if skb cannot be written.
+ */
 static bool orxe_fault_corrupt(struct orxe_fabric *f, struct sk_buff *skb)
 {
 	u32 bit = prandom_u32_state(&f->rnd) % ((skb->len - ETH_HLEN) * 8);
 	u32 off = ETH_HLEN + bit / 8;
 
 	/* Unshares a clone (the sender may keep the original) and makes the byte linear. */
-	if (skb_ensure_writable(skb, off + 1))
+	if (!oib_rxe_fabric_seal(skb) || skb_ensure_writable(skb, off + 1))
 		return false;
 	skb->data[off] ^= 1 << (bit % 8);
 	return true;

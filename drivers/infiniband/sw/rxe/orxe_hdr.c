@@ -324,6 +324,29 @@ static void orxe_put_ext(u8 *bth, const struct orxe_opcode_info *info,
 	}
 }
 
+/*
+ * Write the headers of the @len-byte frame (orxe_frame_len()) @hdr describes at @buf: the
+ * orxe_frame_payload_offset() bytes before its payload.  Returns where its BTH is.
+ */
+u8 *orxe_frame_put_hdrs(const struct orxe_tx_hdr *hdr, u8 *buf, u32 len)
+{
+	const struct orxe_opcode_info *info = oib_rxe_opcode(hdr->opcode);
+	bool ipv6 = !orxe_gid_is_v4mapped(&hdr->dgid);
+	u32 l4len = len - ETH_HLEN - orxe_ip_hlen(ipv6);
+	u8 *bth;
+
+	orxe_put_eth((void *)buf, hdr, ipv6);
+	if (ipv6)
+		orxe_put_ipv6((void *)(buf + ETH_HLEN), hdr, l4len);
+	else
+		orxe_put_ipv4((void *)(buf + ETH_HLEN), hdr, l4len);
+	orxe_put_udp((void *)(buf + ETH_HLEN + orxe_ip_hlen(ipv6)), hdr, l4len);
+	bth = buf + ETH_HLEN + orxe_ip_hlen(ipv6) + ORXE_UDP_HLEN;
+	orxe_put_bth((void *)bth, hdr, -hdr->paylen & 3);
+	orxe_put_ext(bth, info, hdr);
+	return bth;
+}
+
 /**
  * oib_rxe_frame_build() - write a whole RoCEv2 frame
  * @hdr: what goes in the headers, and the payload length
@@ -337,35 +360,19 @@ static void orxe_put_ext(u8 *bth, const struct orxe_opcode_info *info,
 int oib_rxe_frame_build(const struct orxe_tx_hdr *hdr, const void *payload, u8 *buf, u32 size)
 {
 	int len = orxe_frame_len(hdr);
-	const struct orxe_opcode_info *info;
-	bool ipv6;
-	u32 l4len;
-	u8 *bth;
-	u8 pad;
+	u8 *data;
 
 	if (len < 0)
 		return len;
 	if (len > size)
 		return -ENOSPC;
 
-	info = oib_rxe_opcode(hdr->opcode);
-	ipv6 = !orxe_gid_is_v4mapped(&hdr->dgid);
-	l4len = len - ETH_HLEN - orxe_ip_hlen(ipv6);
-	pad = -hdr->paylen & 3;
-
-	orxe_put_eth((void *)buf, hdr, ipv6);
-	if (ipv6)
-		orxe_put_ipv6((void *)(buf + ETH_HLEN), hdr, l4len);
-	else
-		orxe_put_ipv4((void *)(buf + ETH_HLEN), hdr, l4len);
-	orxe_put_udp((void *)(buf + ETH_HLEN + orxe_ip_hlen(ipv6)), hdr, l4len);
-	bth = buf + ETH_HLEN + orxe_ip_hlen(ipv6) + ORXE_UDP_HLEN;
-	orxe_put_bth((void *)bth, hdr, pad);
-	orxe_put_ext(bth, info, hdr);
-	memset(bth + info->hdr_len + hdr->paylen, 0, pad);
+	data = orxe_frame_put_hdrs(hdr, buf, len) + oib_rxe_opcode(hdr->opcode)->hdr_len;
+	/* the pad, and the ICRC until the frame is sealed */
+	memset(data + hdr->paylen, 0, (-hdr->paylen & 3) + ORXE_ICRC_SIZE);
 
 	if (payload) {
-		memcpy(bth + info->hdr_len, payload, hdr->paylen);
+		memcpy(data, payload, hdr->paylen);
 		oib_rxe_frame_seal(buf, len);
 	}
 	return len;
@@ -498,8 +505,11 @@ static int orxe_parse_ipv6(const u8 *p, u32 avail, struct orxe_pkt *pkt)
 	return l4len;
 }
 
-/* The UDP header of an @l4len-byte datagram (as IP says) behind the IP header @iph. */
-static int orxe_parse_udp(const u8 *iph, u32 l4len, struct orxe_pkt *pkt)
+/*
+ * The UDP header of an @l4len-byte datagram (as IP says) behind the IP header @iph; its checksum is
+ * not checked if @implied (an IPv6 one covers the ICRC, and was never computed).
+ */
+static int orxe_parse_udp(const u8 *iph, u32 l4len, struct orxe_pkt *pkt, bool implied)
 {
 	const struct udphdr *udph = (const void *)(iph + orxe_ip_hlen(pkt->ipv6));
 	const struct iphdr *ip4h = (const void *)iph;
@@ -510,7 +520,7 @@ static int orxe_parse_udp(const u8 *iph, u32 l4len, struct orxe_pkt *pkt)
 	if (ntohs(udph->len) != l4len)
 		return -ORXE_DROP_BAD_UDP_LEN;
 	/* 0 is "no checksum" for IPv4, and RoCEv2's allowance for IPv6. */
-	if (udph->check) {
+	if (udph->check && !implied) {
 		if (pkt->ipv6)
 			check = orxe_udp6_csum((const void *)iph, udph, l4len);
 		else
@@ -528,8 +538,11 @@ static const void *orxe_ext_ptr(const u8 *bth, const struct orxe_opcode_info *in
 	return info->hdrs & BIT(e) ? bth + info->offset[e] : NULL;
 }
 
-/* The IB transport packet at @bth, @iblen bytes with its ICRC, which the caller checked. */
-static int orxe_parse_ib(const u8 *bth, u32 iblen, struct orxe_pkt *pkt)
+/*
+ * The IB transport packet at @bth, @iblen bytes with its ICRC, which the caller checked; @hroom
+ * bytes of it can be read (its headers must be among them).
+ */
+static int orxe_parse_ib(const u8 *bth, u32 iblen, u32 hroom, struct orxe_pkt *pkt)
 {
 	const struct orxe_opcode_info *info;
 	const struct orxe_bth *b = (const void *)bth;
@@ -543,6 +556,8 @@ static int orxe_parse_ib(const u8 *bth, u32 iblen, struct orxe_pkt *pkt)
 		return -ORXE_DROP_BAD_OPCODE;
 	if (iblen < info->hdr_len + ORXE_ICRC_SIZE)
 		return -ORXE_DROP_BAD_OPCODE_LEN;
+	if (hroom < info->hdr_len)
+		return -ORXE_DROP_TOO_SHORT;
 	rest = iblen - info->hdr_len - ORXE_ICRC_SIZE;	/* payload and pad */
 	if (rest && !(info->flags & ORXE_OPF_PAYLOAD))
 		return -ORXE_DROP_BAD_OPCODE_LEN;
@@ -575,25 +590,35 @@ static int orxe_parse_ib(const u8 *bth, u32 iblen, struct orxe_pkt *pkt)
 }
 
 /**
- * oib_rxe_pkt_parse() - check a received RoCEv2 frame and describe it
+ * orxe_pkt_parse() - check a received RoCEv2 frame and describe it
  * @frame: the frame, from its Ethernet header on
+ * @hlen: how many of its bytes are at @frame: @len, or, for a frame in pieces (a fragment frame,
+ *	with @implied), at least its headers: its payload is elsewhere, pkt->payload then points
+ *	past @hlen and must not be read
  * @len: its length; bytes past what the IP length covers (Ethernet padding) are ignored
  * @pkt: filled in on success, its pointers into @frame
+ * @implied: the frame's trailers are implied (orxe_fabric_frame_implied()): its ICRC and, for
+ *	IPv6, its UDP checksum were never computed, so they are not checked
  *
- * Reads nothing outside [@frame, @frame + @len).  Frames with VLAN tags, IPv4 options, IPv6
+ * Reads nothing outside [@frame, @frame + @hlen).  Frames with VLAN tags, IPv4 options, IPv6
  * extension headers or fragments are refused.
  *
  * Return: 0, or the negative enum orxe_drop_reason (not an errno).
  */
-int oib_rxe_pkt_parse(const u8 *frame, u32 len, struct orxe_pkt *pkt)
+int orxe_pkt_parse(const u8 *frame, u32 hlen, u32 len, struct orxe_pkt *pkt, bool implied)
 {
 	const u8 *iph = frame + ETH_HLEN;
-	u32 l4len, iblen;
+	u32 l4len, iblen, iphlen;
 	const u8 *bth;
 	int ret;
 
 	memset(pkt, 0, sizeof(*pkt));
-	if (len < ETH_HLEN)
+	if (len < ETH_HLEN || hlen > len || (hlen < len && !implied))
+		return -ORXE_DROP_TOO_SHORT;
+	/* a frame in pieces: its IP, UDP and base transport headers are all at @frame */
+	iphlen = ntohs(((const struct ethhdr *)frame)->h_proto) == ETH_P_IPV6 ? ORXE_IPV6_HLEN :
+										 ORXE_IPV4_HLEN;
+	if (hlen < len && hlen < ETH_HLEN + iphlen + ORXE_UDP_HLEN + sizeof(struct orxe_bth))
 		return -ORXE_DROP_TOO_SHORT;
 	memcpy(pkt->dmac, frame, ETH_ALEN);
 	memcpy(pkt->smac, frame + ETH_ALEN, ETH_ALEN);
@@ -612,7 +637,7 @@ int oib_rxe_pkt_parse(const u8 *frame, u32 len, struct orxe_pkt *pkt)
 		return ret;
 	l4len = ret;
 
-	ret = orxe_parse_udp(iph, l4len, pkt);
+	ret = orxe_parse_udp(iph, l4len, pkt, implied);
 	if (ret)
 		return ret;
 
@@ -621,10 +646,16 @@ int oib_rxe_pkt_parse(const u8 *frame, u32 len, struct orxe_pkt *pkt)
 	iblen = l4len - ORXE_UDP_HLEN;
 	bth = iph + orxe_ip_hlen(pkt->ipv6) + ORXE_UDP_HLEN;
 	/* Checked before the BTH is believed: a corrupt packet is a bad ICRC, whatever it says. */
-	if (orxe_get_icrc(bth + iblen - ORXE_ICRC_SIZE) !=
+	if (!implied && orxe_get_icrc(bth + iblen - ORXE_ICRC_SIZE) !=
 	    orxe_icrc(iph, orxe_ip_hlen(pkt->ipv6) + l4len - ORXE_ICRC_SIZE, pkt->ipv6))
 		return -ORXE_DROP_BAD_ICRC;
 
-	return orxe_parse_ib(bth, iblen, pkt);
+	return orxe_parse_ib(bth, iblen, hlen - (bth - frame), pkt);
+}
+
+/* orxe_pkt_parse() of a whole frame with every trailer computed: what came over a wire. */
+int oib_rxe_pkt_parse(const u8 *frame, u32 len, struct orxe_pkt *pkt)
+{
+	return orxe_pkt_parse(frame, len, len, pkt, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(oib_rxe_pkt_parse);

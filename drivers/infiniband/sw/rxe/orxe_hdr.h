@@ -11,6 +11,9 @@
 int orxe_frame_len(const struct orxe_tx_hdr *hdr);
 u32 orxe_frame_payload_offset(const struct orxe_tx_hdr *hdr);
 
+u8 *orxe_frame_put_hdrs(const struct orxe_tx_hdr *hdr, u8 *buf, u32 len);
+int orxe_pkt_parse(const u8 *frame, u32 hlen, u32 len, struct orxe_pkt *pkt, bool implied);
+
 /* orxe_icrc.c: the ICRC of the bytes from the IP header up to the ICRC, @len of them. */
 u32 orxe_icrc(const u8 *iph, u32 len, bool ipv6);
 

@@ -259,7 +259,13 @@ MODULE_PARM_DESC(add, "Create a device with this many ports");
 module_param_cb(remove, &orxe_remove_ops, NULL, 0200);
 MODULE_PARM_DESC(remove, "Remove the named device");
 
-/* No init: devices come from the add parameter or from oib_rxe_add(). */
+/* Devices come from the add parameter or from oib_rxe_add(). */
+static int __init orxe_init(void)
+{
+	return orxe_net_init();
+}
+
+module_init(orxe_init);
 static void __exit orxe_exit(void)
 {
 	struct orxe_dev *rdev;
@@ -267,6 +273,7 @@ static void __exit orxe_exit(void)
 	while ((rdev = orxe_dev_unlist(NULL, NULL)))
 		orxe_dev_remove(rdev);
 	orxe_fabric_exit();
+	orxe_net_exit();
 }
 
 module_exit(orxe_exit);

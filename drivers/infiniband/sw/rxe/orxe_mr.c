@@ -137,6 +137,30 @@ bool orxe_sgl_copy(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_sge, u
 }
 
 /*
+ * The kernel address of the @len bytes @off bytes into the SGL @sge[@num_sge], if they lie in one
+ * SGE whose key allows reading them; NULL otherwise (orxe_sgl_copy() then copies them, or finds
+ * the key that fails).
+ */
+const void *orxe_sgl_kva(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_sge, u32 off,
+			 u32 len)
+{
+	u8 *kva;
+	u32 i;
+
+	for (i = 0; i < num_sge; i++, sge++) {
+		if (off >= sge->length) {
+			off -= sge->length;
+			continue;
+		}
+		if (len > sge->length - off)
+			return NULL;
+		kva = orxe_sge_kva(to_rdev(qp->ib.device), qp->ib.pd, sge, 0);
+		return kva ? kva + off : NULL;
+	}
+	return NULL;
+}
+
+/*
  * Invalidate the MR of @pd whose lkey (or, if @remote, rkey) is @key: its keys stop working.
  * -EINVAL if @pd has no such MR; -EACCES for a remote invalidation of an MR without a remote key.
  */

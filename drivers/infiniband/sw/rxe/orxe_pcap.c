@@ -51,10 +51,14 @@ void orxe_capture_destroy(struct orxe_capture *cap)
 	mutex_destroy(&cap->mutex);
 }
 
-/* From any context; the caller saw cap->on. */
-void orxe_capture_frame(struct orxe_capture *cap, const struct sk_buff *skb)
+/*
+ * From any context; the caller saw cap->on.  A frame with implied trailers gets them first
+ * (oib_rxe_fabric_seal()): what is captured is the frame as a wire carries it.
+ */
+void orxe_capture_frame(struct orxe_capture *cap, struct sk_buff *skb)
 {
 	u32 incl = min(skb->len, ORXE_PCAP_SNAPLEN);
+	bool sealed = oib_rxe_fabric_seal(skb);
 	struct orxe_pcap_rec rec;
 	struct timespec64 ts;
 	unsigned long flags;
@@ -62,7 +66,7 @@ void orxe_capture_frame(struct orxe_capture *cap, const struct sk_buff *skb)
 	spin_lock_irqsave(&cap->lock, flags);
 	if (!cap->on)
 		goto out;
-	if (cap->size - cap->used < sizeof(rec) + incl) {
+	if (!sealed || cap->size - cap->used < sizeof(rec) + incl) {
 		cap->dropped++;
 		goto out;
 	}

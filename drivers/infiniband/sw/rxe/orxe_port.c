@@ -50,6 +50,30 @@ static bool orxe_port_owns_gid(struct orxe_port *port, const union oib_gid *gid)
 	return !oib_find_gid(&port->rdev->ib, gid, &p, &index) && p == port->port_num;
 }
 
+/*
+ * Parse @skb into @pkt: in place when it is linear, or when it is a fragment frame of
+ * oib_rxe_frame_frag() (implied trailers, the headers linear, the payload all in the first
+ * fragment: pkt->payload then points there); anything else is made linear first.
+ */
+static int orxe_port_parse(struct sk_buff *skb, struct orxe_pkt *pkt)
+{
+	bool implied = orxe_fabric_frame_implied(skb);
+	const skb_frag_t *frag;
+
+	if (implied && skb_shinfo(skb)->nr_frags &&
+	    !orxe_pkt_parse(skb->data, skb_headlen(skb), skb->len, pkt, true)) {
+		frag = &skb_shinfo(skb)->frags[0];
+		if (pkt->payload == skb->data + skb_headlen(skb) &&
+		    skb_frag_size(frag) >= pkt->paylen) {
+			pkt->payload = skb_frag_address(frag);
+			return 0;
+		}
+	}
+	if (skb_linearize(skb))
+		return -ORXE_DROP_TOO_SHORT;
+	return orxe_pkt_parse(skb->data, skb->len, skb->len, pkt, implied);
+}
+
 static void orxe_port_rx(struct orxe_fabric_port *fp, struct sk_buff *skb)
 {
 	struct orxe_port *port = container_of(fp, struct orxe_port, fport);
@@ -64,7 +88,7 @@ static void orxe_port_rx(struct orxe_fabric_port *fp, struct sk_buff *skb)
 		kfree_skb(skb);
 		return;
 	}
-	if (skb_linearize(skb) || oib_rxe_pkt_parse(skb->data, skb->len, &pkt)) {
+	if (orxe_port_parse(skb, &pkt)) {
 		drop = OIB_RXE_RX_DROP_MALFORMED;
 		goto drop;
 	}
@@ -121,6 +145,7 @@ int orxe_ports_attach(struct orxe_dev *rdev)
 
 		memcpy(port->fport.mac, port->mac, ETH_ALEN);
 		port->fport.rx = orxe_port_rx;
+		port->fport.implied_ok = true;
 		ret = oib_rxe_fabric_attach(rdev->fabric, &port->fport);
 		if (ret)
 			goto err;

@@ -172,6 +172,38 @@ void orxe_req_start(struct orxe_qp *qp)
 }
 
 /*
+ * The frame of @hdr with the @hdr->paylen bytes @off bytes into @wqe's payload: carried by
+ * reference when they lie in one page of one SGE (oib_rxe_frame_frag()), else copied.  NULL
+ * without memory (a frame lost), ERR_PTR(-EACCES) if a key fails.
+ */
+static struct sk_buff *orxe_req_frame(struct orxe_qp *qp, struct orxe_send_wqe *wqe,
+				      const struct orxe_tx_hdr *hdr, u32 off)
+{
+	bool inl = wqe->wr.send_flags & OIB_SEND_INLINE;
+	struct sk_buff *skb;
+	const void *kva;
+	u8 *payload;
+
+	if (hdr->paylen && !inl && orxe_frag_tx()) {
+		kva = orxe_sgl_kva(qp, wqe->sge, wqe->wr.num_sge, off, hdr->paylen);
+		skb = kva ? oib_rxe_frame_frag(hdr, kva) : NULL;
+		if (skb)
+			return skb;
+	}
+	skb = orxe_frame_alloc(hdr, &payload);
+	if (!skb)
+		return NULL;
+	if (inl) {
+		memcpy(payload, (u8 *)wqe->sge + off, hdr->paylen);
+	} else if (!orxe_sgl_copy(qp, wqe->sge, wqe->wr.num_sge, off, payload, hdr->paylen,
+				  false)) {
+		kfree_skb(skb);
+		return ERR_PTR(-EACCES);
+	}
+	return skb;
+}
+
+/*
  * Put the next packet of @wqe (at req.next) on the wire and step past it; 0, or the status to fail
  * the request with.  A packet that finds no route is lost like any other: the timer resends it.
  */
@@ -184,7 +216,6 @@ static enum oib_wc_status orxe_req_packet(struct orxe_qp *qp, struct orxe_send_w
 	struct orxe_tx_hdr hdr;
 	struct sk_buff *skb;
 	bool route;
-	u8 *payload;
 
 	route = orxe_conn_hdr(qp, &hdr);
 	hdr.psn = req->psn;
@@ -240,15 +271,10 @@ static enum oib_wc_status orxe_req_packet(struct orxe_qp *qp, struct orxe_send_w
 	if (hdr.ack_req)
 		req->ack_req_psn = req->psn;
 
-	skb = route ? orxe_frame_alloc(&hdr, &payload) : NULL;
+	skb = route ? orxe_req_frame(qp, wqe, &hdr, off) : NULL;
+	if (IS_ERR(skb))
+		return OIB_WC_LOC_PROT_ERR;
 	if (skb) {
-		if (wqe->wr.send_flags & OIB_SEND_INLINE) {
-			memcpy(payload, (u8 *)wqe->sge + off, hdr.paylen);
-		} else if (!orxe_sgl_copy(qp, wqe->sge, wqe->wr.num_sge, off, payload, hdr.paylen,
-					 false)) {
-			kfree_skb(skb);
-			return OIB_WC_LOC_PROT_ERR;
-		}
 		if (orxe_psn_cmp(req->psn, req->hw_psn) < 0)
 			orxe_port_count(orxe_qp_port(qp), OIB_RXE_TX_RETRANSMITS);
 		orxe_frame_xmit(orxe_qp_port(qp), skb);

@@ -115,10 +115,13 @@ static void orxe_resp_read_reply(struct orxe_qp *qp, const u8 *src, u32 len, u32
 		hdr.aeth.syndrome = orxe_aeth_syn_ack(ORXE_AETH_NO_CREDITS);
 		hdr.aeth.msn = qp->resp.msn;
 		hdr.paylen = n;
-		skb = orxe_frame_alloc(&hdr, &payload);
-		if (!skb)
-			return;		/* lost: the requester asks again */
-		memcpy(payload, src, n);
+		skb = orxe_frag_tx() ? oib_rxe_frame_frag(&hdr, src) : NULL;
+		if (!skb) {
+			skb = orxe_frame_alloc(&hdr, &payload);
+			if (!skb)
+				return;		/* lost: the requester asks again */
+			memcpy(payload, src, n);
+		}
 		orxe_frame_xmit(port, skb);
 		src += n;
 		len -= n;
