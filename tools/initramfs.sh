@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the guest's gzip cpio initramfs: static busybox, the guest scripts (tools/testing/guest as
-# /oib/guest, its init.sh as /init, tools/testing/integration as /oib/integration), our modules from a
+# /oib/guest, its init.sh as /init, tools/testing/integration as /oib/integration), the userspace
+# tests of a built tree (tools/testing/user/oib_* as /oib/user/), our modules from a
 # built tree (drivers/**/*.ko as /oib/ko/NAME.ko, kunit/**/*.ko as /oib/ko/kunit/NAME.ko, found with
 # find: a new module needs no change here) and the kernel modules they depend on (/oib/ko/deps/, load
 # order in /oib/ko/deps.order).  Load orders, from the modules' own dependencies (modinfo depends):
@@ -58,6 +59,11 @@ find "$guest" -maxdepth 1 -type f -exec cp {} "$stage/oib/guest/" \;
 find "$top/tools/testing/integration" -maxdepth 1 -name '*.sh' -exec cp {} "$stage/oib/integration/" \;
 chmod 755 "$stage/init" "$stage"/oib/guest/*.sh "$stage"/oib/integration/*.sh 2>/dev/null || true
 echo "$mode" >"$stage/oib/mode"
+
+# the userspace test programs (static, KTAP): /oib/user/NAME, each run as the suite NAME
+mkdir -p "$stage/oib/user"
+find "$tree/tools/testing/user" -maxdepth 1 -type f -name 'oib_*' -perm -u+x \
+	-exec cp {} "$stage/oib/user/" \; 2>/dev/null || true
 
 # our modules (driver or KUnit), each with its dependencies
 declare -A dep kind
