@@ -13,6 +13,8 @@
 #include <linux/poll.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <kunit/visibility.h>
+#include <oib/kunit/uverbs.h>
 #include "uverbs.h"
 
 static const struct file_operations oib_uverbs_event_fops;
@@ -33,6 +35,7 @@ struct oib_uverbs_event_file *oib_uverbs_event_file_alloc(struct oib_uverbs_file
 	}
 	return ef;
 }
+EXPORT_SYMBOL_IF_KUNIT(oib_uverbs_event_file_alloc);
 
 static void oib_uverbs_event_file_free(struct kref *ref)
 {
@@ -114,6 +117,7 @@ void oib_uverbs_event_queue(struct oib_uverbs_event_file *ef, struct list_head *
 	spin_unlock_irqrestore(&ef->lock, flags);
 	wake_up_interruptible(&ef->wait);
 }
+EXPORT_SYMBOL_IF_KUNIT(oib_uverbs_event_queue);
 
 /* Drop an object's unread events (its handlers no longer run); returns *@counter. */
 u32 oib_uverbs_event_drop_unread(struct oib_uverbs_event_file *ef, struct list_head *obj_list,
@@ -133,6 +137,7 @@ u32 oib_uverbs_event_drop_unread(struct oib_uverbs_event_file *ef, struct list_h
 	spin_unlock_irqrestore(&ef->lock, flags);
 	return n;
 }
+EXPORT_SYMBOL_IF_KUNIT(oib_uverbs_event_drop_unread);
 
 /* Take the oldest event off @ef, counting it against its object; NULL if there is none. */
 static struct oib_uverbs_qevent *oib_uverbs_event_take(struct oib_uverbs_event_file *ef)
@@ -207,9 +212,8 @@ static __poll_t oib_uverbs_event_poll(struct file *filp, struct poll_table_struc
 }
 
 /* The file goes: drop what is queued (unread, so not counted) and refuse new events. */
-static int oib_uverbs_event_release(struct inode *inode, struct file *filp)
+void oib_uverbs_event_file_close(struct oib_uverbs_event_file *ef)
 {
-	struct oib_uverbs_event_file *ef = filp->private_data;
 	struct oib_uverbs_qevent *ev, *tmp;
 
 	spin_lock_irq(&ef->lock);
@@ -221,8 +225,29 @@ static int oib_uverbs_event_release(struct inode *inode, struct file *filp)
 	}
 	spin_unlock_irq(&ef->lock);
 	oib_uverbs_event_file_put(ef);
+}
+EXPORT_SYMBOL_IF_KUNIT(oib_uverbs_event_file_close);
+
+static int oib_uverbs_event_release(struct inode *inode, struct file *filp)
+{
+	oib_uverbs_event_file_close(filp->private_data);
 	return 0;
 }
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* Take the oldest event as read() would, into @out; false if there is none. */
+bool oib_uverbs_test_event_take(struct oib_uverbs_event_file *ef, struct oib_uverbs_event *out)
+{
+	struct oib_uverbs_qevent *ev = oib_uverbs_event_take(ef);
+
+	if (!ev)
+		return false;
+	*out = ev->desc;
+	kfree(ev);
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(oib_uverbs_test_event_take);
+#endif /* CONFIG_KUNIT */
 
 static const struct file_operations oib_uverbs_event_fops = {
 	.owner = THIS_MODULE,

@@ -12,6 +12,8 @@
 #include <linux/fs.h>
 #include <linux/nospec.h>
 #include <linux/uaccess.h>
+#include <kunit/visibility.h>
+#include <oib/kunit/uverbs.h>
 #include "uverbs.h"
 
 #define CMD(nr, fn, type, first_last)						\
@@ -121,3 +123,19 @@ long oib_uverbs_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	}
 	return ret;
 }
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/*
+ * Command @nr's handler on @cmd, a kernel copy, as an ioctl runs it (for the KUnit suites: no
+ * user memory, no file descriptors).
+ */
+int oib_uverbs_test_cmd(struct oib_uverbs_file *ufile, unsigned int nr, void *cmd)
+{
+	struct oib_uverbs_call call = { .ufile = ufile, .new_fd = -1 };
+
+	if (nr >= OIB_UVERBS_CMD_MAX)
+		return -ENOTTY;
+	return oib_uverbs_run(&call, &oib_uverbs_ioctls[nr], cmd);
+}
+EXPORT_SYMBOL_IF_KUNIT(oib_uverbs_test_cmd);
+#endif /* CONFIG_KUNIT */

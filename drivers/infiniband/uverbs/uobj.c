@@ -8,6 +8,8 @@
  */
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <kunit/visibility.h>
+#include <oib/kunit/uverbs.h>
 #include "uverbs.h"
 
 typedef int (*oib_uobj_destroy_fn)(struct oib_uverbs_uobj *uobj, void *resp);
@@ -131,3 +133,22 @@ void oib_uobj_destroy_all(struct oib_uverbs_file *ufile)
 		}
 	}
 }
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* Hold the object @handle, whatever its type, as an ioctl using it would: 0 or -errno. */
+int oib_uverbs_test_hold(struct oib_uverbs_file *ufile, u32 handle)
+{
+	struct oib_uverbs_uobj *uobj = xa_load(&ufile->handles, handle);
+
+	if (!uobj)
+		return -EINVAL;
+	return PTR_ERR_OR_ZERO(oib_uobj_get(ufile, handle, uobj->type));
+}
+EXPORT_SYMBOL_IF_KUNIT(oib_uverbs_test_hold);
+
+void oib_uverbs_test_release(struct oib_uverbs_file *ufile, u32 handle)
+{
+	oib_uobj_put(xa_load(&ufile->handles, handle));
+}
+EXPORT_SYMBOL_IF_KUNIT(oib_uverbs_test_release);
+#endif /* CONFIG_KUNIT */

@@ -170,6 +170,7 @@ void oib_uobj_destroy_all(struct oib_uverbs_file *ufile);
 /* event.c */
 struct oib_uverbs_event_file *oib_uverbs_event_file_alloc(struct oib_uverbs_file *owner);
 void oib_uverbs_event_file_put(struct oib_uverbs_event_file *ef);
+void oib_uverbs_event_file_close(struct oib_uverbs_event_file *ef);
 int oib_uverbs_event_file_open(struct oib_uverbs_event_file *ef, const char *name,
 			       struct oib_uverbs_call *call, struct oib_uverbs_new_fd *cmd);
 struct oib_uverbs_event_file *oib_uverbs_channel_get(struct oib_uverbs_file *ufile, int fd);
