@@ -2,10 +2,10 @@
 /*
  * ioctl dispatch: the one entry point of every command.  It checks the command number, reads the
  * caller's size, copies the command in with copy_struct_from_user() (older, smaller structs are
- * zero-extended; bytes beyond what this version knows must be zero, else -E2BIG), checks the
- * header's flags, runs the handler with the context held shared (-EIO once the context is torn
- * down), and copies the answer back: min(caller's size, ours) bytes.  Include/uapi/oib/uverbs.h
- * has the rules as user space sees them.
+ * zero-extended; bytes beyond what this version knows must be zero, else -E2BIG; more than a
+ * page is -E2BIG at once), checks the header's flags, runs the handler with the context held
+ * shared (-EIO once the context is torn down), and copies the answer back: min(caller's size,
+ * ours) bytes.  include/uapi/oib/uverbs.h has the rules as user space sees them.
  */
 #include <linux/module.h>
 #include <linux/file.h>
@@ -100,6 +100,8 @@ long oib_uverbs_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 		return -EFAULT;
 	if (usize < desc->min_size)
 		return -EINVAL;
+	if (usize > PAGE_SIZE)		/* no command will ever be that big */
+		return -E2BIG;
 	memset(&buf, 0, sizeof(buf));
 	ret = copy_struct_from_user(&buf, desc->size, uptr, usize);
 	if (ret)

@@ -4,11 +4,12 @@
  *
  * Every command is ioctl(fd, OIB_UVERBS_IOC(nr), &cmd) where cmd starts with struct
  * oib_uverbs_hdr.  hdr.size is the size of the struct as the caller knows it: the kernel
- * accepts any size from the command's first version on (smaller: -EINVAL), reads what it knows,
- * requires every byte it does not know to be zero (-E2BIG otherwise) and zero-fills fields an
- * older caller does not send.  hdr.flags and every reserved field must be zero (-EINVAL).  On
- * success the kernel writes back min(hdr.size, its own size) bytes, with hdr.size set to that.
- * Fields are only ever added at the end of a struct.
+ * accepts any size from the command's first version on (smaller: -EINVAL) up to a page
+ * (larger: -E2BIG), reads what it knows, requires every byte it does not know to be zero
+ * (-E2BIG otherwise) and zero-fills fields an older caller does not send.  hdr.flags and every
+ * reserved field must be zero (-EINVAL).  On success the kernel writes back min(hdr.size, its
+ * own size) bytes, with hdr.size set to that.  Fields are only ever added at the end of a
+ * struct.
  *
  * Objects are named by handles (u32, never 0) private to the open file; each carries a
  * user_handle (u64) the caller chooses, which events report back.

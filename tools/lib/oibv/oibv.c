@@ -36,7 +36,7 @@ static int read_line(const char *path, char *buf, size_t len)
 
 	if (!f)
 		return -1;
-	ok = fgets(buf, len, f) != NULL;
+	ok = !!fgets(buf, len, f);
 	fclose(f);
 	if (!ok)
 		return -1;
@@ -193,13 +193,14 @@ int oibv_comp_vector_cpu(struct oibv_context *ctx, int vector)
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%d %d", &v, &cpu) == 2 && v == vector)
-			break;
-		else
-			cpu = -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%d %d", &v, &cpu) == 2 && v == vector) {
+			fclose(f);
+			return cpu;
+		}
+	}
 	fclose(f);
-	return cpu;
+	return -1;
 }
 
 struct oibv_pd *oibv_alloc_pd(struct oibv_context *ctx)

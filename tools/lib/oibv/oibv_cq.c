@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * liboibv: CQs, completion channels' events, async events.  Event acknowledgement is counted
+ * liboibv: CQs, completion channels' events, async events.  Event acknowledgment is counted
  * here, as in libibverbs: oibv_destroy_cq() (oibv_destroy_qp()) returns only when every event
  * the kernel says was read for the object has been acknowledged.
  */

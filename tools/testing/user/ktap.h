@@ -42,7 +42,8 @@ static inline int ktap_run(const char *suite, const struct ktap_case *cases, int
 {
 	int i, failed = 0;
 
-	printf("KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: %s\n    1..%d\n", suite, n);
+	printf("KTAP version 1\n1..1\n    KTAP version 1\n");
+	printf("    # Subtest: %s\n    1..%d\n", suite, n);
 	fflush(stdout);
 	for (i = 0; i < n; i++) {
 		bool ok = cases[i].run();

@@ -3,7 +3,7 @@
  * oib_uverbs_user: the userspace suite of oib_uverbs, through liboibv (and raw ioctls where a
  * library would never go).  Every verb of the first slice, completion channels (the
  * completion-channel design thread's cases: many CQs on one channel, one CQ per channel,
- * epoll, vectors, acknowledgement in batches, destroy waiting for acknowledgements), then abuse
+ * epoll, vectors, acknowledgment in batches, destroy waiting for acknowledgments), then abuse
  * (uverbs_abuse.c).  Runs as root in the test guest, on an oib_rxe device it makes and removes;
  * prints KTAP (suite oib_uverbs_user).
  */
@@ -168,7 +168,8 @@ static bool get_event(struct oibv_comp_channel *ch, struct oibv_cq *want, int *c
 	struct oibv_cq *cq;
 	void *cq_ctx;
 
-	if (!CHECK(readable(ch->fd, 10000)) || !CHECK(!oibv_get_cq_event_cpu(ch, &cq, &cq_ctx, cpu)))
+	if (!CHECK(readable(ch->fd, 10000)) ||
+	    !CHECK(!oibv_get_cq_event_cpu(ch, &cq, &cq_ctx, cpu)))
 		return false;
 	oibv_ack_cq_events(cq, 1);
 	return CHECK(cq == want) && CHECK(cq_ctx == want->cq_context);
@@ -295,9 +296,11 @@ static bool fan_case(int nch)
 	bool ok;
 	int i;
 
-	for (i = 0; i < nch; i++)
-		if (!CHECK(ch[i] = oibv_create_comp_channel(ctx)))
+	for (i = 0; i < nch; i++) {
+		ch[i] = oibv_create_comp_channel(ctx);
+		if (!CHECK(ch[i]))
 			return false;
+	}
 	ok = fan_setup(&f, ch, nch) && fan_fire(&f) && fan_collect(&f, ch, nch);
 	fan_teardown(&f);
 	for (i = 0; i < nch; i++)
@@ -344,7 +347,7 @@ static bool t_ack_batching(void)
 struct destroyer {
 	struct oibv_cq *cq;
 	int ret;
-	volatile int done;
+	int done;
 };
 
 static void *destroy_thread(void *arg)
@@ -358,7 +361,7 @@ static void *destroy_thread(void *arg)
 
 /*
  * An event read but not acknowledged holds oibv_destroy_cq() back: the kernel object is gone
- * (its handle no longer answers), the call has not returned; the acknowledgement releases it.
+ * (its handle no longer answers), the call has not returned; the acknowledgment releases it.
  */
 static bool t_destroy_waits_for_ack(void)
 {
@@ -427,7 +430,7 @@ static bool t_channel_closed_first(void)
 	return ok;
 }
 
-/* A CQ overrun is an async event naming the CQ; destroy waits for its acknowledgement too. */
+/* A CQ overrun is an async event naming the CQ; destroy waits for its acknowledgment too. */
 static bool t_async_cq_overflow(void)
 {
 	struct oibv_cq *cq = oibv_create_cq(ctx, 1, (void *)0x1234, NULL, 0);

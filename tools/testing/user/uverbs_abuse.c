@@ -104,7 +104,9 @@ static bool edge_of_mapping(int fd)
 	q = (void *)(m + 4096 - sizeof(*q));
 	ok = CHECK(raw_cmd(fd, OIB_UVERBS_QUERY_DEVICE, q, sizeof(*q)) == 0) &&
 	     CHECK(raw_cmd(fd, OIB_UVERBS_QUERY_DEVICE, q, sizeof(*q) + 8) == EFAULT) &&
-	     CHECK(raw_cmd(fd, OIB_UVERBS_QUERY_DEVICE, q, 1 << 30) == EFAULT);
+	     CHECK(raw_cmd(fd, OIB_UVERBS_QUERY_DEVICE, q, 4096) == EFAULT) &&
+	     CHECK(raw_cmd(fd, OIB_UVERBS_QUERY_DEVICE, q, 4097) == E2BIG) &&
+	     CHECK(raw_cmd(fd, OIB_UVERBS_QUERY_DEVICE, q, 1 << 30) == E2BIG);
 	munmap(m, 4096);
 	return ok;
 }
@@ -140,7 +142,8 @@ bool abuse_abi(void)
 	ok = ok && CHECK(raw_cmd(fd, OIB_UVERBS_QUERY_DEVICE, &q, sizeof(q)) == EINVAL);
 	ok = ok && CHECK(raw_cmd(fd, OIB_UVERBS_POLL_CQ, &pq, sizeof(pq)) == EINVAL);
 	/* unknown commands, wrong direction or type bits, bad pointers */
-	ok = ok && CHECK(ioctl(fd, OIB_UVERBS_IOC(OIB_UVERBS_CMD_MAX), &q) == -1 && errno == ENOTTY) &&
+	ok = ok &&
+	     CHECK(ioctl(fd, OIB_UVERBS_IOC(OIB_UVERBS_CMD_MAX), &q) == -1 && errno == ENOTTY) &&
 	     CHECK(ioctl(fd, _IOWR(OIB_UVERBS_IOC_TYPE, 0, int), &q) == -1 && errno == ENOTTY) &&
 	     CHECK(ioctl(fd, _IO(0x42, 0), &q) == -1 && errno == ENOTTY) &&
 	     CHECK(ioctl(fd, OIB_UVERBS_IOC(0), NULL) == -1 && errno == EFAULT) &&
@@ -264,7 +267,7 @@ static uint64_t rnd(void)
 
 #define FUZZ_CALLS 100000
 
-/* One random command: a random number, a random size, a payload of zeros, small handles and noise. */
+/* One random command: random number and size, a payload of zeros, small handles and noise. */
 static void fuzz_one(int fd, int *nok)
 {
 	uint8_t buf[320] __attribute__((aligned(8)));
@@ -326,7 +329,7 @@ bool abuse_fuzz(void)
 
 struct hammer {
 	int fd;
-	volatile int calls;
+	int calls;
 	int err;
 };
 

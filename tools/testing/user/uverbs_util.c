@@ -112,7 +112,8 @@ static bool qp_connect(struct oibv_qp *qp, uint32_t remote_qpn, const union oibv
 {
 	bool rc = qp->qp_type == OIBV_QPT_RC;
 	struct oibv_qp_attr a = {
-		.qp_state = OIBV_QPS_INIT, .port_num = 1, .qp_access_flags = OIBV_ACCESS_LOCAL_WRITE,
+		.qp_state = OIBV_QPS_INIT, .port_num = 1,
+		.qp_access_flags = OIBV_ACCESS_LOCAL_WRITE,
 	};
 	int mask;
 
@@ -122,7 +123,9 @@ static bool qp_connect(struct oibv_qp *qp, uint32_t remote_qpn, const union oibv
 	a = (struct oibv_qp_attr){
 		.qp_state = OIBV_QPS_RTR, .path_mtu = OIBV_MTU_1024, .dest_qp_num = remote_qpn,
 		.max_dest_rd_atomic = 1, .min_rnr_timer = 12,
-		.ah_attr = { .is_global = 1, .port_num = 1, .grh = { .dgid = *gid, .hop_limit = 64 } },
+		.ah_attr = {
+			.is_global = 1, .port_num = 1, .grh = { .dgid = *gid, .hop_limit = 64 },
+		},
 	};
 	mask = OIBV_QP_STATE | OIBV_QP_AV | OIBV_QP_PATH_MTU | OIBV_QP_DEST_QPN | OIBV_QP_RQ_PSN;
 	if (rc)
@@ -144,7 +147,9 @@ static struct oibv_qp *make_qp(struct pair *p, enum oibv_qp_type type, struct oi
 {
 	struct oibv_qp_init_attr ia = {
 		.send_cq = cq, .recv_cq = cq, .qp_type = type, .sq_sig_all = 0,
-		.cap = { .max_send_wr = 64, .max_recv_wr = 64, .max_send_sge = 2, .max_recv_sge = 2 },
+		.cap = {
+			.max_send_wr = 64, .max_recv_wr = 64, .max_send_sge = 2, .max_recv_sge = 2,
+		},
 	};
 
 	return oibv_create_qp(p->pd, &ia);
