@@ -28,6 +28,7 @@ guest=$top/tools/testing/guest
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
+chmod 755 "$stage"	# the guest's /: mktemp's 0700 would keep every user but root out of everything
 mkdir -p "$stage"/{bin,dev,proc,sys,tmp,oib/ko/kunit,oib/ko/deps,oib/guest,oib/integration}
 
 kmods=()

@@ -196,6 +196,44 @@ static void context_command_checks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, oib_uverbs_test_nobjects(ufile), 3);
 }
 
+/* The port events an async event file delivered so far (sticky: a wait may ask twice). */
+struct ctx_ports {
+	struct oib_uverbs_event_file *ef;
+	bool err, active, bad;
+};
+
+static bool ctx_port_seen(struct ctx_ports *p, u32 type)
+{
+	struct oib_uverbs_event ev;
+
+	while (oib_uverbs_test_event_take(p->ef, &ev)) {
+		if (ev.type == OIB_EVENT_PORT_ERR || ev.type == OIB_EVENT_PORT_ACTIVE)
+			p->bad |= ev.user_handle != 1 || ev.handle;
+		p->err |= ev.type == OIB_EVENT_PORT_ERR;
+		p->active |= ev.type == OIB_EVENT_PORT_ACTIVE;
+	}
+	return type == OIB_EVENT_PORT_ERR ? p->err : p->active;
+}
+
+/*
+ * Port events reach the context's async event file, naming the port (other events, such as the
+ * device's own GID changes, may come between).
+ */
+static void context_async_port_events(struct kunit *test)
+{
+	struct oib_device *device = oib_test_rxe_ports(test, 1);
+	struct oib_uverbs_file *ufile = ctx_open(test, device);
+	struct ctx_ports p = { .ef = oib_uverbs_test_async(ufile) };
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p.ef);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(oib_uverbs_test_async(ufile)), -EEXIST);
+	KUNIT_ASSERT_EQ(test, oib_rxe_set_port_state(device, 1, false), 0);
+	KUNIT_EXPECT_TRUE(test, oib_test_wait_for(ctx_port_seen(&p, OIB_EVENT_PORT_ERR)));
+	KUNIT_ASSERT_EQ(test, oib_rxe_set_port_state(device, 1, true), 0);
+	KUNIT_EXPECT_TRUE(test, oib_test_wait_for(ctx_port_seen(&p, OIB_EVENT_PORT_ACTIVE)));
+	KUNIT_EXPECT_FALSE(test, p.bad);
+}
+
 static struct kunit_case context_test_cases[] = {
 	KUNIT_CASE(context_handles),
 	KUNIT_CASE(context_foreign_handles),
@@ -203,6 +241,7 @@ static struct kunit_case context_test_cases[] = {
 	KUNIT_CASE(context_teardown_order),
 	KUNIT_CASE(context_device_removal),
 	KUNIT_CASE(context_command_checks),
+	KUNIT_CASE(context_async_port_events),
 	{}
 };
 

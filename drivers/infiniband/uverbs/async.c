@@ -7,6 +7,8 @@
  * it until teardown; its file holds another.
  */
 #include <linux/module.h>
+#include <kunit/visibility.h>
+#include <oib/kunit/uverbs.h>
 #include "uverbs.h"
 
 static void oib_uverbs_port_event(struct oib_event_handler *handler, struct oib_event *event)
@@ -34,34 +36,65 @@ static void oib_uverbs_port_event(struct oib_event_handler *handler, struct oib_
 	oib_uverbs_event_queue(ufile->async, NULL, NULL, &desc);
 }
 
-int oib_uverbs_get_async_fd(struct oib_uverbs_call *call, void *buf)
+/*
+ * Give the context its async event file @ef (taking over the caller's reference) and start
+ * its port events; -EEXIST if it has one.  hw_rwsem is held shared: ufile->async is set once,
+ * by cmpxchg.
+ */
+static int oib_uverbs_async_attach(struct oib_uverbs_file *ufile,
+				   struct oib_uverbs_event_file *ef)
 {
-	struct oib_uverbs_file *ufile = call->ufile;
-	struct oib_uverbs_new_fd *cmd = buf;
-	struct oib_uverbs_event_file *ef;
-	int ret;
-
-	if (cmd->reserved)
-		return -EINVAL;
-	/* hw_rwsem is held shared: ufile->async is set once, under cmpxchg. */
-	ef = oib_uverbs_event_file_alloc(NULL);
-	if (!ef)
-		return -ENOMEM;
-	if (cmpxchg(&ufile->async, NULL, ef)) {
-		oib_uverbs_event_file_put(ef);
+	if (cmpxchg(&ufile->async, NULL, ef))
 		return -EEXIST;
-	}
-	kref_get(&ef->ref);			/* the file's */
-	ret = oib_uverbs_event_file_open(ef, "[oib_uverbs_async]", call, cmd);
-	if (ret) {
-		oib_uverbs_event_file_put(ef);	/* the file's, never made */
-		return ret;			/* the context keeps an async file without fd */
-	}
 	ufile->event_handler.device = ufile->ibdev;
 	ufile->event_handler.handler = oib_uverbs_port_event;
 	oib_register_event_handler(&ufile->event_handler);
 	return 0;
 }
+
+int oib_uverbs_get_async_fd(struct oib_uverbs_call *call, void *buf)
+{
+	struct oib_uverbs_new_fd *cmd = buf;
+	struct oib_uverbs_event_file *ef;
+	int ret;
+
+	if (cmd->reserved || cmd->fd)
+		return -EINVAL;
+	ef = oib_uverbs_event_file_alloc(NULL);
+	if (!ef)
+		return -ENOMEM;
+	ret = oib_uverbs_async_attach(call->ufile, ef);
+	if (ret) {
+		oib_uverbs_event_file_put(ef);
+		return ret;
+	}
+	kref_get(&ef->ref);			/* the file's */
+	ret = oib_uverbs_event_file_open(ef, "[oib_uverbs_async]", call, cmd);
+	if (ret)				/* no file after all: as if it were closed */
+		oib_uverbs_event_file_close(ef);
+	return ret;
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* The context's async event file, without a file; the context owns it. */
+struct oib_uverbs_event_file *oib_uverbs_test_async(struct oib_uverbs_file *ufile)
+{
+	struct oib_uverbs_event_file *ef = oib_uverbs_event_file_alloc(NULL);
+	int ret;
+
+	if (!ef)
+		return ERR_PTR(-ENOMEM);
+	down_read(&ufile->hw_rwsem);
+	ret = ufile->ibdev ? oib_uverbs_async_attach(ufile, ef) : -EIO;
+	up_read(&ufile->hw_rwsem);
+	if (ret) {
+		oib_uverbs_event_file_put(ef);
+		return ERR_PTR(ret);
+	}
+	return ef;
+}
+EXPORT_SYMBOL_IF_KUNIT(oib_uverbs_test_async);
+#endif /* CONFIG_KUNIT */
 
 /* An object's event (any context but hard-irq): to the async file, if the context has one. */
 void oib_uverbs_async_object_event(struct oib_uverbs_uobj *uobj, struct list_head *obj_list,

@@ -37,9 +37,17 @@ struct oib_uverbs_event_file *oib_uverbs_event_file_alloc(struct oib_uverbs_file
 }
 EXPORT_SYMBOL_IF_KUNIT(oib_uverbs_event_file_alloc);
 
+/*
+ * The last reference: what is still queued goes too.  Only events of no object can be left (an
+ * object drops its unread events when destroyed, and objects hold their event files).
+ */
 static void oib_uverbs_event_file_free(struct kref *ref)
 {
 	struct oib_uverbs_event_file *ef = container_of(ref, struct oib_uverbs_event_file, ref);
+	struct oib_uverbs_qevent *ev, *tmp;
+
+	list_for_each_entry_safe(ev, tmp, &ef->events, list)
+		kfree(ev);
 
 	if (ef->owner)
 		oib_uverbs_file_put(ef->owner);

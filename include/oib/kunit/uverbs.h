@@ -28,6 +28,9 @@ int oib_uverbs_test_cmd(struct oib_uverbs_file *ufile, unsigned int nr, void *cm
 int oib_uverbs_test_hold(struct oib_uverbs_file *ufile, u32 handle);
 void oib_uverbs_test_release(struct oib_uverbs_file *ufile, u32 handle);
 
+/* The context's async event file, made without a file (the context owns it), or an ERR_PTR. */
+struct oib_uverbs_event_file *oib_uverbs_test_async(struct oib_uverbs_file *ufile);
+
 /* An event file with no file and no owner; closing it is what its file's release does. */
 struct oib_uverbs_event_file *oib_uverbs_event_file_alloc(struct oib_uverbs_file *owner);
 void oib_uverbs_event_file_close(struct oib_uverbs_event_file *ef);

@@ -504,6 +504,7 @@ static const struct ktap_case cases[] = {
 	{ "close_while_in_use", abuse_close_in_use },
 	{ "fork", abuse_fork },
 	{ "kill9_in_traffic", abuse_kill9 },
+	{ "unprivileged_user", abuse_unprivileged },
 	{ "no_leaks", t_no_leaks },
 	{ "device_removal", t_device_removal },
 };

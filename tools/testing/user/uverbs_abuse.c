@@ -477,3 +477,67 @@ bool abuse_device_removal(void)
 	close(c->cmd_fd);
 	return ok;
 }
+
+/* As user nobody: 0 if the device could not be opened (@want_open false) or was usable. */
+static int nobody_child(bool want_open)
+{
+	struct oibv_context *c;
+	struct oibv_pd *pd;
+	struct oibv_cq *cq;
+	struct oibv_mr *mr;
+	struct oibv_qp_init_attr ia = { .qp_type = 1 /* GSI: QP1 */ };
+	static char buf[4096] __attribute__((aligned(4096)));
+
+	if (setgid(65534) || setuid(65534))
+		return 2;
+	c = oibv_open_device(test_dev);
+	if (!want_open)
+		return c || errno != EACCES ? 3 : 0;
+	if (!c)
+		return diag("open: errno %d", errno), 4;
+	pd = oibv_alloc_pd(c);
+	cq = oibv_create_cq(c, 4, NULL, NULL, 0);
+	if (!pd || !cq)
+		return diag("pd %p cq %p: errno %d", pd, cq, errno), 7;
+	mr = oibv_reg_mr(pd, buf, sizeof(buf), OIBV_ACCESS_LOCAL_WRITE);
+	if (!mr)
+		return diag("reg_mr: errno %d", errno), 8;
+	ia.send_cq = cq;
+	ia.recv_cq = cq;
+	if (oibv_create_qp(pd, &ia) || errno != EOPNOTSUPP)
+		return 5;
+	return oibv_dereg_mr(mr) || oibv_destroy_cq(cq) || oibv_dealloc_pd(pd) ? 6 : 0;
+}
+
+static bool run_nobody(bool want_open)
+{
+	int st = -1;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(nobody_child(want_open));
+	if (!CHECK(pid > 0) || !CHECK(waitpid(pid, &st, 0) == pid))
+		return false;
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		diag("user nobody (%s): status %#x", want_open ? "may open" : "may not", st);
+	return CHECK(WIFEXITED(st) && !WEXITSTATUS(st));
+}
+
+/*
+ * A user without privileges reaches the device only if its file permissions let it; then it
+ * may use it (its MRs charged to its RLIMIT_MEMLOCK), but not ask for QP1.
+ */
+bool abuse_unprivileged(void)
+{
+	int base = live_objects();
+	struct stat st;
+	bool ok;
+
+	if (!CHECK(!stat(test_dev->dev_path, &st)) || !CHECK(!(st.st_mode & 0006)))
+		return false;
+	ok = run_nobody(false);
+	if (!CHECK(!chmod(test_dev->dev_path, 0666)))
+		return false;
+	ok = run_nobody(true) && ok;
+	return CHECK(!chmod(test_dev->dev_path, st.st_mode & 07777)) && ok && objects_back_to(base);
+}

@@ -13,6 +13,7 @@ bool abuse_fuzz(void);
 bool abuse_close_in_use(void);
 bool abuse_fork(void);
 bool abuse_kill9(void);
+bool abuse_unprivileged(void);
 bool abuse_device_removal(void);
 
 #endif /* OIB_UVERBS_ABUSE_H */
