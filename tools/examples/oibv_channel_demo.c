@@ -35,9 +35,11 @@ static void setup(void)
 	mr = pd ? oibv_reg_mr(pd, buf, sizeof(buf), OIBV_ACCESS_LOCAL_WRITE) : NULL;
 	if (!mr || oibv_query_gid(ctx, 1, 0, &gid))
 		die("cannot make PD and MR: %s", strerror(errno));
-	for (i = 0; i < NCH; i++)
-		if (!(ch[i] = oibv_create_comp_channel(ctx)))
+	for (i = 0; i < NCH; i++) {
+		ch[i] = oibv_create_comp_channel(ctx);
+		if (!ch[i])
 			die("cannot make a channel: %s", strerror(errno));
+	}
 	for (i = 0; i < NCQ; i++) {
 		struct oibv_qp_init_attr ia = {
 			.qp_type = OIBV_QPT_RC, .sq_sig_all = 1,
@@ -101,9 +103,14 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "d:r:")) != -1) {
 		switch (opt) {
-		case 'd': name = optarg; break;
-		case 'r': rounds = atoi(optarg); break;
-		default: die("usage: %s [-d DEVICE] [-r ROUNDS]", argv[0]);
+		case 'd':
+			name = optarg;
+			break;
+		case 'r':
+			rounds = atoi(optarg);
+			break;
+		default:
+			die("usage: %s [-d DEVICE] [-r ROUNDS]", argv[0]);
 		}
 	}
 	ctx = oibv_open_device(find_device(name));

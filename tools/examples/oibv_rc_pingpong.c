@@ -65,7 +65,7 @@ static void post_recv(struct side *s)
 	struct oibv_recv_wr wr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1 }, *bad;
 
 	if (oibv_post_recv(s->qp, &wr, &bad))
-		die("post_recv failed");
+		die("cannot post a receive");
 }
 
 static void post_send(struct side *s)
@@ -77,7 +77,7 @@ static void post_send(struct side *s)
 	}, *bad;
 
 	if (oibv_post_send(s->qp, &wr, &bad))
-		die("post_send failed");
+		die("cannot post a send");
 }
 
 static void poll_all(struct side *s)
@@ -181,10 +181,17 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "d:n:s:")) != -1) {
 		switch (opt) {
-		case 'd': name = optarg; break;
-		case 'n': iters = atoi(optarg); break;
-		case 's': size = strtoul(optarg, NULL, 0); break;
-		default: die("usage: %s [-d DEVICE] [-n ITERATIONS] [-s SIZE]", argv[0]);
+		case 'd':
+			name = optarg;
+			break;
+		case 'n':
+			iters = atoi(optarg);
+			break;
+		case 's':
+			size = strtoul(optarg, NULL, 0);
+			break;
+		default:
+			die("usage: %s [-d DEVICE] [-n ITERATIONS] [-s SIZE]", argv[0]);
 		}
 	}
 	if (iters < 1 || size < 1 || size > (1 << 20))
