@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the modules with W=1 against KDIR in a private copy of the tree (DEST), so that the
-# developer's in-tree objects are never touched.  Every warning counts and shows up on every run: a
+# developer's in-tree objects are never touched, then the userspace library, the guest's
+# userspace tests (tools/testing/user) and the examples (tools/examples), static binaries.  Every warning counts and shows up on every run: a
 # build without warnings keeps its objects and the next one recompiles only what changed since (the
 # sources are copied by content, Kbuild's dependency tracking does the rest: an unchanged object
 # compiled without warnings before and would again); a build with warnings or errors is thrown away,
@@ -50,6 +51,15 @@ if [ $rc -ne 0 ]; then
 	echo "build: FAILED (log: $log)"
 	exit 1
 fi
+# the userspace library, tests and examples (static), with the modules' warning rule
+for d in tools/testing/user tools/examples; do
+	[ -f "$dest/$d/Makefile" ] || continue
+	if ! make -C "$dest/$d" CFLAGS="-O2 -g" >>"$log" 2>&1; then
+		grep -E 'error|Error' "$log" | head -40 || true
+		echo "build: userspace ($d) FAILED (log: $log)"
+		exit 1
+	fi
+done
 # modules no longer built (their Kbuild line went) go too
 (cd "$dest" && find . -name '*.ko' -printf '%P\n' | sort |
 	comm -23 - <(sed "s|^$dest/||; s/\.o\$/.ko/" modules.order | sort) | xargs -r rm -f)

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds the guest's gzip cpio initramfs: static busybox, the guest scripts (tools/testing/guest as
-# /oib/guest, its init.sh as /init, tools/testing/integration as /oib/integration), our modules from a
+# /oib/guest, its init.sh as /init, tools/testing/integration as /oib/integration), the userspace
+# tests and examples of a built tree (tools/testing/user/oib_* as /oib/user/, tools/examples/oibv_*
+# in /bin), our modules from a
 # built tree (drivers/**/*.ko as /oib/ko/NAME.ko, kunit/**/*.ko as /oib/ko/kunit/NAME.ko, found with
 # find: a new module needs no change here) and the kernel modules they depend on (/oib/ko/deps/, load
 # order in /oib/ko/deps.order).  Load orders, from the modules' own dependencies (modinfo depends):
@@ -27,6 +29,7 @@ guest=$top/tools/testing/guest
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
+chmod 755 "$stage"	# the guest's /: mktemp's 0700 would keep every user but root out of everything
 mkdir -p "$stage"/{bin,dev,proc,sys,tmp,oib/ko/kunit,oib/ko/deps,oib/guest,oib/integration}
 
 kmods=()
@@ -58,6 +61,14 @@ find "$guest" -maxdepth 1 -type f -exec cp {} "$stage/oib/guest/" \;
 find "$top/tools/testing/integration" -maxdepth 1 -name '*.sh' -exec cp {} "$stage/oib/integration/" \;
 chmod 755 "$stage/init" "$stage"/oib/guest/*.sh "$stage"/oib/integration/*.sh 2>/dev/null || true
 echo "$mode" >"$stage/oib/mode"
+
+# the userspace test programs (static, KTAP): /oib/user/NAME, each run as the suite NAME
+mkdir -p "$stage/oib/user"
+find "$tree/tools/testing/user" -maxdepth 1 -type f -name 'oib_*' -perm -u+x \
+	-exec cp {} "$stage/oib/user/" \; 2>/dev/null || true
+# the liboibv examples (static): /bin/oibv_*
+find "$tree/tools/examples" -maxdepth 1 -type f -name 'oibv_*' -perm -u+x \
+	-exec cp {} "$stage/bin/" \; 2>/dev/null || true
 
 # our modules (driver or KUnit), each with its dependencies
 declare -A dep kind

@@ -113,6 +113,19 @@ integration() {
 	[ $bad = 0 ] && echo "ok 1 integration" || echo "not ok 1 integration"
 }
 
+# Runs each userspace test program /oib/user/NAME (static, prints its own KTAP suite NAME) whose
+# name the SUITE glob's suite part matches; a program that dies leaves its suite short, which the
+# host counts as failures.
+userprogs() {
+	sg=${glob%%.*}
+	for p in /oib/user/*; do
+		[ -x "$p" ] || continue
+		n=${p##*/}
+		[ -z "$glob" ] || case $n in $sg) ;; *) continue ;; esac
+		timeout 600 "$p" || msg "$n: exit status $?"
+	done
+}
+
 # check mode: $OIB_KO/plan, one "driver|lib|test NAME" a line, in order: a driver or a KUnit helper
 # (lib) is loaded and stays; a test module is loaded (its suites run) and unloaded.
 check() {
@@ -130,6 +143,8 @@ check() {
 	msg "kunit modules done"
 	integration
 	msg "integration done"
+	userprogs
+	msg "userspace tests done"
 	unload_drivers
 	kmemleak
 }

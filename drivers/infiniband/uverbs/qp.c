@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Queue pairs from user space: RC and UC in this version, created, modified and destroyed
+ * through ioctls, their events on the context's async event file.  Work requests are posted
+ * through ioctls too (post.c); the rings are not mapped into the process yet.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include "uverbs.h"
+
+static void oib_uverbs_qp_event(struct oib_event *event, void *context)
+{
+	struct oib_uverbs_qp *uqp = context;
+
+	oib_uverbs_async_object_event(&uqp->uobj, &uqp->async_list, &uqp->async_reported,
+				      event->event);
+}
+
+struct oib_uverbs_qp_deps {
+	struct oib_uverbs_pd *upd;
+	struct oib_uverbs_cq *scq, *rcq;
+};
+
+static int oib_uverbs_qp_deps_get(struct oib_uverbs_file *ufile,
+				  const struct oib_uverbs_create_qp *cmd,
+				  struct oib_uverbs_qp_deps *d)
+{
+	d->upd = oib_uobj_get(ufile, cmd->pd_handle, OIB_UVERBS_OBJ_PD);
+	if (IS_ERR(d->upd))
+		return PTR_ERR(d->upd);
+	d->scq = oib_uobj_get(ufile, cmd->send_cq_handle, OIB_UVERBS_OBJ_CQ);
+	if (IS_ERR(d->scq))
+		goto put_pd;
+	if (cmd->recv_cq_handle == cmd->send_cq_handle) {
+		d->rcq = d->scq;
+		return 0;
+	}
+	d->rcq = oib_uobj_get(ufile, cmd->recv_cq_handle, OIB_UVERBS_OBJ_CQ);
+	if (!IS_ERR(d->rcq))
+		return 0;
+	oib_uobj_put(&d->scq->uobj);
+	d->scq = d->rcq;
+put_pd:
+	oib_uobj_put(&d->upd->uobj);
+	return PTR_ERR(d->scq);
+}
+
+static void oib_uverbs_qp_deps_put(struct oib_uverbs_qp_deps *d)
+{
+	if (d->rcq != d->scq)
+		oib_uobj_put(&d->rcq->uobj);
+	oib_uobj_put(&d->scq->uobj);
+	oib_uobj_put(&d->upd->uobj);
+}
+
+static int oib_uverbs_qp_make(struct oib_uverbs_call *call, struct oib_uverbs_qp *uqp,
+			      struct oib_uverbs_create_qp *cmd, struct oib_uverbs_qp_deps *d)
+{
+	struct oib_qp_init_attr attr = {
+		.event_handler = oib_uverbs_qp_event, .qp_context = uqp,
+		.send_cq = d->scq->cq, .recv_cq = d->rcq->cq, .qp_type = cmd->qp_type,
+		.sq_sig_type = cmd->sq_sig_all ? OIB_SIGNAL_ALL_WR : OIB_SIGNAL_REQ_WR,
+		.cap = {
+			.max_send_wr = cmd->cap.max_send_wr, .max_recv_wr = cmd->cap.max_recv_wr,
+			.max_send_sge = cmd->cap.max_send_sge,
+			.max_recv_sge = cmd->cap.max_recv_sge,
+			.max_inline_data = cmd->cap.max_inline_data,
+		},
+	};
+	struct oib_qp *qp;
+	int ret;
+
+	ret = oib_uobj_insert(call->ufile, &uqp->uobj, OIB_UVERBS_OBJ_QP, cmd->user_handle);
+	if (ret)
+		return ret;
+	qp = oib_create_qp(d->upd->pd, &attr);
+	if (IS_ERR(qp)) {
+		xa_erase(&call->ufile->handles, uqp->uobj.handle);
+		return PTR_ERR(qp);
+	}
+	uqp->qp = qp;
+	uqp->upd = d->upd;
+	oib_uverbs_pd_qp_add(d->upd);
+	cmd->handle = uqp->uobj.handle;
+	cmd->qp_num = qp->qp_num;
+	cmd->cap = (struct oib_uverbs_qp_cap){
+		.max_send_wr = attr.cap.max_send_wr, .max_recv_wr = attr.cap.max_recv_wr,
+		.max_send_sge = attr.cap.max_send_sge, .max_recv_sge = attr.cap.max_recv_sge,
+		.max_inline_data = attr.cap.max_inline_data,
+	};
+	oib_uobj_commit(&uqp->uobj);
+	return 0;
+}
+
+int oib_uverbs_create_qp(struct oib_uverbs_call *call, void *buf)
+{
+	struct oib_uverbs_create_qp *cmd = buf;
+	struct oib_uverbs_qp_deps deps;
+	struct oib_uverbs_qp *uqp;
+	int ret;
+
+	if (cmd->reserved || cmd->handle || cmd->qp_num || cmd->cap.reserved ||
+	    cmd->sq_sig_all > 1)
+		return -EINVAL;
+	if (cmd->qp_type != OIB_UVERBS_QPT_RC && cmd->qp_type != OIB_UVERBS_QPT_UC)
+		return -EOPNOTSUPP;
+	if (cmd->cap.max_send_sge > OIB_UVERBS_MAX_SGE ||
+	    cmd->cap.max_recv_sge > OIB_UVERBS_MAX_SGE)
+		return -EINVAL;
+	uqp = kzalloc(sizeof(*uqp), GFP_KERNEL);
+	if (!uqp)
+		return -ENOMEM;
+	INIT_LIST_HEAD(&uqp->async_list);
+	ret = oib_uverbs_qp_deps_get(call->ufile, cmd, &deps);
+	if (!ret) {
+		ret = oib_uverbs_qp_make(call, uqp, cmd, &deps);
+		oib_uverbs_qp_deps_put(&deps);
+	}
+	if (ret)
+		kfree(uqp);
+	return ret;
+}
+
+int oib_uverbs_qp_destroy(struct oib_uverbs_uobj *uobj, void *resp)
+{
+	struct oib_uverbs_qp *uqp = container_of(uobj, struct oib_uverbs_qp, uobj);
+	struct oib_uverbs_destroy_reported *cmd = resp;
+	struct oib_uverbs_event_file *async = uobj->ufile->async;
+	int ret;
+
+	ret = oib_destroy_qp(uqp->qp);
+	if (ret)
+		return ret;
+	if (async)
+		cmd->async_events_reported =
+			oib_uverbs_event_drop_unread(async, &uqp->async_list, &uqp->async_reported);
+	oib_uverbs_pd_qp_del(uqp->upd);
+	return 0;
+}
+
+int oib_uverbs_destroy_qp(struct oib_uverbs_call *call, void *buf)
+{
+	struct oib_uverbs_destroy_reported *cmd = buf;
+
+	if (cmd->reserved || cmd->comp_events_reported || cmd->async_events_reported)
+		return -EINVAL;
+	return oib_uobj_destroy(call->ufile, cmd->handle, OIB_UVERBS_OBJ_QP, cmd);
+}
+
+#define OIB_UVERBS_QP_MASK							\
+	(OIB_UVERBS_QP_STATE | OIB_UVERBS_QP_ACCESS_FLAGS | OIB_UVERBS_QP_PKEY_INDEX |	\
+	 OIB_UVERBS_QP_PORT | OIB_UVERBS_QP_AV | OIB_UVERBS_QP_PATH_MTU |		\
+	 OIB_UVERBS_QP_TIMEOUT | OIB_UVERBS_QP_RETRY_CNT | OIB_UVERBS_QP_RNR_RETRY |	\
+	 OIB_UVERBS_QP_RQ_PSN | OIB_UVERBS_QP_MAX_QP_RD_ATOMIC |				\
+	 OIB_UVERBS_QP_MIN_RNR_TIMER | OIB_UVERBS_QP_SQ_PSN |				\
+	 OIB_UVERBS_QP_MAX_DEST_RD_ATOMIC | OIB_UVERBS_QP_DEST_QPN)
+
+static int oib_uverbs_qp_attr(const struct oib_uverbs_modify_qp *cmd, struct oib_qp_attr *a)
+{
+	const struct oib_uverbs_ah_attr *ah = &cmd->ah_attr;
+
+	if ((cmd->attr_mask & ~OIB_UVERBS_QP_MASK) ||
+	    (cmd->qp_access_flags & ~OIB_UVERBS_ACCESS_LOCAL_WRITE) ||
+	    memchr_inv(cmd->reserved, 0, sizeof(cmd->reserved)) ||
+	    memchr_inv(ah->reserved, 0, sizeof(ah->reserved)) || ah->is_global > 1 ||
+	    cmd->qp_state >= OIB_QPS_MAX)
+		return -EINVAL;
+	*a = (struct oib_qp_attr){
+		.qp_state = cmd->qp_state, .path_mtu = cmd->path_mtu, .rq_psn = cmd->rq_psn,
+		.sq_psn = cmd->sq_psn, .dest_qp_num = cmd->dest_qp_num,
+		.qp_access_flags = cmd->qp_access_flags ? OIB_ACCESS_LOCAL_WRITE : 0,
+		.pkey_index = cmd->pkey_index, .port_num = cmd->port_num,
+		.timeout = cmd->timeout, .retry_cnt = cmd->retry_cnt, .rnr_retry = cmd->rnr_retry,
+		.min_rnr_timer = cmd->min_rnr_timer, .max_rd_atomic = cmd->max_rd_atomic,
+		.max_dest_rd_atomic = cmd->max_dest_rd_atomic,
+		.ah_attr = {
+			.port_num = ah->port_num, .sl = ah->sl, .dlid = ah->dlid,
+			.flags = ah->is_global ? OIB_AH_GRH : 0,
+			.grh = {
+				.flow_label = ah->flow_label, .sgid_index = ah->sgid_index,
+				.hop_limit = ah->hop_limit, .traffic_class = ah->traffic_class,
+			},
+		},
+	};
+	memcpy(a->ah_attr.grh.dgid.raw, ah->dgid, sizeof(ah->dgid));
+	return 0;
+}
+
+int oib_uverbs_modify_qp(struct oib_uverbs_call *call, void *buf)
+{
+	struct oib_uverbs_modify_qp *cmd = buf;
+	struct oib_uverbs_qp *uqp;
+	struct oib_qp_attr attr;
+	int ret;
+
+	ret = oib_uverbs_qp_attr(cmd, &attr);
+	if (ret)
+		return ret;
+	uqp = oib_uobj_get(call->ufile, cmd->handle, OIB_UVERBS_OBJ_QP);
+	if (IS_ERR(uqp))
+		return PTR_ERR(uqp);
+	ret = oib_modify_qp(uqp->qp, &attr, cmd->attr_mask);
+	oib_uobj_put(&uqp->uobj);
+	return ret;
+}

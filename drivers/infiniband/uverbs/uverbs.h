@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* oib_uverbs internals shared between its files; nothing here is API. */
+#ifndef OIB_UVERBS_PRIV_H
+#define OIB_UVERBS_PRIV_H
+
+#include <linux/cdev.h>
+#include <linux/kref.h>
+#include <linux/rwsem.h>
+#include <linux/wait.h>
+#include <linux/xarray.h>
+#include <oib/device.h>
+#include <uapi/oib/uverbs.h>
+
+/*
+ * One per oib device: the character device /dev/oib_uverbs<N>.  Its memory is refcounted by @dev
+ * (put_device()): the device registration holds one reference, @cdev one while it is added, and
+ * every open file one.  @ibdev is valid until the client's remove(), which tears down every open
+ * file's objects first.
+ */
+struct oib_uverbs_device {
+	struct device dev;
+	struct cdev cdev;
+	struct oib_device *ibdev;
+	struct mutex lock;		/* protects @files and @removed */
+	struct list_head files;		/* open files, struct oib_uverbs_file.list */
+	bool removed;
+};
+
+/*
+ * A queue of events read through a file: a completion channel or a context's async event file.
+ * Refcount @ref: its own file, plus each CQ that uses it (channel), plus the context (async).
+ */
+struct oib_uverbs_event_file {
+	struct kref ref;
+	spinlock_t lock;		/* protects @events, @closed and every event's obj_list */
+	struct list_head events;	/* struct oib_uverbs_qevent.list, oldest first */
+	wait_queue_head_t wait;
+	bool closed;			/* its file is closed: new events are dropped */
+	struct oib_uverbs_file *owner;	/* channels: the context they belong to (a reference) */
+};
+
+/* A queued event; on its queue's list and on its object's list of unread events. */
+struct oib_uverbs_qevent {
+	struct list_head list;
+	struct list_head obj_list;	/* empty for port and device events */
+	u32 *counter;			/* the object's count of events read, or NULL */
+	struct oib_uverbs_event desc;
+};
+
+/*
+ * One open /dev/oib_uverbs<N>: a context.  Refcount @ref (memory only): the open file plus each
+ * completion channel it created.  The objects live until the file is released or the device is
+ * removed, whichever comes first (oib_uverbs_file_teardown()).
+ */
+struct oib_uverbs_file {
+	struct kref ref;
+	struct oib_uverbs_device *udev;		/* a reference on udev->dev */
+	/* ioctls hold it shared, teardown exclusive; protects @ibdev, @async, @event_handler */
+	struct rw_semaphore hw_rwsem;
+	struct oib_device *ibdev;		/* NULL once torn down */
+	struct xarray handles;			/* handle -> struct oib_uverbs_uobj */
+	struct xarray mr_keys;			/* lkey -> struct oib_uverbs_mr */
+	struct oib_uverbs_event_file *async;	/* a reference, or NULL */
+	struct oib_event_handler event_handler;	/* registered with @async */
+	struct list_head list;			/* on udev->files, under udev->lock */
+};
+
+enum oib_uverbs_obj_type {
+	OIB_UVERBS_OBJ_QP,	/* teardown order: dependents first */
+	OIB_UVERBS_OBJ_MR,
+	OIB_UVERBS_OBJ_CQ,
+	OIB_UVERBS_OBJ_PD,
+	OIB_UVERBS_OBJ_MAX,
+};
+
+/*
+ * An object in a file's handle table.  @usecnt is a reader-writer lock that never sleeps: ioctls
+ * that use the object hold it shared (> 0) for their duration, destroy holds it exclusive (-1);
+ * an ioctl that cannot get it fails with -EBUSY.  The memory belongs to the table entry: it is
+ * freed after the entry is erased, and only the destroyer erases.
+ */
+struct oib_uverbs_uobj {
+	struct oib_uverbs_file *ufile;
+	enum oib_uverbs_obj_type type;
+	u32 handle;
+	u64 user_handle;
+	atomic_t usecnt;
+};
+
+/* A user MR's pinned pages and their kernel mapping. */
+struct oib_uverbs_umem {
+	struct list_head list;		/* on the PD's retired list after deregistration */
+	struct mm_struct *mm;		/* mmgrab()bed: pinned_vm is charged to it */
+	struct page **pages;
+	unsigned long npages;
+	void *vaddr;			/* vmap() of @pages */
+};
+
+struct oib_uverbs_pd {
+	struct oib_uverbs_uobj uobj;
+	struct oib_pd *pd;
+	struct mutex lock;		/* protects @nqps and @retired */
+	unsigned int nqps;		/* user QPs on this PD */
+	struct list_head retired;	/* umems of deregistered MRs, freed when @nqps is 0 */
+};
+
+struct oib_uverbs_cq {
+	struct oib_uverbs_uobj uobj;
+	struct oib_cq *cq;
+	struct oib_uverbs_event_file *channel;	/* a reference, or NULL */
+	struct list_head comp_list;	/* unread completion events, under channel->lock */
+	struct list_head async_list;	/* unread async events, under the async file's lock */
+	u32 comp_reported;		/* completion events read, under channel->lock */
+	u32 async_reported;		/* async events read, under the async file's lock */
+};
+
+struct oib_uverbs_mr {
+	struct oib_uverbs_uobj uobj;
+	struct oib_mr *mr;
+	struct oib_uverbs_pd *upd;
+	struct oib_uverbs_umem *umem;
+	u64 uaddr;			/* user address of the first byte */
+	u64 length;
+};
+
+struct oib_uverbs_qp {
+	struct oib_uverbs_uobj uobj;
+	struct oib_qp *qp;
+	struct oib_uverbs_pd *upd;
+	struct list_head async_list;	/* unread async events, under the async file's lock */
+	u32 async_reported;
+};
+
+/*
+ * One ioctl call.  A handler that makes a file descriptor leaves it here: ioctl.c installs it
+ * only once the answer naming it has reached user space, and drops it otherwise.
+ */
+struct oib_uverbs_call {
+	struct oib_uverbs_file *ufile;
+	void __user *ucmd;		/* the caller's command */
+	struct file *new_file;
+	int new_fd;
+};
+
+/* A command: its handler and the sizes it accepts (ioctl.c). */
+struct oib_uverbs_ioctl {
+	int (*handler)(struct oib_uverbs_call *call, void *cmd);
+	u32 min_size;	/* the first version's size */
+	u32 size;	/* this version's size */
+};
+
+extern const struct oib_uverbs_ioctl oib_uverbs_ioctls[OIB_UVERBS_CMD_MAX];
+long oib_uverbs_ioctl(struct file *filp, unsigned int cmd, unsigned long arg);
+
+/* file.c */
+void oib_uverbs_file_put(struct oib_uverbs_file *ufile);
+void oib_uverbs_file_teardown(struct oib_uverbs_file *ufile);
+extern const struct file_operations oib_uverbs_fops;
+
+/* uobj.c */
+int oib_uobj_insert(struct oib_uverbs_file *ufile, struct oib_uverbs_uobj *uobj,
+		    enum oib_uverbs_obj_type type, u64 user_handle);
+void oib_uobj_commit(struct oib_uverbs_uobj *uobj);
+void *oib_uobj_get(struct oib_uverbs_file *ufile, u32 handle, enum oib_uverbs_obj_type type);
+void oib_uobj_put(struct oib_uverbs_uobj *uobj);
+int oib_uobj_destroy(struct oib_uverbs_file *ufile, u32 handle, enum oib_uverbs_obj_type type,
+		     void *resp);
+void oib_uobj_destroy_all(struct oib_uverbs_file *ufile);
+
+/* event.c */
+struct oib_uverbs_event_file *oib_uverbs_event_file_alloc(struct oib_uverbs_file *owner);
+void oib_uverbs_event_file_put(struct oib_uverbs_event_file *ef);
+void oib_uverbs_event_file_close(struct oib_uverbs_event_file *ef);
+int oib_uverbs_event_file_open(struct oib_uverbs_event_file *ef, const char *name,
+			       struct oib_uverbs_call *call, struct oib_uverbs_new_fd *cmd);
+struct oib_uverbs_event_file *oib_uverbs_channel_get(struct oib_uverbs_file *ufile, int fd);
+void oib_uverbs_event_queue(struct oib_uverbs_event_file *ef, struct list_head *obj_list,
+			    u32 *counter, const struct oib_uverbs_event *desc);
+u32 oib_uverbs_event_drop_unread(struct oib_uverbs_event_file *ef, struct list_head *obj_list,
+				 u32 *counter);
+
+/* async.c */
+void oib_uverbs_async_object_event(struct oib_uverbs_uobj *uobj, struct list_head *obj_list,
+				   u32 *counter, enum oib_event_type type);
+void oib_uverbs_async_teardown(struct oib_uverbs_file *ufile);
+
+/* Per-type destroy, called by uobj.c with the object held exclusively. */
+int oib_uverbs_pd_destroy(struct oib_uverbs_uobj *uobj, void *resp);
+int oib_uverbs_cq_destroy(struct oib_uverbs_uobj *uobj, void *resp);
+int oib_uverbs_mr_destroy(struct oib_uverbs_uobj *uobj, void *resp);
+int oib_uverbs_qp_destroy(struct oib_uverbs_uobj *uobj, void *resp);
+
+/* Command handlers. */
+int oib_uverbs_query_device(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_query_port(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_query_gid(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_get_async_fd(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_create_comp_channel(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_alloc_pd(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_dealloc_pd(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_create_cq(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_destroy_cq(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_req_notify_cq(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_poll_cq(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_reg_mr(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_dereg_mr(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_create_qp(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_modify_qp(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_destroy_qp(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_post_send(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_post_recv(struct oib_uverbs_call *call, void *cmd);
+
+/* pd.c: a user QP on @upd holds back the freeing of deregistered MRs' memory. */
+void oib_uverbs_pd_qp_add(struct oib_uverbs_pd *upd);
+void oib_uverbs_pd_qp_del(struct oib_uverbs_pd *upd);
+void oib_uverbs_pd_retire_umem(struct oib_uverbs_pd *upd, struct oib_uverbs_umem *umem);
+void oib_uverbs_umem_free(struct oib_uverbs_umem *umem);
+
+/* mr.c */
+int oib_uverbs_sge_from_user(struct oib_uverbs_file *ufile, struct oib_pd *pd,
+			     const struct oib_uverbs_sge *u, struct oib_sge *k);
+
+#endif /* OIB_UVERBS_PRIV_H */

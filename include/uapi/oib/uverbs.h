@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: ((GPL-2.0-only WITH Linux-syscall-note) OR BSD-2-Clause) */
+/*
+ * oib_uverbs: the user ABI of the oib verbs, on /dev/oib_uverbs<N> (one per oib device).
+ *
+ * Every command is ioctl(fd, OIB_UVERBS_IOC(nr), &cmd) where cmd starts with struct
+ * oib_uverbs_hdr.  hdr.size is the size of the struct as the caller knows it: the kernel
+ * accepts any size from the command's first version on (smaller: -EINVAL) up to a page
+ * (larger: -E2BIG), reads what it knows, requires every byte it does not know to be zero
+ * (-E2BIG otherwise) and zero-fills fields an older caller does not send.  hdr.flags and every
+ * reserved field must be zero (-EINVAL).  On success the kernel writes back min(hdr.size, its
+ * own size) bytes, with hdr.size set to that.  Fields are only ever added at the end of a
+ * struct.
+ *
+ * Objects are named by handles (u32, never 0) private to the open file; each carries a
+ * user_handle (u64) the caller chooses, which events report back.
+ */
+#ifndef _UAPI_OIB_UVERBS_H
+#define _UAPI_OIB_UVERBS_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+#define OIB_UVERBS_ABI_VERSION	1
+#define OIB_UVERBS_IOC_TYPE	0xb7
+#define OIB_UVERBS_IOC(nr)	_IO(OIB_UVERBS_IOC_TYPE, (nr))
+
+enum oib_uverbs_cmd_nr {
+	OIB_UVERBS_QUERY_DEVICE,
+	OIB_UVERBS_QUERY_PORT,
+	OIB_UVERBS_QUERY_GID,
+	OIB_UVERBS_GET_ASYNC_FD,
+	OIB_UVERBS_CREATE_COMP_CHANNEL,
+	OIB_UVERBS_ALLOC_PD,
+	OIB_UVERBS_DEALLOC_PD,
+	OIB_UVERBS_CREATE_CQ,
+	OIB_UVERBS_DESTROY_CQ,
+	OIB_UVERBS_REQ_NOTIFY_CQ,
+	OIB_UVERBS_POLL_CQ,
+	OIB_UVERBS_REG_MR,
+	OIB_UVERBS_DEREG_MR,
+	OIB_UVERBS_CREATE_QP,
+	OIB_UVERBS_MODIFY_QP,
+	OIB_UVERBS_DESTROY_QP,
+	OIB_UVERBS_POST_SEND,
+	OIB_UVERBS_POST_RECV,
+	OIB_UVERBS_CMD_MAX,
+};
+
+struct oib_uverbs_hdr {
+	__u32 size;
+	__u32 flags;		/* none defined: 0 */
+};
+
+struct oib_uverbs_query_device {
+	struct oib_uverbs_hdr hdr;
+	/* out */
+	__u32 abi_version;
+	__u32 node_type;
+	__aligned_u64 node_guid;	/* network byte order */
+	__aligned_u64 sys_image_guid;	/* network byte order */
+	__aligned_u64 fw_ver;
+	__aligned_u64 max_mr_size;
+	__aligned_u64 page_size_cap;
+	__aligned_u64 device_cap_flags;
+	__u32 vendor_id;
+	__u32 vendor_part_id;
+	__u32 hw_ver;
+	__u32 phys_port_cnt;
+	__u32 max_qp;
+	__u32 max_qp_wr;
+	__u32 max_send_sge;
+	__u32 max_recv_sge;
+	__u32 max_cq;
+	__u32 max_cqe;
+	__u32 max_mr;
+	__u32 max_pd;
+	__u32 max_qp_rd_atom;
+	__u32 max_qp_init_rd_atom;
+	__u32 max_srq;
+	__u32 max_srq_wr;
+	__u32 max_srq_sge;
+	__u32 max_ah;
+	__u32 max_inline_data;
+	__u32 num_comp_vectors;
+	__u16 max_pkeys;
+	__u8 local_ca_ack_delay;
+	__u8 atomic_cap;
+	__u32 reserved;
+};
+
+struct oib_uverbs_query_port {
+	struct oib_uverbs_hdr hdr;
+	__u32 port_num;		/* in */
+	/* out */
+	__u32 state;
+	__u32 phys_state;
+	__u32 max_mtu;
+	__u32 active_mtu;
+	__u32 gid_tbl_len;
+	__u32 port_cap_flags;
+	__u32 max_msg_sz;
+	__u32 bad_pkey_cntr;
+	__u32 qkey_viol_cntr;
+	__u16 pkey_tbl_len;
+	__u16 lid;
+	__u16 sm_lid;
+	__u8 lmc;
+	__u8 sm_sl;
+	__u8 max_vl_num;
+	__u8 active_width;
+	__u16 active_speed;
+	__u8 link_layer;
+	__u8 reserved[7];
+};
+
+struct oib_uverbs_query_gid {
+	struct oib_uverbs_hdr hdr;
+	__u32 port_num;		/* in */
+	__u32 index;		/* in */
+	__u8 gid[16];		/* out */
+	__u32 gid_type;		/* out: 0 IB, 1 RoCE v2 */
+	__u32 reserved;
+};
+
+/* GET_ASYNC_FD and CREATE_COMP_CHANNEL: a new file descriptor (close-on-exec). */
+struct oib_uverbs_new_fd {
+	struct oib_uverbs_hdr hdr;
+	__s32 fd;		/* out */
+	__u32 reserved;
+};
+
+/* What read() returns from a completion channel or the async event file, whole events only. */
+struct oib_uverbs_event {
+	__aligned_u64 user_handle;	/* the object's; the port number for port events */
+	__u32 handle;			/* the object's handle; 0 for port and device events */
+	__u32 type;			/* OIB_UVERBS_EVENT_COMP or an async event type */
+	__u32 cpu;			/* completion events: the CPU the event was raised on */
+	__u32 reserved;
+};
+
+#define OIB_UVERBS_EVENT_COMP	0xffffffffu
+
+/* ALLOC_PD, and the common shape of every create: user_handle in, handle out. */
+struct oib_uverbs_alloc_pd {
+	struct oib_uverbs_hdr hdr;
+	__aligned_u64 user_handle;	/* in */
+	__u32 handle;			/* out */
+	__u32 reserved;
+};
+
+/* DEALLOC_PD, DEREG_MR. */
+struct oib_uverbs_destroy {
+	struct oib_uverbs_hdr hdr;
+	__u32 handle;		/* in */
+	__u32 reserved;
+};
+
+struct oib_uverbs_create_cq {
+	struct oib_uverbs_hdr hdr;
+	__aligned_u64 user_handle;	/* in */
+	__u32 cqe;			/* in: minimum entries; out: actual */
+	__u32 comp_vector;		/* in: < num_comp_vectors */
+	__s32 channel_fd;		/* in: a completion channel of this context, or -1 */
+	__u32 handle;			/* out */
+};
+
+/*
+ * DESTROY_CQ and DESTROY_QP: how many of the object's events user space has read.  Unread ones
+ * are dropped; the caller waits until it has acknowledged as many as were read.
+ */
+struct oib_uverbs_destroy_reported {
+	struct oib_uverbs_hdr hdr;
+	__u32 handle;			/* in */
+	__u32 comp_events_reported;	/* out (CQ) */
+	__u32 async_events_reported;	/* out */
+	__u32 reserved;
+};
+
+#define OIB_UVERBS_NOTIFY_SOLICITED	(1u << 0)
+
+struct oib_uverbs_req_notify_cq {
+	struct oib_uverbs_hdr hdr;
+	__u32 handle;		/* in */
+	__u32 notify;		/* in: 0 next completion, OIB_UVERBS_NOTIFY_SOLICITED */
+};
+
+struct oib_uverbs_wc {
+	__aligned_u64 wr_id;
+	__u32 status;
+	__u32 opcode;
+	__u32 vendor_err;
+	__u32 byte_len;
+	__u32 qp_num;
+	__u32 src_qp;
+	__u32 imm_data;		/* network byte order, as sent */
+	__u32 wc_flags;
+	__u16 pkey_index;
+	__u16 slid;
+	__u8 sl;
+	__u8 port_num;
+	__u8 reserved[2];
+};
+
+#define OIB_UVERBS_POLL_MAX	64	/* entries per POLL_CQ */
+
+struct oib_uverbs_poll_cq {
+	struct oib_uverbs_hdr hdr;
+	__u32 handle;		/* in */
+	__u32 count;		/* in: room in wcs, <= OIB_UVERBS_POLL_MAX; out: entries written */
+	__aligned_u64 wcs;	/* in: user pointer to struct oib_uverbs_wc[count] */
+};
+
+/* Access flags a user MR may have in this version: local write only (no remote access yet). */
+#define OIB_UVERBS_ACCESS_LOCAL_WRITE	(1u << 0)
+
+struct oib_uverbs_reg_mr {
+	struct oib_uverbs_hdr hdr;
+	__aligned_u64 user_handle;	/* in */
+	__aligned_u64 addr;		/* in: start of the user memory */
+	__aligned_u64 length;		/* in */
+	__u32 pd_handle;		/* in */
+	__u32 access;			/* in */
+	__u32 handle;			/* out */
+	__u32 lkey;			/* out */
+	__u32 rkey;			/* out: 0 (no remote access yet) */
+	__u32 reserved;
+};
+
+enum oib_uverbs_qp_type {
+	OIB_UVERBS_QPT_RC = 2,	/* the values of the kernel's enum oib_qp_type */
+	OIB_UVERBS_QPT_UC = 3,
+};
+
+struct oib_uverbs_qp_cap {
+	__u32 max_send_wr;
+	__u32 max_recv_wr;
+	__u32 max_send_sge;
+	__u32 max_recv_sge;
+	__u32 max_inline_data;
+	__u32 reserved;
+};
+
+struct oib_uverbs_create_qp {
+	struct oib_uverbs_hdr hdr;
+	__aligned_u64 user_handle;	/* in */
+	__u32 pd_handle;		/* in */
+	__u32 send_cq_handle;		/* in */
+	__u32 recv_cq_handle;		/* in */
+	__u32 qp_type;			/* in: enum oib_uverbs_qp_type */
+	__u32 sq_sig_all;		/* in: 1 every send completes, 0 only signalled ones */
+	__u32 handle;			/* out */
+	__u32 qp_num;			/* out */
+	__u32 reserved;
+	struct oib_uverbs_qp_cap cap;	/* in: requested; out: granted */
+};
+
+struct oib_uverbs_ah_attr {
+	__u8 dgid[16];
+	__u32 flow_label;
+	__u16 dlid;
+	__u8 sgid_index;
+	__u8 hop_limit;
+	__u8 traffic_class;
+	__u8 sl;
+	__u8 is_global;
+	__u8 port_num;
+	__u8 reserved[4];
+};
+
+/* attr_mask: the kernel's OIB_QP_* bits; this version takes these: */
+#define OIB_UVERBS_QP_STATE		(1u << 0)
+#define OIB_UVERBS_QP_ACCESS_FLAGS	(1u << 3)
+#define OIB_UVERBS_QP_PKEY_INDEX	(1u << 4)
+#define OIB_UVERBS_QP_PORT		(1u << 5)
+#define OIB_UVERBS_QP_AV		(1u << 7)
+#define OIB_UVERBS_QP_PATH_MTU		(1u << 8)
+#define OIB_UVERBS_QP_TIMEOUT		(1u << 9)
+#define OIB_UVERBS_QP_RETRY_CNT		(1u << 10)
+#define OIB_UVERBS_QP_RNR_RETRY		(1u << 11)
+#define OIB_UVERBS_QP_RQ_PSN		(1u << 12)
+#define OIB_UVERBS_QP_MAX_QP_RD_ATOMIC	(1u << 13)
+#define OIB_UVERBS_QP_MIN_RNR_TIMER	(1u << 15)
+#define OIB_UVERBS_QP_SQ_PSN		(1u << 16)
+#define OIB_UVERBS_QP_MAX_DEST_RD_ATOMIC (1u << 17)
+#define OIB_UVERBS_QP_DEST_QPN		(1u << 20)
+
+struct oib_uverbs_modify_qp {
+	struct oib_uverbs_hdr hdr;
+	__u32 handle;
+	__u32 attr_mask;
+	__u32 qp_state;
+	__u32 path_mtu;
+	__u32 rq_psn;
+	__u32 sq_psn;
+	__u32 dest_qp_num;
+	__u32 qp_access_flags;	/* OIB_UVERBS_ACCESS_LOCAL_WRITE only */
+	__u16 pkey_index;
+	__u8 port_num;
+	__u8 timeout;
+	__u8 retry_cnt;
+	__u8 rnr_retry;
+	__u8 min_rnr_timer;
+	__u8 max_rd_atomic;
+	__u8 max_dest_rd_atomic;
+	__u8 reserved[7];
+	struct oib_uverbs_ah_attr ah_attr;
+};
+
+struct oib_uverbs_sge {
+	__aligned_u64 addr;	/* user address inside the MR that lkey names */
+	__u32 length;
+	__u32 lkey;
+};
+
+enum oib_uverbs_wr_opcode {
+	OIB_UVERBS_WR_SEND = 2,		/* the values of the kernel's enum oib_wr_opcode */
+	OIB_UVERBS_WR_SEND_WITH_IMM = 3,
+};
+
+#define OIB_UVERBS_SEND_SIGNALED	(1u << 1)
+#define OIB_UVERBS_SEND_SOLICITED	(1u << 2)
+
+#define OIB_UVERBS_MAX_SGE	16	/* SGEs per work request */
+#define OIB_UVERBS_MAX_WR	64	/* work requests per POST_SEND / POST_RECV */
+
+struct oib_uverbs_send_wr {
+	__aligned_u64 wr_id;
+	__aligned_u64 sg_list;	/* user pointer to struct oib_uverbs_sge[num_sge] */
+	__u32 num_sge;
+	__u32 opcode;
+	__u32 send_flags;
+	__u32 imm_data;		/* network byte order */
+};
+
+struct oib_uverbs_recv_wr {
+	__aligned_u64 wr_id;
+	__aligned_u64 sg_list;
+	__u32 num_sge;
+	__u32 reserved;
+};
+
+/* POST_SEND / POST_RECV: bad_wr is the index of the first request not posted when it fails. */
+struct oib_uverbs_post {
+	struct oib_uverbs_hdr hdr;
+	__u32 handle;		/* in: the QP */
+	__u32 count;		/* in: <= OIB_UVERBS_MAX_WR */
+	__aligned_u64 wrs;	/* in: user pointer to count send or receive WRs */
+	__u32 bad_wr;		/* out */
+	__u32 reserved;
+};
+
+#endif /* _UAPI_OIB_UVERBS_H */

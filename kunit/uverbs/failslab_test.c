@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit allocation-failure sweeps of oib_uverbs: a context's opening and each command that makes
+ * an object (PD, CQ, QP, the async event file), with the Nth allocation failing for every N.
+ * A failed command leaves neither a handle nor a device object behind; a successful one is
+ * undone; closing the context at the end finds nothing it should not.
+ */
+#include <kunit/test.h>
+#include <linux/err.h>
+#include <linux/module.h>
+#include <oib/kunit/uverbs.h>
+#include "oib_toolkit.h"
+
+struct uv_sweep {
+	struct oib_device *device;
+	struct oib_uverbs_file *ufile;	/* the context the commands run on */
+	struct oib_uverbs_file *opened;	/* the sweep of opening: what the create opened */
+	u32 pd, cq, handle;
+	unsigned int nobjects;
+};
+
+static void uv_close(void *ufile)
+{
+	oib_uverbs_test_close(ufile);
+}
+
+static struct uv_sweep *uv_setup(struct kunit *test)
+{
+	struct uv_sweep *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	struct oib_uverbs_alloc_pd pd = { 0 };
+	struct oib_uverbs_create_cq cq = { .cqe = 16, .channel_fd = -1 };
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	s->device = oib_test_rxe_ports(test, 1);
+	s->ufile = oib_uverbs_test_open(s->device);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, s->ufile);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, uv_close, s->ufile));
+	KUNIT_ASSERT_EQ(test, oib_uverbs_test_cmd(s->ufile, OIB_UVERBS_ALLOC_PD, &pd), 0);
+	KUNIT_ASSERT_EQ(test, oib_uverbs_test_cmd(s->ufile, OIB_UVERBS_CREATE_CQ, &cq), 0);
+	s->pd = pd.handle;
+	s->cq = cq.handle;
+	s->nobjects = oib_uverbs_test_nobjects(s->ufile);
+	return s;
+}
+
+/* A command's result: on failure, the handle table must be as it was. */
+static int uv_result(struct kunit *test, struct uv_sweep *s, int ret, u32 handle)
+{
+	if (ret)
+		KUNIT_EXPECT_EQ(test, oib_uverbs_test_nobjects(s->ufile), s->nobjects);
+	s->handle = handle;
+	return ret;
+}
+
+static void uv_destroy(struct kunit *test, struct uv_sweep *s, unsigned int nr)
+{
+	struct oib_uverbs_destroy_reported d = { .handle = s->handle };
+
+	KUNIT_EXPECT_EQ(test, oib_uverbs_test_cmd(s->ufile, nr, &d), 0);
+}
+
+static void uv_run(struct kunit *test, struct uv_sweep *s,
+		   int (*create)(struct kunit *test, void *ctx),
+		   void (*destroy)(struct kunit *test, void *ctx))
+{
+	int injected = oib_test_failslab_sweep(test, s->device, create, destroy, s);
+
+	KUNIT_EXPECT_GT_MSG(test, injected, 0, "no allocation failure was injected");
+	kunit_info(test, "%d allocation failures injected\n", injected);
+	KUNIT_EXPECT_EQ(test, oib_uverbs_test_nobjects(s->ufile), s->nobjects);
+}
+
+static int open_create(struct kunit *test, void *ctx)
+{
+	struct uv_sweep *s = ctx;
+
+	s->opened = oib_uverbs_test_open(s->device);
+	return PTR_ERR_OR_ZERO(s->opened);
+}
+
+static void open_destroy(struct kunit *test, void *ctx)
+{
+	oib_uverbs_test_close(((struct uv_sweep *)ctx)->opened);
+}
+
+static void failslab_open(struct kunit *test)
+{
+	uv_run(test, uv_setup(test), open_create, open_destroy);
+}
+
+static int pd_create(struct kunit *test, void *ctx)
+{
+	struct uv_sweep *s = ctx;
+	struct oib_uverbs_alloc_pd c = { 0 };
+
+	int ret = oib_uverbs_test_cmd(s->ufile, OIB_UVERBS_ALLOC_PD, &c);
+
+	return uv_result(test, s, ret, c.handle);
+}
+
+static void pd_destroy(struct kunit *test, void *ctx)
+{
+	uv_destroy(test, ctx, OIB_UVERBS_DEALLOC_PD);
+}
+
+static void failslab_pd(struct kunit *test)
+{
+	uv_run(test, uv_setup(test), pd_create, pd_destroy);
+}
+
+static int cq_create(struct kunit *test, void *ctx)
+{
+	struct uv_sweep *s = ctx;
+	struct oib_uverbs_create_cq c = { .cqe = 64, .channel_fd = -1 };
+
+	int ret = oib_uverbs_test_cmd(s->ufile, OIB_UVERBS_CREATE_CQ, &c);
+
+	return uv_result(test, s, ret, c.handle);
+}
+
+static void cq_destroy(struct kunit *test, void *ctx)
+{
+	uv_destroy(test, ctx, OIB_UVERBS_DESTROY_CQ);
+}
+
+static void failslab_cq(struct kunit *test)
+{
+	uv_run(test, uv_setup(test), cq_create, cq_destroy);
+}
+
+static int qp_create(struct kunit *test, void *ctx)
+{
+	struct uv_sweep *s = ctx;
+	struct oib_uverbs_create_qp c = {
+		.pd_handle = s->pd, .send_cq_handle = s->cq, .recv_cq_handle = s->cq,
+		.qp_type = OIB_UVERBS_QPT_RC,
+		.cap = { .max_send_wr = 8, .max_recv_wr = 8, .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+
+	int ret = oib_uverbs_test_cmd(s->ufile, OIB_UVERBS_CREATE_QP, &c);
+
+	return uv_result(test, s, ret, c.handle);
+}
+
+static void qp_destroy(struct kunit *test, void *ctx)
+{
+	uv_destroy(test, ctx, OIB_UVERBS_DESTROY_QP);
+}
+
+static void failslab_qp(struct kunit *test)
+{
+	uv_run(test, uv_setup(test), qp_create, qp_destroy);
+}
+
+/* The async event file: a context has at most one, so each run opens a context of its own. */
+static int async_create(struct kunit *test, void *ctx)
+{
+	struct uv_sweep *s = ctx;
+	struct oib_uverbs_event_file *ef;
+	int ret = open_create(test, ctx);
+
+	if (ret)
+		return ret;
+	ef = oib_uverbs_test_async(s->opened);
+	if (IS_ERR(ef)) {
+		oib_uverbs_test_close(s->opened);
+		return PTR_ERR(ef);
+	}
+	return 0;
+}
+
+static void failslab_async(struct kunit *test)
+{
+	uv_run(test, uv_setup(test), async_create, open_destroy);
+}
+
+static struct kunit_case failslab_test_cases[] = {
+	KUNIT_CASE(failslab_open),
+	KUNIT_CASE(failslab_pd),
+	KUNIT_CASE(failslab_cq),
+	KUNIT_CASE(failslab_qp),
+	KUNIT_CASE(failslab_async),
+	{}
+};
+
+static struct kunit_suite failslab_test_suite = {
+	.name = "oib_uverbs_failslab",
+	.test_cases = failslab_test_cases,
+};
+
+kunit_test_suite(failslab_test_suite);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("KUnit allocation-failure sweeps of oib_uverbs's contexts and commands");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

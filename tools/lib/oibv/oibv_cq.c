@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * liboibv: CQs, completion channels' events, async events.  Event acknowledgment is counted
+ * here, as in libibverbs: oibv_destroy_cq() (oibv_destroy_qp()) returns only when every event
+ * the kernel says was read for the object has been acknowledged.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <oib/uverbs.h>
+#include "oibv.h"
+#include "oibv_priv.h"
+
+struct oibv_cq *oibv_create_cq(struct oibv_context *ctx, int cqe, void *cq_context,
+			       struct oibv_comp_channel *channel, int comp_vector)
+{
+	struct oibv_cq *cq = calloc(1, sizeof(*cq));
+	struct oib_uverbs_create_cq c = {
+		.user_handle = (uintptr_t)cq, .cqe = cqe, .comp_vector = comp_vector,
+		.channel_fd = channel ? channel->fd : -1,
+	};
+	int ret;
+
+	if (!cq)
+		return NULL;
+	if (cqe < 0 || comp_vector < 0) {
+		free(cq);
+		errno = EINVAL;
+		return NULL;
+	}
+	ret = oibv_cmd(ctx->cmd_fd, OIB_UVERBS_CREATE_CQ, &c, sizeof(c));
+	if (ret) {
+		free(cq);
+		errno = ret;
+		return NULL;
+	}
+	cq->context = ctx;
+	cq->channel = channel;
+	cq->cq_context = cq_context;
+	cq->handle = c.handle;
+	cq->cqe = c.cqe;
+	cq->comp_vector = comp_vector;
+	pthread_mutex_init(&cq->mutex, NULL);
+	pthread_cond_init(&cq->cond, NULL);
+	if (channel)
+		__atomic_add_fetch(&channel->refcnt, 1, __ATOMIC_RELEASE);
+	return cq;
+}
+
+int oibv_destroy_cq(struct oibv_cq *cq)
+{
+	struct oib_uverbs_destroy_reported c = { .handle = cq->handle };
+	int ret = oibv_cmd(cq->context->cmd_fd, OIB_UVERBS_DESTROY_CQ, &c, sizeof(c));
+
+	if (ret)
+		return ret;
+	if (cq->channel)
+		__atomic_sub_fetch(&cq->channel->refcnt, 1, __ATOMIC_RELEASE);
+	pthread_mutex_lock(&cq->mutex);
+	while (cq->comp_events_completed != c.comp_events_reported ||
+	       cq->async_events_completed != c.async_events_reported)
+		pthread_cond_wait(&cq->cond, &cq->mutex);
+	pthread_mutex_unlock(&cq->mutex);
+	pthread_mutex_destroy(&cq->mutex);
+	pthread_cond_destroy(&cq->cond);
+	free(cq);
+	return 0;
+}
+
+int oibv_req_notify_cq(struct oibv_cq *cq, int solicited_only)
+{
+	struct oib_uverbs_req_notify_cq c = {
+		.handle = cq->handle, .notify = solicited_only ? OIB_UVERBS_NOTIFY_SOLICITED : 0,
+	};
+
+	return oibv_cmd(cq->context->cmd_fd, OIB_UVERBS_REQ_NOTIFY_CQ, &c, sizeof(c));
+}
+
+int oibv_get_cq_event_cpu(struct oibv_comp_channel *channel, struct oibv_cq **cq,
+			  void **cq_context, int *cpu)
+{
+	struct oib_uverbs_event ev;
+	ssize_t n = read(channel->fd, &ev, sizeof(ev));
+
+	if (n != sizeof(ev)) {
+		if (n >= 0)
+			errno = EIO;
+		return -1;
+	}
+	*cq = (struct oibv_cq *)(uintptr_t)ev.user_handle;
+	*cq_context = (*cq)->cq_context;
+	if (cpu)
+		*cpu = ev.cpu;
+	return 0;
+}
+
+int oibv_get_cq_event(struct oibv_comp_channel *channel, struct oibv_cq **cq,
+		      void **cq_context)
+{
+	return oibv_get_cq_event_cpu(channel, cq, cq_context, NULL);
+}
+
+void oibv_ack_cq_events(struct oibv_cq *cq, unsigned int nevents)
+{
+	pthread_mutex_lock(&cq->mutex);
+	cq->comp_events_completed += nevents;
+	pthread_cond_signal(&cq->cond);
+	pthread_mutex_unlock(&cq->mutex);
+}
+
+int oibv_poll_cq(struct oibv_cq *cq, int num_entries, struct oibv_wc *wc)
+{
+	struct oib_uverbs_wc u[OIB_UVERBS_POLL_MAX];
+	struct oib_uverbs_poll_cq c = { .handle = cq->handle, .wcs = (uintptr_t)u };
+	int ret, i;
+
+	if (num_entries < 0)
+		return -EINVAL;
+	c.count = num_entries < OIB_UVERBS_POLL_MAX ? num_entries : OIB_UVERBS_POLL_MAX;
+	ret = oibv_cmd(cq->context->cmd_fd, OIB_UVERBS_POLL_CQ, &c, sizeof(c));
+	if (ret)
+		return -ret;
+	for (i = 0; i < (int)c.count; i++)
+		wc[i] = (struct oibv_wc){
+			.wr_id = u[i].wr_id, .status = u[i].status, .opcode = u[i].opcode,
+			.vendor_err = u[i].vendor_err, .byte_len = u[i].byte_len,
+			.imm_data = u[i].imm_data, .qp_num = u[i].qp_num, .src_qp = u[i].src_qp,
+			.wc_flags = u[i].wc_flags, .pkey_index = u[i].pkey_index,
+			.slid = u[i].slid, .sl = u[i].sl,
+		};
+	return c.count;
+}
+
+int oibv_get_async_event(struct oibv_context *ctx, struct oibv_async_event *event)
+{
+	struct oib_uverbs_event ev;
+	ssize_t n = read(ctx->async_fd, &ev, sizeof(ev));
+
+	if (n != sizeof(ev)) {
+		if (n >= 0)
+			errno = EIO;
+		return -1;
+	}
+	event->event_type = ev.type;
+	switch (ev.type) {
+	case OIBV_EVENT_CQ_ERR:
+		event->element.cq = (struct oibv_cq *)(uintptr_t)ev.user_handle;
+		break;
+	case OIBV_EVENT_QP_FATAL:
+	case OIBV_EVENT_QP_REQ_ERR:
+	case OIBV_EVENT_QP_ACCESS_ERR:
+	case OIBV_EVENT_COMM_EST:
+	case OIBV_EVENT_SQ_DRAINED:
+	case OIBV_EVENT_PATH_MIG:
+	case OIBV_EVENT_PATH_MIG_ERR:
+	case OIBV_EVENT_QP_LAST_WQE_REACHED:
+		event->element.qp = (struct oibv_qp *)(uintptr_t)ev.user_handle;
+		break;
+	default:
+		event->element.port_num = ev.user_handle;
+		break;
+	}
+	return 0;
+}
+
+void oibv_ack_async_event(struct oibv_async_event *event)
+{
+	switch (event->event_type) {
+	case OIBV_EVENT_CQ_ERR: {
+		struct oibv_cq *cq = event->element.cq;
+
+		pthread_mutex_lock(&cq->mutex);
+		cq->async_events_completed++;
+		pthread_cond_signal(&cq->cond);
+		pthread_mutex_unlock(&cq->mutex);
+		break;
+	}
+	case OIBV_EVENT_QP_FATAL:
+	case OIBV_EVENT_QP_REQ_ERR:
+	case OIBV_EVENT_QP_ACCESS_ERR:
+	case OIBV_EVENT_COMM_EST:
+	case OIBV_EVENT_SQ_DRAINED:
+	case OIBV_EVENT_PATH_MIG:
+	case OIBV_EVENT_PATH_MIG_ERR:
+	case OIBV_EVENT_QP_LAST_WQE_REACHED: {
+		struct oibv_qp *qp = event->element.qp;
+
+		pthread_mutex_lock(&qp->mutex);
+		qp->events_completed++;
+		pthread_cond_signal(&qp->cond);
+		pthread_mutex_unlock(&qp->mutex);
+		break;
+	}
+	default:
+		break;
+	}
+}
