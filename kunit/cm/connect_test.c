@@ -670,6 +670,12 @@ static int cm_failslab_create(struct kunit *test, void *ctx)
 	return ret;
 }
 
+static int cm_failslab_ahs;	/* a's address handles before the sweep */
+
+/*
+ * Destroy the id, and wait for the MADs its destroy sent (each with an address handle of a's
+ * until its send completes): the sweep compares a's object counts around each attempt.
+ */
 static void cm_failslab_destroy(struct kunit *test, void *ctx)
 {
 	struct oib_qp_attr reset = { .qp_state = OIB_QPS_RESET };
@@ -678,6 +684,8 @@ static void cm_failslab_destroy(struct kunit *test, void *ctx)
 	oib_cm_destroy_id(p->a.id);
 	p->a.id = NULL;
 	KUNIT_EXPECT_EQ(test, 0, oib_modify_qp(p->a.qp, &reset, OIB_QP_STATE));
+	KUNIT_EXPECT_TRUE(test, oib_test_wait_for(oib_object_count(p->a.dev, OIB_OBJ_AH) ==
+						  cm_failslab_ahs));
 }
 
 /*
@@ -690,6 +698,7 @@ static void cm_failslab_connect(struct kunit *test)
 	int injected;
 
 	p->req.service_id = CMT_SID + 1;
+	cm_failslab_ahs = oib_object_count(p->a.dev, OIB_OBJ_AH);
 	injected = oib_test_failslab_sweep(test, p->a.dev, cm_failslab_create,
 					   cm_failslab_destroy, p);
 	kunit_info(test, "%d allocations failed in turn", injected);
