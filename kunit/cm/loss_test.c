@@ -51,11 +51,15 @@ static void loss_rep(struct kunit *test)
 	cmt_exchange(test, &p->b, &p->a, 64, 2);
 }
 
-/* RTU lost, and no traffic: the REP resent brings the RTU again. */
+/*
+ * RTU lost, and no traffic: the REP resent brings the RTU again.  The REP is resent only after
+ * 4 s here, so the frame the rule drops is the RTU, however slow the machine.
+ */
 static void loss_rtu(struct kunit *test)
 {
 	struct cmt_pair *p = loss_pair(test);
 
+	p->req.local_cm_response_timeout = 20;
 	p->a.rtu_on_rep = false;
 	KUNIT_ASSERT_EQ(test, 0, cmt_connect(p));
 	KUNIT_ASSERT_TRUE(test, cmt_wait(&p->a, OIB_CM_EVENT_REP_RECEIVED, 1));
@@ -67,12 +71,16 @@ static void loss_rtu(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cmt_count(&p->a, OIB_CM_EVENT_ESTABLISHED), 1);
 }
 
-/* MRA lost: the REQ resent is answered with the MRA again. */
+/*
+ * MRA lost: the REQ resent is answered with the MRA again.  The REQ is resent only after 4 s
+ * here, so the frame the rule drops is the MRA.
+ */
 static void loss_mra(struct kunit *test)
 {
 	struct cmt_pair *p = loss_pair(test);
 	struct oib_cm_rep_param rep = { .qp = p->b.qp, .rnr_retry_count = 7 };
 
+	p->req.remote_cm_response_timeout = 20;
 	p->b.on_req = CMT_NOTHING;
 	KUNIT_ASSERT_EQ(test, 0, cmt_connect(p));
 	KUNIT_ASSERT_TRUE(test, cmt_wait(&p->b, OIB_CM_EVENT_REQ_RECEIVED, 1));
@@ -85,11 +93,12 @@ static void loss_mra(struct kunit *test)
 	cmt_expect_established(test, p);
 }
 
-/* REJ lost: the REQ resent finds no connection and is rejected again. */
+/* REJ lost: the REQ resent (after 4 s: the REJ is what the rule drops) is rejected again. */
 static void loss_rej(struct kunit *test)
 {
 	struct cmt_pair *p = loss_pair(test);
 
+	p->req.remote_cm_response_timeout = 20;
 	p->b.on_req = CMT_NOTHING;
 	KUNIT_ASSERT_EQ(test, 0, cmt_connect(p));
 	KUNIT_ASSERT_TRUE(test, cmt_wait(&p->b, OIB_CM_EVENT_REQ_RECEIVED, 1));
