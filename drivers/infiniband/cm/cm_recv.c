@@ -73,15 +73,36 @@ static void cm_recv_answer(struct cm_ctx *ctx, struct cm_msg *msg)
 	cm_port_send(ctx->port, &av, msg, NULL, 0, 0);
 }
 
-/* Give the message in @ctx to @child, the id a listener just spawned for it. */
-static int cm_recv_child(struct cm_id_priv *child, enum cm_event event, struct cm_ctx *ctx)
+/*
+ * Give the message in @ctx (@event, from the peer's @remote_id at @gid) to a new cm_id that
+ * @listener spawns for it; with @qpn_guid, also record the peer's QP @qpn.  The count of the
+ * message and the listener's reference are taken care of.
+ */
+static void cm_recv_spawn(struct cm_ctx *ctx, struct cm_id_priv *listener, enum cm_event event,
+			  u32 remote_id, const union oib_gid *gid, u64 qpn_guid, u32 qpn)
 {
+	struct cm_id_priv *child, *other;
 	int ret;
 
-	mutex_lock(&child->mutex);
-	ret = cm_run_locked(child, event, ctx);
-	mutex_unlock(&child->mutex);
-	return ret;
+	ret = cm_run(listener, event, ctx);	/* SPAWN: ctx->child */
+	ctx->listener = listener;
+	child = ctx->child;
+	if (ret || !child)
+		goto out;
+	other = cm_id_insert_remote(child, remote_id, gid);
+	if (!other && qpn_guid)
+		other = cm_id_insert_remote_qpn(child, qpn_guid, qpn);
+	if (other) {		/* another port took the same message meanwhile */
+		cm_id_put(other);
+		ret = -EALREADY;
+	} else {
+		ret = cm_run(child, event, ctx);
+	}
+	if (ret)
+		cm_id_discard(child);
+out:
+	cm_recv_count(ctx, ret);
+	cm_id_put(listener);
 }
 
 /* ---- REQ ---- */
@@ -89,8 +110,7 @@ static int cm_recv_child(struct cm_id_priv *child, enum cm_event event, struct c
 static void cm_recv_req_new(struct cm_ctx *ctx)
 {
 	const struct cm_req *req = &ctx->msg->req;
-	struct cm_id_priv *listener, *child, *other;
-	int ret;
+	struct cm_id_priv *listener;
 
 	listener = cm_id_find_listener(ctx->port->device, req->service_id);
 	if (!listener) {
@@ -103,25 +123,8 @@ static void cm_recv_req_new(struct cm_ctx *ctx)
 		cm_recv_answer(ctx, &rej);
 		return;
 	}
-	ret = cm_run(listener, CM_EV_RECV_REQ, ctx);	/* SPAWN: ctx->child */
-	ctx->listener = listener;
-	child = ctx->child;
-	if (ret || !child)
-		goto out;
-	other = cm_id_insert_remote(child, req->local_comm_id, &req->primary.local_gid);
-	if (!other)
-		other = cm_id_insert_remote_qpn(child, req->local_ca_guid, req->local_qpn);
-	if (other) {		/* another port took the same REQ meanwhile */
-		cm_id_put(other);
-		ret = -EALREADY;
-	} else {
-		ret = cm_recv_child(child, CM_EV_RECV_REQ, ctx);
-	}
-	if (ret)
-		cm_id_discard(child);
-out:
-	cm_recv_count(ctx, ret);
-	cm_id_put(listener);
+	cm_recv_spawn(ctx, listener, CM_EV_RECV_REQ, req->local_comm_id, &req->primary.local_gid,
+		      req->local_ca_guid, req->local_qpn);
 }
 
 static void cm_recv_req(struct cm_ctx *ctx)
@@ -279,9 +282,8 @@ static void cm_recv_apr(struct cm_ctx *ctx)
 static void cm_recv_sidr_req(struct cm_ctx *ctx)
 {
 	const struct cm_sidr_req *req = &ctx->msg->sidr_req;
-	struct cm_id_priv *priv, *child, *other;
+	struct cm_id_priv *priv;
 	struct oib_ah_attr av;
-	int ret;
 
 	if (cm_port_resp_av(ctx->port, ctx->recv, &av)) {
 		cm_port_drop(ctx->port, OIB_CM_DROP_NO_ROUTE);
@@ -303,22 +305,7 @@ static void cm_recv_sidr_req(struct cm_ctx *ctx)
 		cm_recv_answer(ctx, &rep);
 		return;
 	}
-	ret = cm_run(priv, CM_EV_RECV_SIDR_REQ, ctx);
-	ctx->listener = priv;
-	child = ctx->child;
-	if (!ret && child) {
-		other = cm_id_insert_remote(child, req->request_id, &av.grh.dgid);
-		if (other) {
-			cm_id_put(other);
-			ret = -EALREADY;
-		} else {
-			ret = cm_recv_child(child, CM_EV_RECV_SIDR_REQ, ctx);
-		}
-		if (ret)
-			cm_id_discard(child);
-	}
-	cm_recv_count(ctx, ret);
-	cm_id_put(priv);
+	cm_recv_spawn(ctx, priv, CM_EV_RECV_SIDR_REQ, req->request_id, &av.grh.dgid, 0, 0);
 }
 
 static void cm_recv_sidr_rep(struct cm_ctx *ctx)
