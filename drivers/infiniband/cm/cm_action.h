@@ -60,6 +60,8 @@ struct cm_pdata_args {			/* ctx->param of the calls with private data only */
 	u8 len;
 };
 
+int cm_bind_port_locked(struct cm_id_priv *priv, const union oib_gid *sgid);
+void cm_path_av(struct oib_ah_attr *av, const struct oib_cm_path *path);
 int cm_send_msg_locked(struct cm_id_priv *priv, struct cm_msg *msg, bool await);
 int cm_send_kept_locked(struct cm_id_priv *priv, struct cm_msg *msg);
 int cm_queue_simple(struct cm_id_priv *priv, enum oib_cm_event_type type, int status);

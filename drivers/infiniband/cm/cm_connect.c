@@ -71,8 +71,8 @@ int cm_queue_pdata(struct cm_id_priv *priv, struct oib_cm_event *event, const st
 	return cm_queue_event(priv, event);
 }
 
-/* Our end of the path of a connection: the port and GID index of @sgid. */
-static int cm_bind_port_locked(struct cm_id_priv *priv, const union oib_gid *sgid)
+/* Our end of a path: the port and GID index of @sgid (into conn.av), the port taken. */
+int cm_bind_port_locked(struct cm_id_priv *priv, const union oib_gid *sgid)
 {
 	u32 port_num, index;
 	struct cm_port *port;
@@ -92,7 +92,7 @@ static int cm_bind_port_locked(struct cm_id_priv *priv, const union oib_gid *sgi
 }
 
 /* The address vector of @path (its port bound already). */
-static void cm_path_av(struct oib_ah_attr *av, const struct oib_cm_path *path)
+void cm_path_av(struct oib_ah_attr *av, const struct oib_cm_path *path)
 {
 	av->flags = OIB_AH_GRH;
 	av->sl = path->sl;
@@ -200,13 +200,9 @@ CM_ACTION(send_req)
 
 int oib_cm_send_req(struct oib_cm_id *id, const struct oib_cm_req_param *param)
 {
-	struct cm_ctx ctx = { .param = param };
-	int ret;
-
 	if (!id || !cm_req_param_ok(id, param))
 		return -EINVAL;
-	ret = cm_run(cm_id_priv(id), CM_EV_SEND_REQ, &ctx);
-	return ret == -EPROTO ? -EINVAL : ret;
+	return cm_call(id, CM_EV_SEND_REQ, param);
 }
 EXPORT_SYMBOL(oib_cm_send_req);
 
@@ -369,14 +365,11 @@ int oib_cm_send_mra(struct oib_cm_id *id, u8 service_timeout, const void *privat
 		    u8 private_data_len)
 {
 	struct cm_mra_args a = { service_timeout, private_data, private_data_len };
-	struct cm_ctx ctx = { .param = &a };
-	int ret;
 
 	if (!id || service_timeout > OIB_CM_TIMEOUT_MAX ||
 	    !cm_pdata_ok(private_data, private_data_len, CM_MSG_MRA))
 		return -EINVAL;
-	ret = cm_run(cm_id_priv(id), CM_EV_SEND_MRA, &ctx);
-	return ret == -EPROTO ? -EINVAL : ret;
+	return cm_call(id, CM_EV_SEND_MRA, &a);
 }
 EXPORT_SYMBOL(oib_cm_send_mra);
 
@@ -430,15 +423,11 @@ CM_ACTION(send_rep)
 
 int oib_cm_send_rep(struct oib_cm_id *id, const struct oib_cm_rep_param *param)
 {
-	struct cm_ctx ctx = { .param = param };
-	int ret;
-
 	if (!id || !param || !param->qp || param->starting_psn >= BIT(24) ||
 	    param->target_ack_delay > OIB_CM_TIMEOUT_MAX || param->rnr_retry_count >= 8 ||
 	    !cm_pdata_ok(param->private_data, param->private_data_len, CM_MSG_REP))
 		return -EINVAL;
-	ret = cm_run(cm_id_priv(id), CM_EV_SEND_REP, &ctx);
-	return ret == -EPROTO ? -EINVAL : ret;
+	return cm_call(id, CM_EV_SEND_REP, param);
 }
 EXPORT_SYMBOL(oib_cm_send_rep);
 
@@ -516,13 +505,10 @@ CM_ACTION(send_rtu)
 int oib_cm_send_rtu(struct oib_cm_id *id, const void *private_data, u8 private_data_len)
 {
 	struct cm_pdata_args a = { private_data, private_data_len };
-	struct cm_ctx ctx = { .param = &a };
-	int ret;
 
 	if (!id || !cm_pdata_ok(private_data, private_data_len, CM_MSG_RTU))
 		return -EINVAL;
-	ret = cm_run(cm_id_priv(id), CM_EV_SEND_RTU, &ctx);
-	return ret == -EPROTO ? -EINVAL : ret;
+	return cm_call(id, CM_EV_SEND_RTU, &a);
 }
 EXPORT_SYMBOL(oib_cm_send_rtu);
 
@@ -538,12 +524,9 @@ CM_ACTION(establish)
 
 int oib_cm_notify(struct oib_cm_id *id, enum oib_event_type event)
 {
-	int ret;
-
 	if (!id || event != OIB_EVENT_COMM_EST)
 		return -EINVAL;
-	ret = cm_run(cm_id_priv(id), CM_EV_NOTIFY, &(struct cm_ctx){});
-	return ret == -EPROTO ? -EINVAL : ret;
+	return cm_call(id, CM_EV_NOTIFY, NULL);
 }
 EXPORT_SYMBOL(oib_cm_notify);
 
@@ -598,14 +581,11 @@ int oib_cm_send_rej(struct oib_cm_id *id, enum oib_cm_rej_reason reason, const v
 		    u8 ari_len, const void *private_data, u8 private_data_len)
 {
 	struct cm_rej_args a = { reason, ari, ari_len, private_data, private_data_len };
-	struct cm_ctx ctx = { .param = &a };
-	int ret;
 
 	if (!id || !reason || ari_len > OIB_CM_ARI_LENGTH || (ari_len && !ari) ||
 	    !cm_pdata_ok(private_data, private_data_len, CM_MSG_REJ))
 		return -EINVAL;
-	ret = cm_run(cm_id_priv(id), CM_EV_SEND_REJ, &ctx);
-	return ret == -EPROTO ? -EINVAL : ret;
+	return cm_call(id, CM_EV_SEND_REJ, &a);
 }
 EXPORT_SYMBOL(oib_cm_send_rej);
 

@@ -172,6 +172,7 @@ struct cm_ctx {
 
 int cm_run_locked(struct cm_id_priv *priv, enum cm_event event, struct cm_ctx *ctx);
 int cm_run(struct cm_id_priv *priv, enum cm_event event, struct cm_ctx *ctx);
+int cm_call(struct oib_cm_id *id, enum cm_event event, const void *param);
 void cm_cancel_msg_locked(struct cm_id_priv *priv);
 bool cm_destroy_locked(struct cm_id_priv *priv);
 void cm_timewait_work(struct work_struct *work);

@@ -47,13 +47,10 @@ CM_ACTION(send_dreq)
 int oib_cm_send_dreq(struct oib_cm_id *id, const void *private_data, u8 private_data_len)
 {
 	struct cm_pdata_args a = { private_data, private_data_len };
-	struct cm_ctx ctx = { .param = &a };
-	int ret;
 
 	if (!id || !cm_pdata_ok(private_data, private_data_len, CM_MSG_DREQ))
 		return -EINVAL;
-	ret = cm_run(cm_id_priv(id), CM_EV_SEND_DREQ, &ctx);
-	return ret == -EPROTO ? -EINVAL : ret;
+	return cm_call(id, CM_EV_SEND_DREQ, &a);
 }
 EXPORT_SYMBOL(oib_cm_send_dreq);
 
@@ -94,13 +91,10 @@ CM_ACTION(send_drep)
 int oib_cm_send_drep(struct oib_cm_id *id, const void *private_data, u8 private_data_len)
 {
 	struct cm_pdata_args a = { private_data, private_data_len };
-	struct cm_ctx ctx = { .param = &a };
-	int ret;
 
 	if (!id || !cm_pdata_ok(private_data, private_data_len, CM_MSG_DREP))
 		return -EINVAL;
-	ret = cm_run(cm_id_priv(id), CM_EV_SEND_DREP, &ctx);
-	return ret == -EPROTO ? -EINVAL : ret;
+	return cm_call(id, CM_EV_SEND_DREP, &a);
 }
 EXPORT_SYMBOL(oib_cm_send_drep);
 

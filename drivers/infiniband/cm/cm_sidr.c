@@ -14,27 +14,14 @@ CM_ACTION(send_sidr_req)
 {
 	const struct oib_cm_sidr_req_param *p = ctx->param;
 	struct cm_msg msg = { .type = CM_MSG_SIDR_REQ };
-	u32 port_num, index;
-	struct cm_port *port;
 	struct cm_conn *c = &priv->conn;
+	int ret;
 
-	if (oib_find_gid(priv->id.device, &p->path->sgid, &port_num, &index))
-		return -EADDRNOTAVAIL;
-	port = cm_port_find(priv->id.device, port_num);
-	if (!port)
-		return -ENODEV;
-	if (priv->port)
-		cm_port_put(priv->port);
-	priv->port = port;
 	memset(&c->av, 0, sizeof(c->av));
-	c->av.port_num = port_num;
-	c->av.flags = OIB_AH_GRH;
-	c->av.sl = p->path->sl;
-	c->av.grh.sgid_index = index;
-	c->av.grh.dgid = p->path->dgid;
-	c->av.grh.hop_limit = p->path->hop_limit;
-	c->av.grh.traffic_class = p->path->traffic_class;
-	c->av.grh.flow_label = p->path->flow_label;
+	ret = cm_bind_port_locked(priv, &p->path->sgid);
+	if (ret)
+		return ret;
+	cm_path_av(&c->av, p->path);
 	c->timeout_ms = p->timeout_ms;
 	c->max_cm_retries = p->max_cm_retries;
 	c->tid = priv->id.local_id;
@@ -49,15 +36,11 @@ CM_ACTION(send_sidr_req)
 
 int oib_cm_send_sidr_req(struct oib_cm_id *id, const struct oib_cm_sidr_req_param *param)
 {
-	struct cm_ctx ctx = { .param = param };
-	int ret;
-
 	if (!id || !id->device || !param || !param->path || !param->timeout_ms ||
 	    param->timeout_ms > OIB_MAD_TIMEOUT_MAX_MS || param->max_cm_retries >= 16 ||
 	    !cm_pdata_ok(param->private_data, param->private_data_len, CM_MSG_SIDR_REQ))
 		return -EINVAL;
-	ret = cm_run(cm_id_priv(id), CM_EV_SEND_SIDR_REQ, &ctx);
-	return ret == -EPROTO ? -EINVAL : ret;
+	return cm_call(id, CM_EV_SEND_SIDR_REQ, param);
 }
 EXPORT_SYMBOL(oib_cm_send_sidr_req);
 
@@ -113,15 +96,11 @@ CM_ACTION(send_sidr_rep)
 
 int oib_cm_send_sidr_rep(struct oib_cm_id *id, const struct oib_cm_sidr_rep_param *param)
 {
-	struct cm_ctx ctx = { .param = param };
-	int ret;
-
 	if (!id || !param || param->status >= OIB_CM_SIDR_NSTATUS || param->qpn >= BIT(24) ||
 	    param->info_len > OIB_CM_SIDR_INFO_LENGTH || (param->info_len && !param->info) ||
 	    !cm_pdata_ok(param->private_data, param->private_data_len, CM_MSG_SIDR_REP))
 		return -EINVAL;
-	ret = cm_run(cm_id_priv(id), CM_EV_SEND_SIDR_REP, &ctx);
-	return ret == -EPROTO ? -EINVAL : ret;
+	return cm_call(id, CM_EV_SEND_SIDR_REP, param);
 }
 EXPORT_SYMBOL(oib_cm_send_sidr_rep);
 

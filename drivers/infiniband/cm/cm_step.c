@@ -173,6 +173,15 @@ int cm_run(struct cm_id_priv *priv, enum cm_event event, struct cm_ctx *ctx)
 	return ret;
 }
 
+/* A consumer's call (@param for its action): -EINVAL when the id's state does not allow it. */
+int cm_call(struct oib_cm_id *id, enum cm_event event, const void *param)
+{
+	struct cm_ctx ctx = { .param = param };
+	int ret = cm_run(cm_id_priv(id), event, &ctx);
+
+	return ret == -EPROTO ? -EINVAL : ret;
+}
+
 static const u8 cm_timeout_events[CM_NMSGS] = {
 	[CM_MSG_REQ] = CM_EV_REQ_TIMEOUT,
 	[CM_MSG_REP] = CM_EV_REP_TIMEOUT,
