@@ -207,6 +207,12 @@ int oib_query_gid(struct oib_device *device, u32 port, u32 index, union oib_gid 
 int oib_find_gid(struct oib_device *device, const union oib_gid *gid, u32 *port, u32 *index);
 int oib_query_pkey(struct oib_device *device, u32 port, u16 index, u16 *pkey);
 int oib_find_pkey(struct oib_device *device, u32 port, u16 pkey, u16 *index);
+/*
+ * Whether @port reaches the RoCE @dgid (one of its own included), and over how many hops at most
+ * (@hop_limit, may be NULL): 0; -EHOSTUNREACH; -ENETDOWN, the port is not ACTIVE; -EOPNOTSUPP, the
+ * device cannot tell.  Process context.
+ */
+int oib_port_reach(struct oib_device *device, u32 port, const union oib_gid *dgid, u8 *hop_limit);
 
 /*
  * Clients.  add() is called for every registered device, present and future, and remove() for each

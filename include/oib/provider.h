@@ -65,6 +65,12 @@ struct oib_device_ops {
 	int (*add_gid)(struct oib_device *device, u32 port, const union oib_gid *gid);
 	void (*del_gid)(struct oib_device *device, u32 port, const union oib_gid *gid);
 
+	/*
+	 * Optional (RoCE), process context: 0 if @port reaches @dgid, with the hop limit to use;
+	 * -EHOSTUNREACH if not.  The core checks the port is ACTIVE first.
+	 */
+	int (*reach)(struct oib_device *device, u32 port, const union oib_gid *dgid, u8 *hop_limit);
+
 	/* Last call before the device's memory is freed (from its struct device release). */
 	void (*dealloc_driver)(struct oib_device *device);
 };

@@ -108,6 +108,28 @@ enum oib_link_layer oib_port_link_layer(struct oib_device *device, u32 port)
 }
 EXPORT_SYMBOL(oib_port_link_layer);
 
+int oib_port_reach(struct oib_device *device, u32 port, const union oib_gid *dgid, u8 *hop_limit)
+{
+	struct oib_port_attr attr;
+	u8 hops;
+	int ret;
+
+	if (!dgid)
+		return -EINVAL;
+	ret = oib_query_port(device, port, &attr);
+	if (ret)
+		return ret;
+	if (attr.state != OIB_PORT_ACTIVE)
+		return -ENETDOWN;
+	if (!device->ops->reach)
+		return -EOPNOTSUPP;
+	ret = device->ops->reach(device, port, dgid, &hops);
+	if (!ret && hop_limit)
+		*hop_limit = hops;
+	return ret;
+}
+EXPORT_SYMBOL(oib_port_reach);
+
 /* -ENOENT for an empty entry, -EINVAL for an index outside the table. */
 int oib_query_gid(struct oib_device *device, u32 port, u32 index, union oib_gid *gid,
 		  enum oib_gid_type *type)

@@ -23,6 +23,7 @@
 #define ORXE_MAX_RD_ATOMIC	128
 #define ORXE_MAX_GID		16
 #define ORXE_MAX_PKEYS		64
+#define ORXE_HOP_LIMIT		64	/* what reach() reports: IP's default TTL */
 #define ORXE_QPN_FIRST		16	/* 0 and 1 are the special QPs of every port */
 #define ORXE_QPN_LAST		0xffffff
 
@@ -332,6 +333,7 @@ int orxe_ports_attach(struct orxe_dev *rdev);
 void orxe_ports_detach(struct orxe_dev *rdev);
 int orxe_add_gid(struct oib_device *ibdev, u32 port_num, const union oib_gid *gid);
 void orxe_del_gid(struct oib_device *ibdev, u32 port_num, const union oib_gid *gid);
+int orxe_reach(struct oib_device *ibdev, u32 port_num, const union oib_gid *dgid, u8 *hop_limit);
 struct orxe_qp *orxe_qp_get(struct orxe_dev *rdev, u32 port_num, u32 qpn);
 void orxe_qp_put(struct orxe_qp *qp);
 

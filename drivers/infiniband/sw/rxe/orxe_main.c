@@ -10,6 +10,8 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/workqueue.h>
+#include <linux/inet.h>
+#include <net/ipv6.h>
 #include "orxe.h"
 
 /*
@@ -252,12 +254,45 @@ static int orxe_param_remove(const char *val, const struct kernel_param *kp)
 	return 0;
 }
 
+/* "<device> <port> <address>" adds an IPv4 or IPv6 address as a RoCEv2 GID; "-<address>" removes. */
+static int orxe_param_addr(const char *val, const struct kernel_param *kp)
+{
+	char name[64], addr[INET6_ADDRSTRLEN + 2];
+	struct oib_device *ibdev;
+	union oib_gid gid = {};
+	const char *a;
+	bool del;
+	u32 port;
+	int ret;
+
+	if (sscanf(val, "%63s %u %47s", name, &port, addr) != 3)
+		return -EINVAL;
+	del = addr[0] == '-';
+	a = addr + del;
+	if (in4_pton(a, -1, &gid.raw[12], -1, NULL))
+		ipv6_addr_set_v4mapped(*(__be32 *)&gid.raw[12], &gid.in6);
+	else if (!in6_pton(a, -1, gid.raw, -1, NULL))
+		return -EINVAL;
+	ibdev = oib_device_get_by_name(name);
+	if (!ibdev)
+		return -ENODEV;
+	ret = -EINVAL;
+	if (ibdev->ops == &orxe_dev_ops && oib_port_valid(ibdev, port))
+		ret = del ? oib_del_gid(ibdev, port, &gid) :
+			    oib_add_gid(ibdev, port, &gid, OIB_GID_TYPE_ROCE_V2);
+	oib_device_put(ibdev);
+	return ret < 0 ? ret : 0;
+}
+
 static const struct kernel_param_ops orxe_add_ops = { .set = orxe_param_add };
 static const struct kernel_param_ops orxe_remove_ops = { .set = orxe_param_remove };
+static const struct kernel_param_ops orxe_addr_ops = { .set = orxe_param_addr };
 module_param_cb(add, &orxe_add_ops, NULL, 0200);
 MODULE_PARM_DESC(add, "Create a device with this many ports");
 module_param_cb(remove, &orxe_remove_ops, NULL, 0200);
 MODULE_PARM_DESC(remove, "Remove the named device");
+module_param_cb(addr, &orxe_addr_ops, NULL, 0200);
+MODULE_PARM_DESC(addr, "\"<device> <port> [-]<IPv4 or IPv6 address>\": give (take) a port an address");
 
 /* Devices come from the add parameter or from oib_rxe_add(). */
 static int __init orxe_init(void)

@@ -175,6 +175,17 @@ void orxe_del_gid(struct oib_device *ibdev, u32 port_num, const union oib_gid *g
 	oib_rxe_fabric_del_addr(&to_rdev(ibdev)->ports[port_num - 1].fport, gid);
 }
 
+/* Every port of a fabric reaches every GID on it in one hop; IP's default hop limit is used. */
+int orxe_reach(struct oib_device *ibdev, u32 port_num, const union oib_gid *dgid, u8 *hop_limit)
+{
+	u8 mac[ETH_ALEN];
+
+	if (oib_rxe_fabric_resolve(to_rdev(ibdev)->fabric, dgid, mac))
+		return -EHOSTUNREACH;
+	*hop_limit = ORXE_HOP_LIMIT;
+	return 0;
+}
+
 /* After this no frame reaches the device's ports. */
 void orxe_ports_detach(struct orxe_dev *rdev)
 {

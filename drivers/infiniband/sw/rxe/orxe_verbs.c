@@ -92,5 +92,6 @@ const struct oib_device_ops orxe_dev_ops = {
 	.destroy_ah = orxe_destroy_ah,
 	.add_gid = orxe_add_gid,
 	.del_gid = orxe_del_gid,
+	.reach = orxe_reach,
 	.dealloc_driver = orxe_dealloc_driver,
 };
