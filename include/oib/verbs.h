@@ -385,8 +385,9 @@ int oib_process_cq_direct(struct oib_cq *cq, int budget);
  * The device's CQ pool: CQs of every non-DIRECT poll context shared between ULPs, spread over the
  * completion vectors (vector = @comp_vector_hint modulo their number; a negative hint takes them
  * in turn).  oib_cq_pool_get() hands out @nr_cqe entries of a pool CQ on that vector with room for
- * them, making one when none has; oib_cq_pool_put() gives them back.  Pool CQs stay until the
- * device is unregistered, which frees them.
+ * them, making one when none has (process context); oib_cq_pool_put() gives them back (any
+ * context but hard-irq).  Pool CQs stay until the device is unregistered, which frees them: a
+ * client gives its entries back in its remove() at the latest.
  */
 struct oib_cq *oib_cq_pool_get(struct oib_device *device, u32 nr_cqe, int comp_vector_hint,
 			       enum oib_poll_context poll_ctx);

@@ -254,17 +254,18 @@ EXPORT_SYMBOL(oib_cq_pool_get);
 int oib_cq_pool_put(struct oib_cq *cq, u32 nr_cqe)
 {
 	struct oib_device *device;
+	unsigned long flags;
 	int ret = 0;
 
 	if (IS_ERR_OR_NULL(cq) || !cq->shared || !nr_cqe)
 		return -EINVAL;
 	device = cq->device;
-	spin_lock_irq(&device->cq_pools_lock);
+	spin_lock_irqsave(&device->cq_pools_lock, flags);
 	if (nr_cqe > cq->cqe_used)
 		ret = -EINVAL;
 	else
 		cq->cqe_used -= nr_cqe;
-	spin_unlock_irq(&device->cq_pools_lock);
+	spin_unlock_irqrestore(&device->cq_pools_lock, flags);
 	return ret;
 }
 EXPORT_SYMBOL(oib_cq_pool_put);
