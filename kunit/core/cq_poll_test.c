@@ -79,9 +79,12 @@ static void cp_done(struct oib_cq *cq, struct oib_wc *wc)
 	wake_up(&t->wq);
 }
 
-/* @e on a device of its own with @cq (NULL: an oib_alloc_cq() CQ in t->ctx, budget 4). */
+/* Where an end's CQ comes from, if not oib_alloc_cq(). */
+typedef struct oib_cq *(*cp_get_cq_t)(struct kunit *test, struct cp_end *e);
+
+/* @e on a device of its own with @get_cq's CQ (NULL: oib_alloc_cq() in t->ctx, budget 4). */
 static void cp_end_init(struct kunit *test, struct cp_test *t, struct cp_end *e,
-			struct oib_cq *(*get_cq)(struct kunit *test, struct cp_end *e))
+			cp_get_cq_t get_cq)
 {
 	struct oib_qp_init_attr ia = {
 		.qp_type = OIB_QPT_RC, .sq_sig_type = OIB_SIGNAL_REQ_WR,
@@ -111,8 +114,7 @@ static void cp_end_init(struct kunit *test, struct cp_test *t, struct cp_end *e,
 }
 
 static struct cp_test *cp_setup_with(struct kunit *test, enum oib_poll_context ctx,
-				      struct oib_cq *(*get_cq)(struct kunit *test,
-							       struct cp_end *e))
+				     cp_get_cq_t get_cq)
 {
 	struct cp_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 
