@@ -115,13 +115,14 @@ struct oib_cma_route {
 };
 
 /*
- * The id.  Fields are the CMA's to write; the owner reads them in its handler or after the
- * event that set them (device and port_num from ADDR_RESOLVED or a bind to a device's address).
+ * The id.  Fields are the CMA's to write but @context; the owner reads them in its handler or
+ * after the event that set them (device and port_num from ADDR_RESOLVED or a bind to a device's
+ * address).
  */
 struct oib_cma_id {
 	struct oib_device *device;
 	u32 port_num;
-	void *context;
+	void *context;			/* the owner's: a spawned id starts with its listener's */
 	struct oib_qp *qp;		/* from oib_cma_create_qp() */
 	oib_cma_handler event_handler;
 	struct oib_cma_route route;
@@ -161,8 +162,9 @@ int oib_cma_resolve_addr(struct oib_cma_id *id, const struct sockaddr *src,
 int oib_cma_resolve_route(struct oib_cma_id *id, unsigned long timeout_ms);
 
 /*
- * A QP on the id's device and port for @pd.  The id's CM drives it: connected QPs through the
- * connection (the owner never moves them), UD QPs straight to RTS with the port space's Q_Key.
+ * A QP on the id's device and port for @pd.  The id's CM drives it: connected QPs start in INIT
+ * (receives may be posted before connecting or accepting) and move with the connection (the
+ * owner never moves them); UD QPs go straight to RTS with the port space's Q_Key.
  * The owner's event handler in @init_attr still sees every QP event.  -EINVAL: no device yet, a
  * QP already, the wrong QP type.
  */

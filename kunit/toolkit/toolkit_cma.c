@@ -60,7 +60,13 @@ static int cmat_make_qp(struct cmat_rec *r)
 			 .max_recv_sge = 1 },
 	};
 
-	return oib_cma_create_qp(r->id, r->end->pd, &attr);
+	int ret = oib_cma_create_qp(r->id, r->end->pd, &attr);
+
+	/* RC in INIT (receives may be posted before connecting), UD in RTS */
+	if (!ret && READ_ONCE(r->id->qp->state) !=
+	    (r->id->qp_type == OIB_QPT_UD ? OIB_QPS_RTS : OIB_QPS_INIT))
+		r->errors++;
+	return ret;
 }
 
 static void cmat_conn_param(struct cmat_rec *r, struct oib_cma_conn_param *p)

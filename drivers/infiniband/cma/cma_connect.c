@@ -37,6 +37,20 @@ static bool cma_pdata_ok(const void *pdata, u8 len, u8 max)
 
 /* ---- The QP ---- */
 
+/* RC and UC: to INIT, as the rdma_cm does, so the owner may post receives before connecting. */
+static int cma_conn_qp_init(struct cma_id_priv *priv, struct oib_qp *qp)
+{
+	struct oib_qp_attr attr = {
+		.qp_state = OIB_QPS_INIT,
+		.port_num = priv->id.port_num,
+		.qp_access_flags = OIB_ACCESS_LOCAL_WRITE | OIB_ACCESS_REMOTE_WRITE |
+				   (qp->qp_type == OIB_QPT_RC ? OIB_ACCESS_REMOTE_READ : 0),
+	};
+
+	return oib_modify_qp(qp, &attr, OIB_QP_STATE | OIB_QP_PKEY_INDEX | OIB_QP_PORT |
+			     OIB_QP_ACCESS_FLAGS);
+}
+
 static int cma_ud_qp_ready(struct cma_id_priv *priv, struct oib_qp *qp)
 {
 	struct oib_qp_attr attr = {
@@ -73,12 +87,10 @@ int oib_cma_create_qp(struct oib_cma_id *id, struct oib_pd *pd,
 	ret = PTR_ERR_OR_ZERO(qp);
 	if (ret)
 		goto out;
-	if (id->qp_type == OIB_QPT_UD) {
-		ret = cma_ud_qp_ready(priv, qp);
-		if (ret) {
-			oib_destroy_qp(qp);
-			goto out;
-		}
+	ret = id->qp_type == OIB_QPT_UD ? cma_ud_qp_ready(priv, qp) : cma_conn_qp_init(priv, qp);
+	if (ret) {
+		oib_destroy_qp(qp);
+		goto out;
 	}
 	id->qp = qp;
 out:
