@@ -165,3 +165,34 @@ oib_pcap_dump() {
 	done
 	echo "$_lvl" >/proc/sys/kernel/printk
 }
+
+# oib_krping (Documentation/krping.md): krping CMD writes one command to its ctl (a test's options,
+# stop, stop=ID, clear, wait) and, for a new test, sets KID to its id; krping_get ID KEY sets V to
+# KEY's value on test ID's line of the stats (returns 1 if there is none); krping_until ID KEY VALUE
+# waits (up to 20 s) until KEY has VALUE, or the test is done.
+KRPING=/sys/kernel/debug/oib_krping
+krping() {
+	echo "$1" >$KRPING/ctl || return 1
+	KID=
+	while read -r _id _rest; do KID=$_id; done <$KRPING/stats
+}
+krping_get() {
+	V=
+	while read -r _id _rest; do
+		[ "$_id" = "$1" ] || continue
+		for _w in $_rest; do
+			case $_w in "$2="*) V=${_w#*=}; return 0 ;; esac
+		done
+	done <$KRPING/stats
+	return 1
+}
+krping_until() {
+	_i=0
+	while [ $_i -lt 200 ]; do
+		krping_get "$1" "$2" && [ "$V" = "$3" ] && return 0
+		krping_get "$1" state && [ "$V" = done ] && return 1
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}
