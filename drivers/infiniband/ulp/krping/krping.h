@@ -82,7 +82,8 @@ struct krping_test;
 struct krping_conn {
 	struct krping_test *t;
 	struct oib_cma_id *id;
-	struct list_head entry;		/* the test's pending list (server) */
+	struct list_head entry;		/* the test's conns (server-side ids) */
+	bool taken;			/* by the thread (else pending: requested, not yet taken) */
 	unsigned long events;
 	int status;
 	enum oib_cma_event_type last;
@@ -116,10 +117,15 @@ struct krping_test {
 	struct krping_opts o;
 	struct task_struct *task;
 
-	spinlock_t lock;		/* the conns' events, @pending, @stopping */
+	spinlock_t lock;		/* the conns' events, @conns and their @taken, @stopping */
 	wait_queue_head_t wq;
 	struct krping_conn lconn;	/* the listener (server) */
-	struct list_head pending;	/* server: connections requested, not yet taken */
+	/*
+	 * Server: the connections its listener spawned, pending or taken.  A spawned id's
+	 * context is the listener's (oib_cma writes the id's fields), so its events find
+	 * their connection here, by id.
+	 */
+	struct list_head spawned;
 	bool stopping;
 
 	enum krping_state state;

@@ -38,18 +38,28 @@ static int krping_request(struct krping_test *t, struct oib_cma_id *id)
 	c->id = id;
 	c->events = BIT(OIB_CMA_EVENT_CONNECT_REQUEST);
 	spin_lock_irq(&t->lock);
-	list_for_each_entry(pos, &t->pending, entry)
-		n++;
+	list_for_each_entry(pos, &t->spawned, entry)
+		n += !pos->taken;
 	if (t->stopping || n >= KRPING_BACKLOG) {
 		spin_unlock_irq(&t->lock);
 		kfree(c);
 		return -ECONNREFUSED;	/* oib_cma destroys the new id */
 	}
-	id->context = c;
-	list_add_tail(&c->entry, &t->pending);
+	list_add_tail(&c->entry, &t->spawned);
 	spin_unlock_irq(&t->lock);
 	wake_up_all(&t->wq);
 	return 0;
+}
+
+/* The connection of a server-side @id (under the test's lock); the listener's own otherwise. */
+static struct krping_conn *krping_find(struct krping_test *t, struct oib_cma_id *id)
+{
+	struct krping_conn *c;
+
+	list_for_each_entry(c, &t->spawned, entry)
+		if (c->id == id)
+			return c;
+	return &t->lconn;
 }
 
 static int krping_cma_handler(struct oib_cma_id *id, struct oib_cma_event *ev)
@@ -63,6 +73,8 @@ static int krping_cma_handler(struct oib_cma_id *id, struct oib_cma_event *ev)
 	if (ev->event == OIB_CMA_EVENT_CONNECT_REQUEST)
 		return krping_request(t, id);
 	spin_lock_irq(&t->lock);
+	if (c == &t->lconn && id != t->lconn.id)
+		c = krping_find(t, id);
 	c->events |= BIT(ev->event);
 	c->last = ev->event;
 	if (ev->status && !c->status)
@@ -116,8 +128,7 @@ int krping_listen(struct krping_test *t)
 /* Server: no more requests; the ones not taken are refused (their ids destroyed). */
 void krping_unlisten(struct krping_test *t)
 {
-	struct krping_conn *c, *tmp;
-	LIST_HEAD(left);
+	struct krping_conn *c;
 
 	if (!t->lconn.id)
 		return;
@@ -126,11 +137,27 @@ void krping_unlisten(struct krping_test *t)
 	spin_unlock_irq(&t->lock);
 	oib_cma_destroy_id(t->lconn.id);	/* no request handler runs after this */
 	t->lconn.id = NULL;
-	spin_lock_irq(&t->lock);
-	list_splice_init(&t->pending, &left);
-	spin_unlock_irq(&t->lock);
-	list_for_each_entry_safe(c, tmp, &left, entry)
+	/* the thread has ended: every connection left is pending */
+	while ((c = list_first_entry_or_null(&t->spawned, struct krping_conn, entry)))
 		krping_conn_free(c);
+}
+
+/* Take the oldest pending connection, if any. */
+static bool krping_pending(struct krping_test *t, struct krping_conn **cp)
+{
+	struct krping_conn *c;
+
+	spin_lock_irq(&t->lock);
+	list_for_each_entry(c, &t->spawned, entry) {
+		if (c->taken)
+			continue;
+		c->taken = true;
+		*cp = c;
+		t->cm_last = OIB_CMA_EVENT_CONNECT_REQUEST;
+		break;
+	}
+	spin_unlock_irq(&t->lock);
+	return *cp;
 }
 
 /* Server: the next requested connection; -EINTR when the test is stopped. */
@@ -138,15 +165,12 @@ struct krping_conn *krping_next_conn(struct krping_test *t)
 {
 	struct krping_conn *c = NULL;
 
-	wait_event_interruptible(t->wq, !list_empty_careful(&t->pending) || kthread_should_stop());
-	spin_lock_irq(&t->lock);
-	if (!kthread_should_stop() && !list_empty(&t->pending)) {
-		c = list_first_entry(&t->pending, struct krping_conn, entry);
-		list_del_init(&c->entry);
-		t->cm_last = OIB_CMA_EVENT_CONNECT_REQUEST;
-	}
-	spin_unlock_irq(&t->lock);
-	return c ?: ERR_PTR(-EINTR);
+	wait_event_interruptible(t->wq, krping_pending(t, &c) || kthread_should_stop());
+	if (kthread_should_stop())
+		return ERR_PTR(-EINTR);
+	if (!c)
+		return ERR_PTR(-EINTR);		/* a signal: kernel threads take none */
+	return c;
 }
 
 int krping_accept(struct krping_conn *c)

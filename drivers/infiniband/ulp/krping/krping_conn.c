@@ -108,6 +108,11 @@ err_pd:
 /* Undo krping_conn_setup() (drain, QP, id, then the rest) and free @c. */
 void krping_conn_free(struct krping_conn *c)
 {
+	struct krping_test *t = c->t;
+
+	spin_lock_irq(&t->lock);
+	list_del_init(&c->entry);	/* its events no longer find it */
+	spin_unlock_irq(&t->lock);
 	if (c->id && c->id->qp) {
 		oib_drain_qp(c->id->qp);
 		oib_cma_destroy_qp(c->id);

@@ -72,7 +72,7 @@ static void krping_show_test(struct seq_file *m, struct krping_test *t)
 		   o->size, o->count, krping_state_name(READ_ONCE(t->state)),
 		   t->state == KRPING_S_STARTING ? "-" : oib_cma_event_msg(t->cm_last));
 	seq_printf(m, " iters=%llu bytes=%llu conns=%llu ns=%llu", n, t->bytes, t->conns, t->ns);
-	krping_show_rate(m, "iters_per_s", o->mode == KRPING_CONN ? t->conns : n, t->ns);
+	krping_show_rate(m, "iters_per_s", n, t->ns);
 	seq_printf(m, " mb_per_s=%llu", t->ns ? div64_u64(t->bytes * 1000, t->ns) : 0);
 	if (n && t->rtt_sum)
 		seq_printf(m, " rtt_ns=%llu/%llu/%llu lat_ns=%llu", t->rtt_min,

@@ -79,7 +79,7 @@ static int krping_conn_loop(struct krping_test *t)
 	while (!ret && t->conns < t->o.count && !kthread_should_stop()) {
 		ret = t->o.server ? krping_serve_one(t) : krping_client_one(t);
 		if (!ret)
-			t->conns++;
+			t->iters = ++t->conns;
 		t->ns = ktime_get_ns() - t->t0;
 	}
 	return ret;
@@ -126,7 +126,7 @@ struct krping_test *krping_test_create(const struct krping_opts *o, int id)
 	t->o = *o;
 	spin_lock_init(&t->lock);
 	init_waitqueue_head(&t->wq);
-	INIT_LIST_HEAD(&t->pending);
+	INIT_LIST_HEAD(&t->spawned);
 	t->lconn.t = t;
 	if (o->server) {
 		ret = krping_listen(t);
