@@ -93,9 +93,9 @@ static inline int oib_bench_cma_phase(const struct oib_bench_cma_ops *ops, void 
 }
 
 /* Both phases, each followed by a reset; a result or n/a line each. */
-static inline void oib_bench_cma_run(const struct oib_bench_cma_ops *ops, void *ctx,
-				     struct oib_bench_cma_count *c, u32 n,
-				     unsigned int timeout_ms)
+static inline void oib_bench_cma_phases(const struct oib_bench_cma_ops *ops, void *ctx,
+					struct oib_bench_cma_count *c, u32 n,
+					unsigned int timeout_ms)
 {
 	static const u32 depth[] = { 1, OIB_BENCH_CMA_DEPTH };
 	u64 t0;

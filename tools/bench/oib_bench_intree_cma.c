@@ -262,7 +262,7 @@ void oib_bench_intree_cma_run(const char *stack, const struct sockaddr_in *addr,
 	} else {
 		for (ret = 0; ret < b->n; ret++)
 			b->conns[ret].b = b;
-		oib_bench_cma_run(&ops, b, &b->cnt, b->n, timeout_ms);
+		oib_bench_cma_phases(&ops, b, &b->cnt, b->n, timeout_ms);
 	}
 	if (b->listener)
 		rdma_destroy_id(b->listener);
