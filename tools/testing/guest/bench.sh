@@ -69,7 +69,7 @@ bench() {
 # krping_fig NAME OPTIONS: an oib_krping server and client with OPTIONS; the client's figures as
 # NAME's result line (or an n/a line), in the kernel log with the modules' lines
 krping_fig() {
-	if krping "server,$2" && krping "client,$2" && echo wait >$KRPING/ctl; then
+	if krping "server,$2" && _s=$KID && krping "client,$2" && krping_end "$_s" "$KID"; then
 		krping_get $KID iters; it=$V
 		krping_get $KID bytes; by=$V
 		krping_get $KID ns; ns=$V

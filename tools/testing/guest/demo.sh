@@ -83,7 +83,7 @@ pair() {
 	S=$KID
 	krping "client,$2" || { err "krping $1: client refused"; return 1; }
 	C=$KID
-	echo wait >$KRPING/ctl || err "krping $1: a test failed"
+	krping_end "$S" "$C" || err "krping $1: a test failed"
 }
 # show ID WHAT: one line of figures for a test
 show() {
@@ -107,7 +107,7 @@ if loaded oib_krping; then
 	echo "  while connected: oib_cm's cm_ids (/sys/kernel/debug/oib_cm/ids):"
 	while read -r l; do echo "    $l"; done </sys/kernel/debug/oib_cm/ids
 	echo "stop=$C" >$KRPING/ctl
-	echo wait >$KRPING/ctl || err "krping: the live connection ended badly"
+	krping_end "$S" "$C" || err "krping: the live connection ended badly"
 	krping_get "$S" cm; scm=$V
 	krping_get "$C" cm; ccm=$V
 	echo "  after the client's disconnect: server's last CM event $scm, client's $ccm"

@@ -167,9 +167,11 @@ oib_pcap_dump() {
 }
 
 # oib_krping (Documentation/krping.md): krping CMD writes one command to its ctl (a test's options,
-# stop, stop=ID, clear, wait) and, for a new test, sets KID to its id; krping_get ID KEY sets V to
-# KEY's value on test ID's line of the stats (returns 1 if there is none); krping_until ID KEY VALUE
-# waits (up to 20 s) until KEY has VALUE, or the test is done.
+# stop, stop=ID, clear, wait, wait=ID) and, for a new test, sets KID to its id; krping_get ID KEY
+# sets V to KEY's value on test ID's line of the stats (returns 1 if there is none); krping_until
+# ID KEY VALUE waits (up to 20 s) until KEY has VALUE, or the test is done; krping_end SERVER CLIENT
+# waits for the client's end, then for the server's (stopped if the client failed, as it would
+# wait for another client), and fails unless both ended with result 0.
 KRPING=/sys/kernel/debug/oib_krping
 krping() {
 	echo "$1" >$KRPING/ctl || return 1
@@ -195,4 +197,10 @@ krping_until() {
 		_i=$((_i + 1))
 	done
 	return 1
+}
+krping_end() {
+	_rc=0
+	echo "wait=$2" >$KRPING/ctl || { _rc=1; echo "stop=$1" >$KRPING/ctl; }
+	echo "wait=$1" >$KRPING/ctl || _rc=1
+	return $_rc
 }

@@ -30,7 +30,7 @@ run() {
 	s=$KID
 	t "$1: client starts" krping "client,$2"
 	c=$KID
-	t "$1: both end well" sh -c "echo wait >$KRPING/ctl"
+	t "$1: both end well" krping_end "$s" "$c"
 	t "$1: server result 0" expect "$s" result 0
 	t "$1: client result 0" expect "$c" result 0
 	t "$1: server state done" expect "$s" state done
@@ -77,7 +77,8 @@ t "a second one on 7190: EADDRINUSE" refused x "server,addr=10.9.0.2,port=7190" 
 t "stop it" sh -c "echo stop=$s >$KRPING/ctl"
 t "stopped: done" expect "$s" state done
 t "a client with no server is rejected" krping "client,addr=10.9.0.2,port=7191,count=1"
-t "  wait reports the failure" fails sh -c "echo wait >$KRPING/ctl"
+t "  wait reports the failure" fails sh -c "echo wait=$KID >$KRPING/ctl"
+t "wait for no such test: ENOENT" refused x "wait=999" "No such file"
 t "  as ECONNREFUSED" expect "$KID" result -111
 t "clear forgets the finished tests" sh -c "echo clear >$KRPING/ctl"
 t "  the stats are empty" test ! -s $KRPING/stats

@@ -129,6 +129,7 @@ struct krping_test {
 	bool stopping;
 
 	enum krping_state state;
+	const char *step;		/* what the thread does (a failure's place) */
 	enum oib_cma_event_type cm_last;	/* of the connection in use, for stats */
 	int result;			/* 0 or -errno, when DONE */
 	u64 iters, bytes, conns;
@@ -139,11 +140,12 @@ struct krping_test {
 /* krping_main.c */
 extern struct mutex krping_lock;	/* krping_tests, test ids */
 extern struct list_head krping_tests;
-extern wait_queue_head_t krping_done_wq;	/* a test reached DONE */
+extern wait_queue_head_t krping_done_wq;	/* a test reached DONE: */
+extern atomic_t krping_done_gen;		/* bumped then */
 int krping_start(const struct krping_opts *o);
 int krping_stop(int id);		/* id < 0: every test */
 int krping_clear(void);
-int krping_wait_all(void);
+int krping_wait_all(int id);		/* id < 0: every test */
 
 /* krping_parse.c */
 int krping_parse(char *cmd, struct krping_opts *o);

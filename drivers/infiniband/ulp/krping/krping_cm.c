@@ -178,6 +178,7 @@ int krping_accept(struct krping_conn *c)
 	struct oib_cma_conn_param param;
 	int ret;
 
+	c->t->step = "accept";
 	krping_param(&param);
 	ret = oib_cma_accept(c->id, &param);
 	return ret ?: krping_cm_wait(c, OIB_CMA_EVENT_ESTABLISHED);
@@ -191,21 +192,26 @@ int krping_connect(struct krping_test *t, struct krping_conn *c)
 	struct oib_cma_id *id;
 	int ret;
 
+	t->step = "create_id";
 	id = krping_create_id(c);
 	if (IS_ERR(id))
 		return PTR_ERR(id);
 	c->id = id;
+	t->step = "resolve_addr";
 	ret = oib_cma_resolve_addr(id, NULL, krping_addr(t, &ss), KRPING_TIMEOUT_MS);
 	if (!ret)
 		ret = krping_cm_wait(c, OIB_CMA_EVENT_ADDR_RESOLVED);
-	if (!ret)
-		ret = oib_cma_resolve_route(id, KRPING_TIMEOUT_MS);
+	if (ret)
+		return ret;
+	t->step = "resolve_route";
+	ret = oib_cma_resolve_route(id, KRPING_TIMEOUT_MS);
 	if (!ret)
 		ret = krping_cm_wait(c, OIB_CMA_EVENT_ROUTE_RESOLVED);
 	if (!ret)
 		ret = krping_conn_setup(c);
 	if (ret)
 		return ret;
+	t->step = "connect";
 	krping_param(&param);
 	ret = oib_cma_connect(id, &param);
 	return ret ?: krping_cm_wait(c, OIB_CMA_EVENT_ESTABLISHED);

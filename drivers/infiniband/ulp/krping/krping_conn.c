@@ -68,28 +68,38 @@ static int krping_conn_qp(struct krping_conn *c)
 int krping_conn_setup(struct krping_conn *c)
 {
 	struct oib_device *dev = c->id->device;
-	u32 size = c->t->o.size;
+	struct krping_test *t = c->t;
+	u32 size = t->o.size;
 	int ret;
 
+	t->step = "setup_pd";
 	c->pd = oib_alloc_pd(dev);
 	if (IS_ERR(c->pd))
 		goto err_pd;
+	t->step = "setup_cq";
 	c->cq = oib_alloc_cq(dev, c, 2 * (c->t->o.txdepth + 8 + KRPING_RQ_DEPTH), 0,
 			     OIB_POLL_SOFTIRQ);
 	if (IS_ERR(c->cq))
 		goto err_cq;
+	t->step = "setup_mr";
 	c->ctl = kzalloc(sizeof(*c->ctl), GFP_KERNEL);
 	if (!c->ctl)
 		return -ENOMEM;
 	c->ctl_mr = oib_reg_kernel_mr(c->pd, c->ctl, sizeof(*c->ctl), OIB_ACCESS_LOCAL_WRITE);
 	if (IS_ERR(c->ctl_mr))
 		goto err_mr;
+	t->step = "setup_fast_reg_mr";
 	ret = krping_buf_init(c, &c->start, size);
 	if (!ret)
 		ret = krping_buf_init(c, &c->rdma, size);
-	if (!ret)
-		ret = krping_conn_qp(c);
-	return ret ?: krping_post_recv(c);
+	if (ret)
+		return ret;
+	t->step = "setup_qp";
+	ret = krping_conn_qp(c);
+	if (ret)
+		return ret;
+	t->step = "post_recv";
+	return krping_post_recv(c);
 
 err_mr:
 	ret = PTR_ERR(c->ctl_mr);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * /sys/kernel/debug/oib_krping/: "ctl" takes one command per write (a test's options, or stop,
- * stop=ID, clear, wait), "stats" shows every test, one line each, as key=value words.
+ * stop=ID, clear, wait, wait=ID), "stats" shows every test, one line each, as key=value words.
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -26,7 +26,9 @@ static int krping_command(char *cmd)
 	if (!strcmp(cmd, "clear"))
 		return krping_clear();
 	if (!strcmp(cmd, "wait"))
-		return krping_wait_all();
+		return krping_wait_all(-1);
+	if (!strncmp(cmd, "wait=", 5))
+		return kstrtoint(cmd + 5, 10, &id) ?: id < 0 ? -EINVAL : krping_wait_all(id);
 	ret = krping_parse(cmd, &o);
 	return ret ? ret : krping_start(&o);
 }
@@ -77,7 +79,7 @@ static void krping_show_test(struct seq_file *m, struct krping_test *t)
 	if (n && t->rtt_sum)
 		seq_printf(m, " rtt_ns=%llu/%llu/%llu lat_ns=%llu", t->rtt_min,
 			   div64_u64(t->rtt_sum, n), t->rtt_max, div64_u64(t->rtt_sum, 2 * n));
-	seq_printf(m, " result=%d\n", t->result);
+	seq_printf(m, " step=%s result=%d\n", t->step, t->result);
 }
 
 static int krping_stats_show(struct seq_file *m, void *unused)

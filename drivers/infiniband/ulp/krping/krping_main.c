@@ -12,6 +12,7 @@
 DEFINE_MUTEX(krping_lock);
 LIST_HEAD(krping_tests);
 DECLARE_WAIT_QUEUE_HEAD(krping_done_wq);
+atomic_t krping_done_gen = ATOMIC_INIT(0);
 static int krping_next_id = 1;
 
 /* A new test with the next id; -ENOSPC when KRPING_MAX_TESTS are kept (clear some). */
@@ -69,30 +70,47 @@ int krping_clear(void)
 	return 0;
 }
 
-static bool krping_all_done(int *result)
+/* Whether test @id (< 0: every test) is DONE; its (the first failed test's) result. */
+static bool krping_all_done(int id, int *result)
 {
 	struct krping_test *t;
-	bool done = true;
+	bool done = true, found = id < 0;
 
 	*result = 0;
 	mutex_lock(&krping_lock);
 	list_for_each_entry(t, &krping_tests, entry) {
+		if (id >= 0 && t->id != id)
+			continue;
+		found = true;
 		if (smp_load_acquire(&t->state) != KRPING_S_DONE)	/* then result */
 			done = false;
 		else if (t->result && !*result)
 			*result = t->result;
 	}
 	mutex_unlock(&krping_lock);
+	if (!found)
+		*result = -ENOENT;
 	return done;
 }
 
-/* Sleep until every test is DONE: the first failed test's result, or -ERESTARTSYS on a signal. */
-int krping_wait_all(void)
+/*
+ * Sleep until test @id (< 0: every test) is DONE: its result (the first failed test's), -ENOENT
+ * for no such test, or -ERESTARTSYS on a signal.  The list is looked at under its mutex, so not
+ * in the wait's condition: each test reaching DONE bumps krping_done_gen, which it watches.
+ */
+int krping_wait_all(int id)
 {
-	int result, ret;
+	int result, gen, ret;
 
-	ret = wait_event_interruptible(krping_done_wq, krping_all_done(&result));
-	return ret ? ret : result;
+	for (;;) {
+		gen = atomic_read(&krping_done_gen);
+		if (krping_all_done(id, &result))
+			return result;
+		ret = wait_event_interruptible(krping_done_wq,
+					       atomic_read(&krping_done_gen) != gen);
+		if (ret)
+			return ret;
+	}
 }
 
 static int __init krping_init(void)

@@ -31,9 +31,11 @@ void krping_rtt(struct krping_test *t, u64 rtt)
 /* One connection of a server: take it, set it up, accept, run the mode, close. */
 static int krping_serve_one(struct krping_test *t)
 {
-	struct krping_conn *c = krping_next_conn(t);
+	struct krping_conn *c;
 	int ret;
 
+	t->step = "wait_request";
+	c = krping_next_conn(t);
 	if (IS_ERR(c))
 		return PTR_ERR(c);
 	WRITE_ONCE(t->state, KRPING_S_CONNECTING);
@@ -42,6 +44,7 @@ static int krping_serve_one(struct krping_test *t)
 		ret = krping_accept(c);
 	if (!ret) {
 		WRITE_ONCE(t->state, KRPING_S_RUNNING);
+		t->step = krping_mode_name(t->o.mode);
 		ret = t->o.mode == KRPING_PING ? krping_ping_server(c) : krping_perf_server(c);
 	}
 	WRITE_ONCE(t->state, KRPING_S_CLOSING);
@@ -62,6 +65,7 @@ static int krping_client_one(struct krping_test *t)
 	ret = krping_connect(t, c);
 	if (!ret) {
 		WRITE_ONCE(t->state, KRPING_S_RUNNING);
+		t->step = krping_mode_name(t->o.mode);
 		ret = t->o.mode == KRPING_PING ? krping_ping_client(c) : krping_perf_client(c);
 	}
 	WRITE_ONCE(t->state, KRPING_S_CLOSING);
@@ -100,10 +104,11 @@ static int krping_thread(void *arg)
 		krping_unlisten(t);
 	t->result = ret;
 	if (t->o.verbose || ret)
-		pr_info("oib_krping: test %d (%s %s) ended: %d after %llu iterations, %llu connections\n",
+		pr_info("oib_krping: test %d (%s %s) ended: %d in %s after %llu iterations, %llu connections\n",
 			t->id, t->o.server ? "server" : "client", krping_mode_name(t->o.mode), ret,
-			t->iters, t->conns);
+			t->step, t->iters, t->conns);
 	smp_store_release(&t->state, KRPING_S_DONE);	/* result first: krping_wait_all() */
+	atomic_inc(&krping_done_gen);
 	wake_up_all(&krping_done_wq);
 	/* stay until kthread_stop(), so that the task is always stopped the same way */
 	while (!kthread_should_stop()) {
@@ -128,6 +133,7 @@ struct krping_test *krping_test_create(const struct krping_opts *o, int id)
 	init_waitqueue_head(&t->wq);
 	INIT_LIST_HEAD(&t->spawned);
 	t->lconn.t = t;
+	t->step = o->server ? "listen" : "start";
 	if (o->server) {
 		ret = krping_listen(t);
 		if (ret)
@@ -166,6 +172,7 @@ void krping_test_stop(struct krping_test *t)
 		krping_unlisten(t);
 	t->result = -EINTR;
 	smp_store_release(&t->state, KRPING_S_DONE);	/* result first: krping_wait_all() */
+	atomic_inc(&krping_done_gen);
 	wake_up_all(&krping_done_wq);
 }
 
