@@ -99,6 +99,7 @@ struct krping_conn {
 	struct oib_cqe recv_cqe, send_cqe, rdma_cqe, reg_cqe;
 	atomic_t recvs, sends, rdmas;	/* successful completions */
 	int wc_error;			/* the first failed completion's status (+ 1), 0: none */
+	bool recv_posted;		/* the first receive (krping_first_recv()) */
 	bool flushed;
 };
 
@@ -180,6 +181,7 @@ void krping_conn_free(struct krping_conn *c);
 
 /* krping_post.c */
 int krping_post_recv(struct krping_conn *c);
+int krping_first_recv(struct krping_conn *c);
 int krping_post_send(struct krping_conn *c, struct oib_send_wr *first, const struct krping_buf *b,
 		     bool go_ahead);
 int krping_post_rdma(struct krping_conn *c, struct oib_send_wr *first, enum oib_wr_opcode op,

@@ -181,6 +181,7 @@ int krping_accept(struct krping_conn *c)
 	c->t->step = "accept";
 	krping_param(&param);
 	ret = oib_cma_accept(c->id, &param);
+	ret = ret ?: krping_first_recv(c);
 	return ret ?: krping_cm_wait(c, OIB_CMA_EVENT_ESTABLISHED);
 }
 
@@ -214,7 +215,8 @@ int krping_connect(struct krping_test *t, struct krping_conn *c)
 	t->step = "connect";
 	krping_param(&param);
 	ret = oib_cma_connect(id, &param);
-	return ret ?: krping_cm_wait(c, OIB_CMA_EVENT_ESTABLISHED);
+	ret = ret ?: krping_cm_wait(c, OIB_CMA_EVENT_ESTABLISHED);
+	return ret ?: krping_first_recv(c);
 }
 
 bool krping_cm_failed(struct krping_conn *c)

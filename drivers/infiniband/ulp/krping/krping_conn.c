@@ -99,7 +99,7 @@ int krping_conn_setup(struct krping_conn *c)
 	if (ret)
 		return ret;
 	t->step = "post_recv";
-	return krping_post_recv(c);
+	return krping_first_recv(c);
 
 err_mr:
 	ret = PTR_ERR(c->ctl_mr);

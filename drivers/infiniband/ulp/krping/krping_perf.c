@@ -24,11 +24,14 @@ static u32 krping_tail(u32 size)
 	return round_down(size - sizeof(u32), sizeof(u32));
 }
 
-/* Exchange buffers: the client advertises first (rping's order); @access is for our rdma_buf. */
+/*
+ * Exchange buffers: the client advertises first (rping's order).  Both our buffers are
+ * registered first: start_buf for local access (the source of WRITEs), rdma_buf with @access.
+ */
 static int krping_swap_info(struct krping_conn *c, int access, u64 *addr, u32 *rkey)
 {
 	bool server = c->t->o.server;
-	struct oib_send_wr *reg;
+	struct oib_send_wr *reg, *reg2;
 	u32 len;
 	int ret = 0;
 
@@ -38,7 +41,11 @@ static int krping_swap_info(struct krping_conn *c, int access, u64 *addr, u32 *r
 		return ret;
 	if (server && len != c->t->o.size)
 		return -EMSGSIZE;
-	reg = krping_reg(c, &c->rdma, access, &ret);
+	reg = krping_reg(c, &c->start, OIB_ACCESS_LOCAL_WRITE, &ret);
+	if (!ret) {
+		reg2 = krping_reg(c, &c->rdma, access, &ret);
+		c->start.reg.next = reg2;
+	}
 	if (!ret)
 		ret = krping_post_send(c, reg, &c->rdma, false);
 	if (!ret)

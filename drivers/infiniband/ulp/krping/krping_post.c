@@ -83,6 +83,23 @@ int krping_post_recv(struct krping_conn *c)
 }
 
 /*
+ * The first receive, posted as soon as the QP takes it: at setup if oib_cma made the QP in INIT
+ * (as the in-tree rdma_cm does, so that rping's order works: receive, then connect or accept),
+ * else once the connection moved it on (the server: after accept, before the client can send;
+ * the client: at ESTABLISHED, before it sends anything that is answered).
+ */
+int krping_first_recv(struct krping_conn *c)
+{
+	int ret;
+
+	if (c->recv_posted || READ_ONCE(c->id->qp->state) == OIB_QPS_RESET)
+		return 0;
+	ret = krping_post_recv(c);
+	c->recv_posted = !ret;
+	return ret;
+}
+
+/*
  * Map @b again and prepare its registration with @access under the next key; returns the first
  * request of the chain (LOCAL_INV, or REG_MR the first time), whose REG_MR's next is NULL.
  */
