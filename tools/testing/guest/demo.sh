@@ -85,16 +85,27 @@ pair() {
 	C=$KID
 	krping_end "$S" "$C" || err "krping $1: a test failed"
 }
-# show ID WHAT: one line of figures for a test
+# us NS: sets U to NS nanoseconds in microseconds, one decimal
+us() { U="$(($1 / 1000)).$(($1 % 1000 / 100)) us"; }
+# show ID WHAT: one line of figures for a test: iterations, rate, bandwidth, and the time of an
+# iteration (a round trip) or, for wlat, the one-way latency
 show() {
 	krping_get $1 iters; it=$V
 	krping_get $1 size; size=$V
 	krping_get $1 iters_per_s; rate=$V
 	krping_get $1 mb_per_s; mbs=$V
-	krping_get $1 lat_ns; lat=${V:-0}
 	krping_get $1 result; res=$V
-	printf '  %-44s %6s x %6s B  %10s/s  %7s MB/s  %6s us one way  result %s\n' "$2" "$it" \
-		"$size" "$rate" "$mbs" "$((lat / 1000)).$((lat % 1000 / 100))" "$res"
+	U=-
+	if krping_get $1 lat_ns; then
+		us $V
+		U="$U one way"
+	elif krping_get $1 rtt_ns; then
+		V=${V#*/}
+		us ${V%/*}
+		U="$U per iteration"
+	fi
+	printf '  %-42s %4s x %6s B %9s/s %6s MB/s  %-22s result %s\n' "$2" "$it" "$size" "$rate" \
+		"$mbs" "$U" "$res"
 	[ "$res" = 0 ] || err "krping $2: result $res"
 }
 
@@ -115,11 +126,11 @@ if loaded oib_krping; then
 	pair ping "addr=10.0.0.2,port=7174,validate,count=300" &&
 		show "$C" "rping exchange, IPv4, verified (client)" &&
 		show "$S" "rping exchange, IPv4 (server)"
-	pair wlat "addr=fd00::2,port=7175,wlat,validate,count=300" &&
+	pair wlat "addr=fd00::2,port=7175,wlat,validate,poll,count=300" &&
 		show "$C" "RDMA WRITE ping-pong, IPv6, verified"
-	pair bw "addr=10.0.0.2,port=7176,bw,validate,count=200,size=65536" &&
+	pair bw "addr=10.0.0.2,port=7176,bw,validate,poll,count=200,size=65536" &&
 		show "$C" "RDMA WRITE stream, IPv4, verified"
-	pair rbw "addr=10.0.0.2,port=7177,rbw,validate,count=200,size=65536" &&
+	pair rbw "addr=10.0.0.2,port=7177,rbw,validate,poll,count=200,size=65536" &&
 		show "$C" "RDMA READ stream, IPv4, verified"
 	pair conn "addr=10.0.0.2,port=7178,conn,count=50" &&
 		show "$C" "connections (resolve, connect, disconnect)"

@@ -16,7 +16,7 @@ while IFS= read -r l; do
 	case $l in
 	*"  node_guid "*) ndev=$((ndev + 1)) ;;
 	"  "[0-9]*ACTIVE*) nact=$((nact + 1)) ;;
-	*" B  "*"/s "*"result 0") nkr=$((nkr + 1)) ;;
+	*" B "*"/s "*"result 0") nkr=$((nkr + 1)) ;;
 	"    "*ESTABLISHED*) nest=$((nest + 1)) ;;
 	"  oib_rxe"*) nctr=$((nctr + 1)) ;;
 	esac

@@ -52,6 +52,7 @@ struct krping_opts {
 	u32 txdepth;		/* bw, rbw: operations in flight */
 	bool validate;
 	bool verbose;
+	bool poll;		/* the thread polls the CQ (OIB_POLL_DIRECT), no softirq */
 	enum krping_mode mode;
 };
 

@@ -257,6 +257,27 @@ int krping_cm_wait(struct krping_conn *c, enum oib_cma_event_type ev)
 	return left ? -EINTR : -ETIMEDOUT;	/* stopped (or a signal), or no event */
 }
 
+static bool krping_wait_done(struct krping_conn *c, atomic_t *v, int n)
+{
+	return atomic_read(v) >= n || READ_ONCE(c->wc_error) || krping_cm_failed(c) ||
+	       kthread_should_stop();
+}
+
+/* poll: the thread polls the CQ itself until the condition holds; 0 on a timeout */
+static long krping_busy_wait(struct krping_conn *c, atomic_t *v, int n)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(KRPING_TIMEOUT_MS);
+
+	while (!krping_wait_done(c, v, n)) {
+		if (!oib_process_cq_direct(c->cq, 16)) {
+			if (time_after(jiffies, end))
+				return 0;
+			cond_resched();
+		}
+	}
+	return 1;
+}
+
 /*
  * Wait until @v counts @n completions: 0; -EIO (a completion failed); the connection's errno
  * when it is gone; -EINTR (stopped); -ETIMEDOUT (no progress for KRPING_TIMEOUT_MS).
@@ -266,10 +287,11 @@ int krping_wait(struct krping_conn *c, atomic_t *v, int n)
 	struct krping_test *t = c->t;
 	long left;
 
-	left = wait_event_interruptible_timeout(t->wq, atomic_read(v) >= n ||
-						READ_ONCE(c->wc_error) || krping_cm_failed(c) ||
-						kthread_should_stop(),
-						msecs_to_jiffies(KRPING_TIMEOUT_MS));
+	if (t->o.poll)
+		left = krping_busy_wait(c, v, n);
+	else
+		left = wait_event_interruptible_timeout(t->wq, krping_wait_done(c, v, n),
+							msecs_to_jiffies(KRPING_TIMEOUT_MS));
 	if (atomic_read(v) >= n)
 		return 0;
 	if (READ_ONCE(c->wc_error))

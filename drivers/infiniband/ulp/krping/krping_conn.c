@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * A connection's resources, on the device its id resolved to: a PD, a CQ polled by the core in
- * softirq context (completions go to the oib_cqe callbacks of krping_post.c), the two messages
+ * softirq context, or by the test's thread with poll (either way completions go to the oib_cqe
+ * callbacks of krping_post.c), the two messages
  * (rping's recv_buf and send_buf) under one MR, rping's two data buffers each under a
  * fast-registration MR, and the RC QP on the id (oib_cma moves it).  krping_conn_free() undoes
  * whatever was made, in any state.
@@ -77,8 +78,8 @@ int krping_conn_setup(struct krping_conn *c)
 	if (IS_ERR(c->pd))
 		goto err_pd;
 	t->step = "setup_cq";
-	c->cq = oib_alloc_cq(dev, c, 2 * (c->t->o.txdepth + 8 + KRPING_RQ_DEPTH), 0,
-			     OIB_POLL_SOFTIRQ);
+	c->cq = oib_alloc_cq(dev, c, 2 * (t->o.txdepth + 8 + KRPING_RQ_DEPTH), 0,
+			     t->o.poll ? OIB_POLL_DIRECT : OIB_POLL_SOFTIRQ);
 	if (IS_ERR(c->cq))
 		goto err_cq;
 	t->step = "setup_mr";

@@ -77,8 +77,10 @@ static void krping_show_test(struct seq_file *m, struct krping_test *t)
 	krping_show_rate(m, "iters_per_s", n, t->ns);
 	seq_printf(m, " mb_per_s=%llu", t->ns ? div64_u64(t->bytes * 1000, t->ns) : 0);
 	if (n && t->rtt_sum)
-		seq_printf(m, " rtt_ns=%llu/%llu/%llu lat_ns=%llu", t->rtt_min,
-			   div64_u64(t->rtt_sum, n), t->rtt_max, div64_u64(t->rtt_sum, 2 * n));
+		seq_printf(m, " rtt_ns=%llu/%llu/%llu", t->rtt_min, div64_u64(t->rtt_sum, n),
+			   t->rtt_max);
+	if (n && t->rtt_sum && o->mode == KRPING_WLAT)
+		seq_printf(m, " lat_ns=%llu", div64_u64(t->rtt_sum, 2 * n));
 	seq_printf(m, " step=%s result=%d\n", t->step, t->result);
 }
 

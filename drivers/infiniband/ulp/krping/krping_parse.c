@@ -70,6 +70,10 @@ static int krping_parse_flag(const char *key, struct krping_opts *o, bool *role)
 		o->verbose = true;
 		return 0;
 	}
+	if (!strcmp(key, "poll")) {
+		o->poll = true;
+		return 0;
+	}
 	m = match_string(krping_modes, KRPING_NMODES, key);
 	if (m < 0 || o->mode != KRPING_PING)
 		return -EINVAL;		/* unknown, or a second mode */

@@ -70,6 +70,8 @@ static int krping_wlat_wait(struct krping_conn *c, u32 n)
 			return krping_wait(c, &c->rdmas, INT_MAX);	/* its errno */
 		if (ktime_get_ns() > deadline)
 			return -ETIMEDOUT;
+		if (t->o.poll)
+			oib_process_cq_direct(c->cq, 16);	/* our WRITEs' completions */
 		cond_resched();
 	}
 	smp_rmb();	/* the data before the word that arrived last */
