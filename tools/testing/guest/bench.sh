@@ -80,7 +80,8 @@ krping_fig() {
 }
 
 # krping over oib_cma between two oib_rxe devices of its own: WRITE ping-pong latency (64 B), WRITE
-# and READ streams (64 KiB, 64 in flight), all verified
+# and READ streams (64 KiB, 64 in flight), all verified, the CQs busy-polled by krping's threads
+# (poll), as oib_bench polls its own
 krping_bench() {
 	if ! loaded oib_krping; then
 		echo "oib-bench: n/a oib krping_write_lat oib_krping_not_loaded" >/dev/kmsg
@@ -89,9 +90,9 @@ krping_bench() {
 	rxe_add 1 && ka=$DEV && rxe_add 1 && kb=$DEV || { err "krping: devices"; return 1; }
 	echo "$ka 1 10.78.0.1" >$RXE_CTL/addr && echo "$kb 1 10.78.0.2" >$RXE_CTL/addr ||
 		err "krping: addresses"
-	krping_fig krping_write_lat "addr=10.78.0.2,port=7300,wlat,validate,count=2000,size=64"
-	krping_fig krping_write_bw "addr=10.78.0.2,port=7301,bw,validate,count=500,size=65536"
-	krping_fig krping_read_bw "addr=10.78.0.2,port=7302,rbw,validate,count=500,size=65536"
+	krping_fig krping_write_lat "addr=10.78.0.2,port=7300,wlat,validate,poll,count=2000,size=64"
+	krping_fig krping_write_bw "addr=10.78.0.2,port=7301,bw,validate,poll,count=500,size=65536"
+	krping_fig krping_read_bw "addr=10.78.0.2,port=7302,rbw,validate,poll,count=500,size=65536"
 	echo clear >$KRPING/ctl
 	rxe_remove "$ka" || err "krping: remove $ka"
 	rxe_remove "$kb" || err "krping: remove $kb"
