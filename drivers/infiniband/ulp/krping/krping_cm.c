@@ -301,11 +301,16 @@ int krping_wait(struct krping_conn *c, atomic_t *v, int n)
 	return left ? -EINTR : -ETIMEDOUT;
 }
 
-/* Disconnect if connected (a DREQ, or the DREP to the peer's); the rest is krping_conn_free. */
+/*
+ * Disconnect if connected (a DREQ, or the DREP to the peer's) and wait for DISCONNECTED (the
+ * DREP, or the DREQ's timeout; not when the test is being stopped); the rest is krping_conn_free.
+ */
 void krping_conn_close(struct krping_conn *c)
 {
 	unsigned long ev = READ_ONCE(c->events);
 
-	if (c->id && (ev & BIT(OIB_CMA_EVENT_ESTABLISHED)))
-		oib_cma_disconnect(c->id);
+	if (!c->id || !(ev & BIT(OIB_CMA_EVENT_ESTABLISHED)))
+		return;
+	if (!oib_cma_disconnect(c->id))
+		krping_cm_wait(c, OIB_CMA_EVENT_DISCONNECTED);
 }
