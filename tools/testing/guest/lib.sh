@@ -61,6 +61,16 @@ load_deps() {
 	done
 }
 
+# unload_users NAME: unloads every loaded module that uses NAME (its holders, theirs first), so that
+# NAME itself can go (oib_cm: oib_cma, then oib_krping before it).
+unload_users() {
+	for _h in /sys/module/$1/holders/*; do
+		[ -e "$_h" ] || continue
+		unload_users "${_h##*/}"
+		unload "${_h##*/}"
+	done
+}
+
 # load_drivers: every driver module not loaded yet, dependencies first; unload_drivers: all of them,
 # in reverse.  Both return non-zero when something failed.
 load_drivers() {

@@ -17,7 +17,7 @@ while IFS= read -r l; do
 	*"  node_guid "*) ndev=$((ndev + 1)) ;;
 	"  "[0-9]*ACTIVE*) nact=$((nact + 1)) ;;
 	*" B "*"/s "*"result 0") nkr=$((nkr + 1)) ;;
-	"    "*ESTABLISHED*) nest=$((nest + 1)) ;;
+	*" established "*) nest=$((nest + 1)) ;;
 	"  oib_rxe"*) nctr=$((nctr + 1)) ;;
 	esac
 done </tmp/demo.out

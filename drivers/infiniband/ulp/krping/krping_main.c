@@ -44,7 +44,8 @@ int krping_stop(int id)
 	int ret = id < 0 ? 0 : -ENOENT;
 
 	mutex_lock(&krping_lock);
-	list_for_each_entry(t, &krping_tests, entry) {
+	/* newest first: clients end before the servers they were started against */
+	list_for_each_entry_reverse(t, &krping_tests, entry) {
 		if (id >= 0 && t->id != id)
 			continue;
 		krping_test_stop(t);
@@ -124,10 +125,9 @@ static void __exit krping_exit(void)
 
 	krping_debugfs_exit();
 	mutex_lock(&krping_lock);
-	list_for_each_entry_safe(t, tmp, &krping_tests, entry) {
+	list_for_each_entry_safe_reverse(t, tmp, &krping_tests, entry) {
 		list_del(&t->entry);
-		krping_test_stop(t);
-		krping_test_free(t);
+		krping_test_free(t);		/* stops it first */
 	}
 	mutex_unlock(&krping_lock);
 }

@@ -9,7 +9,8 @@
  *         rdma_buf, txdepth in flight; the client then SENDs "done", the server checks its
  *         buffer and answers;
  *   rbw   the same with RDMA READs of the server's rdma_buf into the client's;
- *   conn  nothing: the connection itself was the work (the server waits for the disconnect).
+ *   conn  nothing: the connection itself was the work.
+ * The server then waits for the client to disconnect.
  * Both sides must be given the same mode, size and count.  validate compares the data with the
  * pattern the other side wrote (rping's payload for the count).
  */
@@ -218,5 +219,9 @@ int krping_perf_server(struct krping_conn *c)
 			ret = krping_wait(c, &c->sends, 2);
 	}
 	t->ns = ktime_get_ns() - t->t0;
-	return ret;
+	/*
+	 * The client ends the connection, as in rping: our disconnect could flush its last
+	 * request before the ACK reached it.
+	 */
+	return ret ?: krping_cm_wait(c, OIB_CMA_EVENT_DISCONNECTED);
 }
