@@ -62,12 +62,21 @@ load_deps() {
 }
 
 # unload_users NAME: unloads every loaded module that uses NAME (its holders, theirs first), so that
-# NAME itself can go (oib_cm: oib_cma, then oib_krping before it).
+# NAME itself can go (oib_cm: oib_krping, then oib_cma).  Each round follows the holders from NAME
+# to one that nothing holds and unloads it.
 unload_users() {
-	for _h in /sys/module/$1/holders/*; do
-		[ -e "$_h" ] || continue
-		unload_users "${_h##*/}"
-		unload "${_h##*/}"
+	while :; do
+		_m=$1
+		while :; do
+			_next=
+			for _h in /sys/module/$_m/holders/*; do
+				[ -e "$_h" ] && _next=${_h##*/} && break
+			done
+			[ -n "$_next" ] || break
+			_m=$_next
+		done
+		[ "$_m" != "$1" ] || return 0
+		unload "$_m" || return 1
 	done
 }
 
