@@ -365,6 +365,12 @@ struct oib_cm_rep_param {
 	bool srq;
 };
 
+/*
+ * The owner is about to destroy the connection's QP before the cm_id: the QP goes to ERR (unless
+ * in RESET) and the CM forgets it; the connection's messages go on without it.
+ */
+void oib_cm_release_qp(struct oib_cm_id *id);
+
 /* In REQ_RCVD or MRA_REQ_SENT: QP to RTR, REP out.  -EINVAL as for send_req. */
 int oib_cm_send_rep(struct oib_cm_id *id, const struct oib_cm_rep_param *param);
 

@@ -18,6 +18,8 @@
 #include <oib/verbs.h>
 #include <oib/cm.h>
 
+struct net;
+
 /* Port spaces (the rdma_cm's): the protocol byte of the service ID, and the QP type they take. */
 enum oib_cma_port_space {
 	OIB_PS_IPOIB = 0x0002,
@@ -48,14 +50,16 @@ enum oib_cma_event_type {
 };
 
 /* What a connection carries, both ways.  Private data is the ULP's own: at most the sizes below. */
-#define OIB_CMA_HDR_SIZE		36	/* the rdma_cm's header in front of REQ private data */
+/* The rdma_cm's header, first in a REQ's private data. */
+#define OIB_CMA_HDR_SIZE		36
 #define OIB_CMA_REQ_PRIVATE_DATA_SIZE	(OIB_CM_REQ_PRIVATE_DATA_SIZE - OIB_CMA_HDR_SIZE)
 #define OIB_CMA_SIDR_PRIVATE_DATA_SIZE	(OIB_CM_SIDR_REQ_PRIVATE_DATA_SIZE - OIB_CMA_HDR_SIZE)
 
 enum oib_cma_conn_flags {
 	/*
 	 * connect: deliver CONNECT_RESPONSE with the REP and let the owner answer it with
-	 * oib_cma_accept() (RTU, ESTABLISHED) or oib_cma_reject(), instead of the RTU going at once.
+	 * oib_cma_accept() (RTU, ESTABLISHED) or oib_cma_reject(), instead of sending the RTU at
+	 * once.
 	 */
 	OIB_CMA_CONFIRM_REP = BIT(0),
 };

@@ -87,7 +87,7 @@ static bool cm_take_signals(struct cm_id_priv *priv)
 	later = priv->id.state == OIB_CM_ESTABLISHED;
 	mutex_unlock(&priv->mutex);
 	if (unwatch && !later)
-		oib_qp_unwatch(&priv->watch);
+		cm_qp_unwatch(priv);
 	return unwatch && later;
 }
 
@@ -115,13 +115,13 @@ void cm_id_work(struct work_struct *work)
 		kfree(item);
 		if (destroy) {
 			if (unwatch)
-				oib_qp_unwatch(&priv->watch);
+				cm_qp_unwatch(priv);
 			cm_id_destroy(priv, true);
 			return;
 		}
 	}
 	if (unwatch)
-		oib_qp_unwatch(&priv->watch);
+		cm_qp_unwatch(priv);
 }
 
 void cm_events_purge(struct cm_id_priv *priv)

@@ -74,6 +74,7 @@ struct cm_id_priv *cm_id_alloc(struct oib_device *device, oib_cm_handler handler
 	refcount_set(&priv->refs, 1);
 	init_completion(&priv->released);
 	mutex_init(&priv->mutex);
+	mutex_init(&priv->watch_mutex);
 	INIT_DELAYED_WORK(&priv->timewait, cm_timewait_work);
 	spin_lock_init(&priv->lock);
 	INIT_LIST_HEAD(&priv->events);
@@ -89,6 +90,7 @@ struct cm_id_priv *cm_id_alloc(struct oib_device *device, oib_cm_handler handler
 	if (ret < 0) {
 		mutex_destroy(&priv->handler_mutex);
 		mutex_destroy(&priv->mutex);
+	mutex_destroy(&priv->watch_mutex);
 		kfree(priv);
 		return ERR_PTR(ret);
 	}
@@ -432,6 +434,7 @@ void cm_id_destroy(struct cm_id_priv *priv, bool from_work)
 	kfree(priv->kept);
 	mutex_destroy(&priv->handler_mutex);
 	mutex_destroy(&priv->mutex);
+	mutex_destroy(&priv->watch_mutex);
 	kfree(priv);
 }
 
@@ -508,7 +511,7 @@ void cm_id_show_all(struct seq_file *m)
 			   priv->id.local_id, oib_cm_state_name(READ_ONCE(priv->id.state)),
 			   priv->id.device ? oib_dev_name(priv->id.device) : "*",
 			   priv->id.remote_id, priv->id.service_id,
-			   priv->id.qp ? priv->id.qp->qp_num : 0, priv->remote_gid.raw,
+			   READ_ONCE(priv->qp_num), priv->remote_gid.raw,
 			   priv->remote_qpn);
 	spin_unlock(&cm_table_lock);
 }

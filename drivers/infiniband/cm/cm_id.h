@@ -82,6 +82,8 @@ struct cm_id_priv {
 	struct cm_conn conn;
 	struct oib_mad_send_buf *msg;	/* REQ, REP, DREQ or SIDR_REQ awaiting its answer */
 	u8 *kept;			/* the last MRA, RTU or DREP, for duplicates; or NULL */
+	u32 qp_num;			/* id.qp's, kept after oib_cm_release_qp() */
+	struct mutex watch_mutex;	/* serialises ending @watch (cm_qp_unwatch()) */
 	struct oib_qp_watch watch;	/* on id.qp while @watching */
 	bool watching;
 	bool passive;			/* spawned by a listener: the REQ (or SIDR_REQ) came in */
@@ -188,6 +190,7 @@ int cm_qp_move_locked(struct cm_id_priv *priv, enum oib_qp_state state);
 void cm_qp_error_locked(struct cm_id_priv *priv);
 int cm_qp_watch_locked(struct cm_id_priv *priv);
 bool cm_qp_unwatch_locked(struct cm_id_priv *priv);
+void cm_qp_unwatch(struct cm_id_priv *priv);
 int cm_qp_attr_locked(struct cm_id_priv *priv, struct oib_qp_attr *attr, int *mask);
 
 /* cm_recv.c: a CM MAD received on @port. */

@@ -20,6 +20,7 @@ int cm_qp_attach_locked(struct cm_id_priv *priv, struct oib_qp *qp)
 	    READ_ONCE(qp->state) > OIB_QPS_INIT || priv->watching)
 		return -EINVAL;
 	priv->id.qp = qp;
+	WRITE_ONCE(priv->qp_num, qp->qp_num);
 	return 0;
 }
 
@@ -178,6 +179,34 @@ bool cm_qp_unwatch_locked(struct cm_id_priv *priv)
 		return false;
 	priv->watching = false;
 	return true;
+}
+
+void oib_cm_release_qp(struct oib_cm_id *id)
+{
+	struct cm_id_priv *priv;
+
+	if (!id)
+		return;
+	priv = cm_id_priv(id);
+	mutex_lock(&priv->mutex);
+	cm_qp_error_locked(priv);
+	cm_qp_unwatch_locked(priv);
+	WRITE_ONCE(priv->id.qp, NULL);
+	mutex_unlock(&priv->mutex);
+	cm_qp_unwatch(priv);	/* also one the id's work has yet to end */
+}
+EXPORT_SYMBOL(oib_cm_release_qp);
+
+/*
+ * End the watch (after cm_qp_unwatch_locked() said so, or to be sure it ended): callers may
+ * race (the id's work after delivering ESTABLISHED, and oib_cm_release_qp() before the owner
+ * destroys the QP), so they take turns, and the second finds nothing to do.
+ */
+void cm_qp_unwatch(struct cm_id_priv *priv)
+{
+	mutex_lock(&priv->watch_mutex);
+	oib_qp_unwatch(&priv->watch);
+	mutex_unlock(&priv->watch_mutex);
 }
 
 int oib_cm_init_qp_attr(struct oib_cm_id *id, struct oib_qp_attr *attr, int *mask)

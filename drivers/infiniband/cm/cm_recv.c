@@ -144,9 +144,7 @@ static void cm_recv_req(struct cm_ctx *ctx)
 	}
 	priv = cm_id_find_p2p(ctx->port->device, req->service_id, &req->primary.local_gid);
 	if (priv) {
-		u32 qpn = priv->id.qp ? priv->id.qp->qp_num : 0;
-
-		cm_recv_run(priv, oib_cm_fsm_cross_event(ctx->port->ca_guid, qpn,
+		cm_recv_run(priv, oib_cm_fsm_cross_event(ctx->port->ca_guid, READ_ONCE(priv->qp_num),
 							 req->local_ca_guid, req->local_qpn), ctx);
 		return;
 	}
@@ -233,11 +231,11 @@ static void cm_recv_dreq(struct cm_ctx *ctx)
 	const struct cm_dreq *dreq = &ctx->msg->dreq;
 	struct cm_id_priv *priv = cm_id_find_local(dreq->remote_comm_id);
 	struct cm_msg drep = { .type = CM_MSG_DREP };
-	struct oib_qp *qp;
+	u32 qpn;
 
 	if (priv && READ_ONCE(priv->id.remote_id) == dreq->local_comm_id) {
-		qp = READ_ONCE(priv->id.qp);
-		if (!qp || qp->qp_num == dreq->remote_qpn) {
+		qpn = READ_ONCE(priv->qp_num);
+		if (!qpn || qpn == dreq->remote_qpn) {
 			cm_recv_run(priv, CM_EV_RECV_DREQ, ctx);
 			return;
 		}
