@@ -2,7 +2,8 @@
 # Integration test: oib_krping between two oib_rxe devices with IPv4 and IPv6 addresses, in every
 # mode (the rping exchange over both families, wlat, bw, rbw, conn), data verified, both sides'
 # figures as the options ask; its command interface refuses bad input with the right errno; a
-# client with no server is rejected; the ports' counters show traffic and no retransmission; the
+# client with no server is rejected; the ports' counters show traffic and no retransmission;
+# removing a device ends the tests on it (a waiting server, a running ping) and completes; the
 # module unloads with a server listening and an endless ping running, and loads again.  (kmemleak
 # runs over the whole guest at the end.)  Skipped when oib_krping is not loaded.  Leaves every
 # driver module loaded.
@@ -95,6 +96,28 @@ for d in $A $B; do
 	get_stat rx_drop_access
 	t "$d refused no access" test "$V" -eq 0
 done
+
+# device removal: a waiting server and both ends of a running ping on the removed device end, and
+# the removal completes
+rxe_add 1
+R=$DEV
+t "a third device ($R) gets 10.9.1.2" sh -c "echo '$R 1 10.9.1.2' >$RXE_CTL/addr"
+t "a server waits on $R" krping "server,addr=10.9.1.2,port=7194"
+s1=$KID
+t "an endless ping to $R runs (server)" krping "server,addr=10.9.1.2,port=7195"
+s2=$KID
+t "  (client)" krping "client,addr=10.9.1.2,port=7195,validate"
+c2=$KID
+t "  it is running" krping_until "$c2" state running
+t "remove $R while they run" rxe_remove "$R"
+t "  the waiting server ends" fails sh -c "echo wait=$s1 >$KRPING/ctl"
+t "  with ENODEV" expect "$s1" result -19
+sh -c "echo wait=$s2 >$KRPING/ctl" 2>/dev/null
+t "  the ping's server ends" expect "$s2" state done
+sh -c "echo wait=$c2 >$KRPING/ctl" 2>/dev/null
+t "  the ping's client ends" expect "$c2" state done
+t "  $R is gone" test ! -e /sys/class/oib/$R
+echo clear >$KRPING/ctl
 
 # unload in any state: a server waiting, an endless ping running
 t "a server waits on 7192" krping "server,addr=10.9.0.2,port=7192"

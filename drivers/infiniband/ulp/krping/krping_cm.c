@@ -160,14 +160,20 @@ static bool krping_pending(struct krping_test *t, struct krping_conn **cp)
 	return *cp;
 }
 
-/* Server: the next requested connection; -EINTR when the test is stopped. */
+/*
+ * Server: the next requested connection; -EINTR when the test is stopped, -ENODEV when the
+ * listener's device goes away (the thread ends, and krping_unlisten() destroys the listener).
+ */
 struct krping_conn *krping_next_conn(struct krping_test *t)
 {
 	struct krping_conn *c = NULL;
 
-	wait_event_interruptible(t->wq, krping_pending(t, &c) || kthread_should_stop());
+	wait_event_interruptible(t->wq, krping_pending(t, &c) || kthread_should_stop() ||
+				 krping_cm_failed(&t->lconn));
 	if (kthread_should_stop())
 		return ERR_PTR(-EINTR);
+	if (!c && krping_cm_failed(&t->lconn))
+		return ERR_PTR(-ENODEV);
 	if (!c)
 		return ERR_PTR(-EINTR);		/* a signal: kernel threads take none */
 	return c;
