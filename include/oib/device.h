@@ -88,6 +88,7 @@ struct oib_device_attr {
 	u8 local_ca_ack_delay;
 	enum oib_atomic_cap atomic_cap;
 	u32 num_comp_vectors;
+	u32 max_fast_reg_page_list_len;	/* max_num_sg of oib_alloc_mr(); 0: no fast registration */
 };
 
 /* device_cap_flags */
@@ -177,6 +178,13 @@ struct oib_device {
 	struct workqueue_struct *event_wq;
 
 	atomic_t objects[OIB_OBJ_MAX];
+	/*
+	 * The CQ pool (core/cq_poll.c): a list per poll context of CQs the pool made; each is
+	 * freed at unregistration.  cq_pools_lock protects the lists and every pool CQ's cqe_used.
+	 */
+	spinlock_t cq_pools_lock;
+	struct list_head cq_pools[OIB_POLL_LAST_POOL_TYPE + 1];
+	atomic_t cq_pool_next;		/* the vector for the next negative hint */
 	struct kobject *ports_kobj;
 	struct dentry *debugfs;
 };

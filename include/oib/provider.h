@@ -54,6 +54,17 @@ struct oib_device_ops {
 	int (*get_dma_mr)(struct oib_mr *mr, int access);
 	int (*reg_kernel_mr)(struct oib_mr *mr, void *addr, size_t len, int access);
 	void (*dereg_mr)(struct oib_mr *mr);
+	/*
+	 * Fast registration (optional; with OIB_DEVICE_MEM_MGT_EXTENSIONS and
+	 * max_fast_reg_page_list_len): alloc_mr makes a free MR that maps up to @max_num_sg pages
+	 * and sets its lkey and rkey (the same key); map_mr_sg builds the page list the next
+	 * OIB_WR_REG_MR registers, with oib_sg_to_pages() (mr->page_size is set), and returns the
+	 * number of entries mapped.  The provider keeps the registered state (keys, access, pages)
+	 * of its own: the ULP may map again and change the keys while the MR is registered.
+	 */
+	int (*alloc_mr)(struct oib_mr *mr, u32 max_num_sg);
+	int (*map_mr_sg)(struct oib_mr *mr, struct scatterlist *sg, int sg_nents,
+			 unsigned int sg_offset);
 
 	int (*create_ah)(struct oib_ah *ah);
 	void (*destroy_ah)(struct oib_ah *ah);
@@ -115,6 +126,14 @@ int oib_set_pkey(struct oib_device *device, u32 port, u16 index, u16 pkey);
 
 /* Helpers providers share. */
 void oib_gid_from_mac(union oib_gid *gid, const u8 mac[6]);	/* fe80::/64 + EUI-64 */
+/*
+ * For map_mr_sg: call @set_page with the kernel virtual address of each mr->page_size block of
+ * the scatterlist, in order, and set mr->iova and mr->length; the number of entries mapped (the
+ * list is cut before an entry with a gap inside a block or one that does not fit in
+ * mr->max_num_sg blocks), or -EINVAL if none was.
+ */
+int oib_sg_to_pages(struct oib_mr *mr, struct scatterlist *sgl, int sg_nents,
+		    unsigned int sg_offset, void (*set_page)(struct oib_mr *mr, u64 addr));
 
 /*
  * The transport moved @qp to ERR on its own (a fatal error, retries exhausted): the core's record

@@ -21,6 +21,9 @@
 #include <linux/mutex.h>
 #include <linux/err.h>
 #include <linux/in6.h>
+#include <linux/irq_poll.h>
+#include <linux/list.h>
+#include <linux/workqueue.h>
 
 struct oib_device;
 struct oib_pd;
@@ -28,6 +31,18 @@ struct oib_cq;
 struct oib_qp;
 struct oib_srq;
 struct oib_ah;
+struct oib_wc;
+struct scatterlist;
+
+/*
+ * A completion's callback, for CQs made by oib_alloc_cq(): a ULP embeds a struct oib_cqe in its
+ * per-request context and posts with wr_cqe pointing at it (in place of wr_id, which it aliases);
+ * the CQ's poller calls @done once for each completion of that request, success or error
+ * (flushes included), in the CQ's poll context.
+ */
+struct oib_cqe {
+	void (*done)(struct oib_cq *cq, struct oib_wc *wc);
+};
 
 /* ---- Addressing ---- */
 
@@ -102,14 +117,27 @@ enum oib_access_flags {
 	OIB_ACCESS_ALL = BIT(5) - 1,
 };
 
+enum oib_mr_type {
+	OIB_MR_TYPE_KERNEL,	/* oib_get_dma_mr(), oib_reg_kernel_mr(): registered when made */
+	OIB_MR_TYPE_MEM_REG,	/* oib_alloc_mr(): registered by OIB_WR_REG_MR work requests */
+};
+
+/*
+ * A memory region.  For OIB_MR_TYPE_MEM_REG (fast registration), lkey and rkey are the keys the
+ * next OIB_WR_REG_MR should carry (oib_update_fast_reg_key() changes their low 8 bits), and iova,
+ * length and page_size describe the last oib_map_mr_sg(); access is 0: the REG_MR grants it.
+ */
 struct oib_mr {
 	struct oib_device *device;
 	struct oib_pd *pd;
 	u32 lkey;
-	u32 rkey;		/* 0 unless a remote access flag was given */
+	u32 rkey;		/* 0 unless a remote access flag was given (MEM_REG: the key) */
 	u64 iova;
 	u64 length;
 	int access;
+	enum oib_mr_type type;
+	u32 max_num_sg;		/* MEM_REG: pages the MR can map */
+	u32 page_size;		/* MEM_REG: of the last mapping */
 };
 
 /* An MR over all kernel memory: iova is the kernel virtual address. */
@@ -120,6 +148,24 @@ struct oib_mr *oib_get_dma_mr(struct oib_pd *pd, int access);
  */
 struct oib_mr *oib_reg_kernel_mr(struct oib_pd *pd, void *addr, size_t len, int access);
 int oib_dereg_mr(struct oib_mr *mr);
+
+/*
+ * Fast registration (Documentation/core.md).  oib_alloc_mr() makes an MR of @type
+ * OIB_MR_TYPE_MEM_REG that can map up to @max_num_sg pages; it starts free (its keys work only
+ * after an OIB_WR_REG_MR).  oib_map_mr_sg() builds its page list from @sg_nents entries of the
+ * kernel scatterlist @sg, starting *@sg_offset bytes into the first (NULL: 0), in blocks of
+ * @page_size (a size the device supports, device attr page_size_cap): oib devices do no DMA, so
+ * the entries are not DMA-mapped: each names kernel memory by page, offset and length, and the
+ * MR's addresses (iova) are kernel virtual addresses, as for oib_reg_kernel_mr().  Entries after
+ * the first must start on a block boundary, or where the previous one ended; every entry but the
+ * last must end on one, or where the next begins.  Returns the number of entries mapped (an entry
+ * that does not fit is not mapped), or -EINVAL.  oib_update_fast_reg_key() sets the low 8 bits
+ * of the keys the next REG_MR registers.
+ */
+struct oib_mr *oib_alloc_mr(struct oib_pd *pd, enum oib_mr_type type, u32 max_num_sg);
+int oib_map_mr_sg(struct oib_mr *mr, struct scatterlist *sg, int sg_nents,
+		  unsigned int *sg_offset, unsigned int page_size);
+int oib_update_fast_reg_key(struct oib_mr *mr, u8 newkey);
 
 /* ---- Address handles ---- */
 
@@ -168,6 +214,7 @@ enum oib_wc_opcode {
 	OIB_WC_COMP_SWAP,
 	OIB_WC_FETCH_ADD,
 	OIB_WC_LOCAL_INV,
+	OIB_WC_REG_MR,
 	/* receive side: bit 7 set */
 	OIB_WC_RECV = 1 << 7,
 	OIB_WC_RECV_RDMA_WITH_IMM,
@@ -180,7 +227,10 @@ enum oib_wc_flags {
 };
 
 struct oib_wc {
-	u64 wr_id;
+	union {
+		u64 wr_id;
+		struct oib_cqe *wr_cqe;	/* oib_alloc_cq() CQs: the request's callback */
+	};
 	enum oib_wc_status status;
 	enum oib_wc_opcode opcode;
 	u32 vendor_err;
@@ -239,6 +289,22 @@ typedef void (*oib_event_handler_t)(struct oib_event *event, void *context);
 
 /* ---- Completion queues ---- */
 
+/*
+ * Who polls a CQ made by oib_alloc_cq(), and where the struct oib_cqe done callbacks run:
+ * DIRECT: the ULP, with oib_process_cq_direct(), in its own context; SOFTIRQ: the core, from an
+ * irq_poll in softirq context; WORKQUEUE: the core, from a work item on a bound high-priority
+ * workqueue (the CPU the completion came in on); UNBOUND_WORKQUEUE: the same on an unbound one.
+ * Every poller takes at most a budget of completions per round, then queues itself again, and
+ * re-arms the CQ when it found it empty (asking for missed events, so none is lost).
+ */
+enum oib_poll_context {
+	OIB_POLL_SOFTIRQ,
+	OIB_POLL_WORKQUEUE,
+	OIB_POLL_UNBOUND_WORKQUEUE,
+	OIB_POLL_LAST_POOL_TYPE = OIB_POLL_UNBOUND_WORKQUEUE,
+	OIB_POLL_DIRECT,
+};
+
 typedef void (*oib_comp_handler_t)(struct oib_cq *cq, void *cq_context);
 
 struct oib_cq_init_attr {
@@ -261,6 +327,26 @@ struct oib_cq {
 	u32 comp_vector;
 	atomic_t usecnt;	/* QPs using this CQ as send or receive CQ */
 	atomic_t watches;	/* armed QP watches (oib_qp_watch()) of QPs receiving here */
+
+	/*
+	 * oib_alloc_cq() CQs only (core/cq_poll.c); zero otherwise.  The poller (the irq_poll or
+	 * the work item, never both, never concurrently with itself) owns @wc and counts @rounds.
+	 */
+	bool managed;		/* made by oib_alloc_cq(): the core polls it in @poll_ctx */
+	bool dying;		/* oib_free_cq() runs: a work item queued from now does nothing */
+	enum oib_poll_context poll_ctx;
+	u32 budget;		/* completions per poll round; more left: queued again */
+	atomic_t rounds;	/* poll rounds run (SOFTIRQ, WORKQUEUE): tests, debugging */
+	struct oib_wc *wc;	/* the poller's batch */
+	struct workqueue_struct *comp_wq;	/* WORKQUEUE contexts: where @work runs */
+	union {
+		struct irq_poll iop;		/* OIB_POLL_SOFTIRQ */
+		struct work_struct work;	/* OIB_POLL_*WORKQUEUE */
+	};
+	/* The device's CQ pool (oib_cq_pool_get()), under the device's cq_pools_lock. */
+	bool shared;		/* in the pool: oib_cq_pool_put() it, never oib_free_cq() */
+	u32 cqe_used;		/* entries handed out by oib_cq_pool_get() */
+	struct list_head pool_entry;
 };
 
 enum oib_cq_notify_flags {
@@ -273,6 +359,7 @@ enum oib_cq_notify_flags {
 struct oib_cq *oib_create_cq(struct oib_device *device, oib_comp_handler_t comp_handler,
 			     oib_event_handler_t event_handler, void *cq_context,
 			     const struct oib_cq_init_attr *attr);
+/* -EINVAL for a CQ made by oib_alloc_cq(): oib_free_cq() frees those. */
 int oib_destroy_cq(struct oib_cq *cq);
 int oib_poll_cq(struct oib_cq *cq, int num_entries, struct oib_wc *wc);
 /*
@@ -280,6 +367,31 @@ int oib_poll_cq(struct oib_cq *cq, int num_entries, struct oib_wc *wc);
  * will raise no event (poll again), 0 otherwise.
  */
 int oib_req_notify_cq(struct oib_cq *cq, enum oib_cq_notify_flags flags);
+
+/*
+ * CQs polled by the core (core/cq_poll.c): completions go to the done callback of the struct
+ * oib_cqe each request was posted with (wr_cqe), once each, in @poll_ctx.  @private is the CQ's
+ * cq_context.  oib_free_cq() is synchronous: no done callback runs after it returns (never call it
+ * from one of the CQ's own callbacks); -EBUSY while QPs use the CQ, -EINVAL for a CQ not made by
+ * oib_alloc_cq() or taken from the pool.  oib_process_cq_direct() polls a DIRECT CQ for at most
+ * @budget (> 0) completions and returns how many it delivered.
+ */
+struct oib_cq *oib_alloc_cq(struct oib_device *device, void *private, u32 nr_cqe, u32 comp_vector,
+			    enum oib_poll_context poll_ctx);
+int oib_free_cq(struct oib_cq *cq);
+int oib_process_cq_direct(struct oib_cq *cq, int budget);
+
+/*
+ * The device's CQ pool: CQs of every non-DIRECT poll context shared between ULPs, spread over the
+ * completion vectors (vector = @comp_vector_hint modulo their number; a negative hint takes them
+ * in turn).  oib_cq_pool_get() hands out @nr_cqe entries of a pool CQ on that vector with room for
+ * them, making one when none has (process context); oib_cq_pool_put() gives them back (any
+ * context but hard-irq).  Pool CQs stay until the device is unregistered, which frees them: a
+ * client gives its entries back in its remove() at the latest.
+ */
+struct oib_cq *oib_cq_pool_get(struct oib_device *device, u32 nr_cqe, int comp_vector_hint,
+			       enum oib_poll_context poll_ctx);
+int oib_cq_pool_put(struct oib_cq *cq, u32 nr_cqe);
 
 /* ---- Shared receive queues ---- */
 
@@ -468,6 +580,20 @@ int oib_query_qp(struct oib_qp *qp, struct oib_qp_attr *attr, int attr_mask,
 int oib_destroy_qp(struct oib_qp *qp);
 
 /*
+ * Drain (core/drain.c): for RC and UC QPs whose send (receive) CQ was made by oib_alloc_cq()
+ * or taken from the pool.  Moves the QP to ERR, posts a marker request with a callback of its
+ * own, and waits until the marker's flush completion came through the CQ's poller (for DIRECT
+ * CQs: polling the CQ itself): every request posted before has then completed and its done
+ * callback has run.  Sleeps.  A QP in RESET has nothing in flight: 0 at once, QP unchanged.
+ * oib_drain_rq() of a QP on an SRQ is -EINVAL (the receives are the SRQ's);
+ * oib_drain_qp() then drains the send side only.  -EINVAL for other CQs, -EOPNOTSUPP for
+ * other QP types, or the error of the move to ERR or of posting the marker.
+ */
+int oib_drain_sq(struct oib_qp *qp);
+int oib_drain_rq(struct oib_qp *qp);
+int oib_drain_qp(struct oib_qp *qp);
+
+/*
  * A watch on a QP, for a connection manager (Documentation/core.md): @event sees every event of
  * the QP before the QP's own handler does; @first_recv is called once, for the first successful
  * receive completion polled from the QP while it is in RTR.  Either may be NULL.  Both run under
@@ -516,6 +642,7 @@ enum oib_wr_opcode {
 	OIB_WR_ATOMIC_FETCH_AND_ADD,
 	OIB_WR_SEND_WITH_INV,
 	OIB_WR_LOCAL_INV,
+	OIB_WR_REG_MR,		/* wr.reg: register a fast-registration MR */
 	OIB_WR_MAX,
 };
 
@@ -528,7 +655,10 @@ enum oib_send_flags {
 
 struct oib_send_wr {
 	struct oib_send_wr *next;
-	u64 wr_id;
+	union {
+		u64 wr_id;
+		struct oib_cqe *wr_cqe;	/* see struct oib_cqe */
+	};
 	struct oib_sge *sg_list;
 	int num_sge;
 	enum oib_wr_opcode opcode;
@@ -554,12 +684,24 @@ struct oib_send_wr {
 			u32 remote_qkey;
 			u16 pkey_index;
 		} ud;
+		/*
+		 * REG_MR: register @mr's last mapping under @key (its index bits must be the MR's:
+		 * mr->lkey with oib_update_fast_reg_key()'s low byte) with @access.
+		 */
+		struct {
+			struct oib_mr *mr;
+			u32 key;
+			int access;
+		} reg;
 	} wr;
 };
 
 struct oib_recv_wr {
 	struct oib_recv_wr *next;
-	u64 wr_id;
+	union {
+		u64 wr_id;
+		struct oib_cqe *wr_cqe;	/* see struct oib_cqe */
+	};
 	struct oib_sge *sg_list;
 	int num_sge;
 };

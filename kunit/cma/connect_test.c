@@ -374,6 +374,52 @@ static void cma_test_udp(struct kunit *test)
 	oib_destroy_ah(ah);
 }
 
+/* A backlog of one: the second request waits for nobody and is refused "no resources". */
+static void cma_test_backlog(struct kunit *test)
+{
+	struct cmat_ctx *ctx = cmat_ctx(test);
+	struct sockaddr_storage dst;
+	struct cmat_rec *l = cmat_id(ctx, &ctx->b, OIB_PS_TCP), *a1, *a2;
+
+	cmat_addr(&dst, false, 2, CMAT_PORT);
+	l->listener = true;
+	l->on_req = CMAT_NOTHING;
+	KUNIT_ASSERT_EQ(test, 0, oib_cma_bind_addr(l->id, (struct sockaddr *)&dst));
+	KUNIT_ASSERT_EQ(test, 0, oib_cma_listen(l->id, 1));
+	a1 = cmat_connect(ctx, &dst, OIB_PS_TCP);
+	KUNIT_ASSERT_NOT_NULL(test, cmat_spawned(l, 0));
+	a2 = cmat_connect(ctx, &dst, OIB_PS_TCP);
+	KUNIT_ASSERT_TRUE(test, cmat_wait(a2, OIB_CMA_EVENT_REJECTED, 1));
+	KUNIT_EXPECT_EQ(test, a2->last[OIB_CMA_EVENT_REJECTED].status, OIB_CM_REJ_NO_RESOURCES);
+	/* answering the first makes room */
+	KUNIT_ASSERT_EQ(test, 0, oib_cma_reject(cmat_spawned(l, 0)->id, NULL, 0));
+	KUNIT_ASSERT_TRUE(test, cmat_wait(a1, OIB_CMA_EVENT_REJECTED, 1));
+	l->on_req = CMAT_ACCEPT;
+	a2 = cmat_connect(ctx, &dst, OIB_PS_TCP);
+	KUNIT_EXPECT_TRUE(test, cmat_wait(a2, OIB_CMA_EVENT_ESTABLISHED, 1));
+}
+
+/* The bound address leaves the port: ADDR_CHANGE, once. */
+static void cma_test_addr_change(struct kunit *test)
+{
+	struct cmat_ctx *ctx = cmat_ctx(test);
+	struct sockaddr_storage b2, b3;
+	struct cmat_rec *r = cmat_id(ctx, &ctx->b, OIB_PS_TCP);
+	struct cmat_rec *other = cmat_id(ctx, &ctx->b, OIB_PS_TCP);
+
+	cmat_addr(&b2, false, 22, 0);
+	cmat_addr(&b3, false, 23, 0);
+	KUNIT_ASSERT_EQ(test, 0, cmat_dev_addr(ctx->b.dev, &b2, true));
+	KUNIT_ASSERT_EQ(test, 0, cmat_dev_addr(ctx->b.dev, &b3, true));
+	KUNIT_ASSERT_EQ(test, 0, oib_cma_bind_addr(r->id, (struct sockaddr *)&b2));
+	KUNIT_ASSERT_EQ(test, 0, oib_cma_bind_addr(other->id, (struct sockaddr *)&b3));
+	KUNIT_ASSERT_EQ(test, 0, cmat_dev_addr(ctx->b.dev, &b2, false));
+	KUNIT_ASSERT_TRUE(test, cmat_wait(r, OIB_CMA_EVENT_ADDR_CHANGE, 1));
+	KUNIT_ASSERT_EQ(test, 0, cmat_dev_addr(ctx->b.dev, &b3, false));
+	KUNIT_ASSERT_TRUE(test, cmat_wait(other, OIB_CMA_EVENT_ADDR_CHANGE, 1));
+	KUNIT_EXPECT_EQ(test, cmat_count(r, OIB_CMA_EVENT_ADDR_CHANGE), 1);
+}
+
 /* ---- Destroy from inside a handler ---- */
 
 struct cma_destroy_case {
@@ -566,6 +612,8 @@ static struct kunit_case cma_connect_cases[] = {
 	KUNIT_CASE(cma_test_wildcard_future_device),
 	KUNIT_CASE(cma_test_confirm_rep),
 	KUNIT_CASE(cma_test_udp),
+	KUNIT_CASE(cma_test_backlog),
+	KUNIT_CASE(cma_test_addr_change),
 	KUNIT_CASE_PARAM(cma_test_destroy_in_handler, cma_destroy_gen_params),
 	KUNIT_CASE_PARAM(cma_test_device_removal, cma_removal_gen_params),
 	{}

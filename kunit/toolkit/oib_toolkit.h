@@ -76,6 +76,11 @@ struct oib_srq *oib_test_srq(struct kunit *test, struct oib_pd *pd,
 			     struct oib_srq_init_attr *attr);
 struct oib_mr *oib_test_kernel_mr(struct kunit *test, struct oib_pd *pd, void *addr, size_t len,
 				  int access);
+/* An oib_alloc_cq() CQ (private NULL), freed with oib_free_cq() when the test ends. */
+struct oib_cq *oib_test_alloc_cq(struct kunit *test, struct oib_device *device, u32 nr_cqe,
+				 u32 comp_vector, enum oib_poll_context poll_ctx);
+/* A fast-registration MR mapping up to @max_num_sg pages. */
+struct oib_mr *oib_test_alloc_mr(struct kunit *test, struct oib_pd *pd, u32 max_num_sg);
 /* vzalloc()ed memory, freed when the test ends. */
 void *oib_test_vzalloc(struct kunit *test, size_t size);
 /*
@@ -112,6 +117,12 @@ int oib_test_qp_step(struct oib_qp *qp, enum oib_qp_state state,
 int oib_test_qp_to_path(struct oib_qp *qp, enum oib_qp_state state,
 			const struct oib_test_path *path);
 int oib_test_qp_to(struct oib_qp *qp, enum oib_qp_state state);
+/*
+ * Connect the RC or UC QPs @a and @b (RESET, on port 1 of two devices on one fabric, or one
+ * device) to each other through GID index 0 and bring both to RTS; @access: the remote access
+ * flags both grant.  MTU 1024, 8 reads and atomics each way, the minimal RNR timer.
+ */
+int oib_test_rc_connect(struct oib_qp *a, struct oib_qp *b, int access);
 
 /* ---- Waits (toolkit_wait.c) ---- */
 

@@ -145,6 +145,22 @@ struct oib_cq *oib_test_cq(struct kunit *test, struct oib_device *device, u32 cq
 }
 EXPORT_SYMBOL(oib_test_cq);
 
+static void oib_test_free_cq_release(void *cq)
+{
+	oib_free_cq(cq);
+}
+
+struct oib_cq *oib_test_alloc_cq(struct kunit *test, struct oib_device *device, u32 nr_cqe,
+				 u32 comp_vector, enum oib_poll_context poll_ctx)
+{
+	struct oib_cq *cq = oib_alloc_cq(device, NULL, nr_cqe, comp_vector, poll_ctx);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cq);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, oib_test_free_cq_release, cq));
+	return cq;
+}
+EXPORT_SYMBOL(oib_test_alloc_cq);
+
 static void oib_test_qp_release(void *qp)
 {
 	oib_destroy_qp(qp);
@@ -207,6 +223,16 @@ struct oib_mr *oib_test_kernel_mr(struct kunit *test, struct oib_pd *pd, void *a
 }
 EXPORT_SYMBOL(oib_test_kernel_mr);
 
+struct oib_mr *oib_test_alloc_mr(struct kunit *test, struct oib_pd *pd, u32 max_num_sg)
+{
+	struct oib_mr *mr = oib_alloc_mr(pd, OIB_MR_TYPE_MEM_REG, max_num_sg);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, oib_test_mr_release, mr));
+	return mr;
+}
+EXPORT_SYMBOL(oib_test_alloc_mr);
+
 static void oib_test_vfree(void *p)
 {
 	vfree(p);
@@ -226,7 +252,7 @@ void oib_test_disown(struct kunit *test, void *obj)
 {
 	static kunit_action_t * const releases[] = {
 		oib_test_pd_release, oib_test_cq_release, oib_test_qp_release,
-		oib_test_srq_release, oib_test_mr_release,
+		oib_test_srq_release, oib_test_mr_release, oib_test_free_cq_release,
 	};
 	int i;
 
@@ -328,6 +354,30 @@ int oib_test_qp_to_path(struct oib_qp *qp, enum oib_qp_state target,
 	return target > OIB_QPS_RTS ? oib_test_qp_step(qp, target, path) : 0;
 }
 EXPORT_SYMBOL(oib_test_qp_to_path);
+
+int oib_test_rc_connect(struct oib_qp *a, struct oib_qp *b, int access)
+{
+	struct oib_test_path pa, pb;
+	int ret;
+
+	oib_test_path_init(&pa);
+	pa.access = access;
+	pa.min_rnr_timer = 1;
+	pa.max_rd_atomic = 8;
+	pa.max_dest_rd_atomic = 8;
+	pb = pa;
+	pa.dest_qpn = b->qp_num;
+	pb.dest_qpn = a->qp_num;
+	pb.rq_psn = pa.sq_psn;
+	pb.sq_psn = pa.rq_psn;
+	ret = oib_query_gid(b->device, 1, 0, &pa.dgid, NULL);
+	if (!ret)
+		ret = oib_query_gid(a->device, 1, 0, &pb.dgid, NULL);
+	if (!ret)
+		ret = oib_test_qp_to_path(a, OIB_QPS_RTS, &pa);
+	return ret ?: oib_test_qp_to_path(b, OIB_QPS_RTS, &pb);
+}
+EXPORT_SYMBOL(oib_test_rc_connect);
 
 int oib_test_qp_to(struct oib_qp *qp, enum oib_qp_state target)
 {

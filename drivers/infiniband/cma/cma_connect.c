@@ -16,6 +16,20 @@ static u64 cma_dst_service_id(struct cma_id_priv *priv)
 	return cma_service_id(priv->id.ps, cma_addr_port(oib_cma_dst_addr(&priv->id)));
 }
 
+/* RDMA read depths as asked, but no deeper than the device goes (the rdma_cm clamps too). */
+static void cma_rd_depths(struct cma_id_priv *priv, const struct oib_cma_conn_param *p,
+			  u8 *responder_resources, u8 *initiator_depth)
+{
+	struct oib_device_attr attr;
+
+	*responder_resources = p->responder_resources;
+	*initiator_depth = p->initiator_depth;
+	if (oib_query_device(priv->id.device, &attr))
+		return;
+	*responder_resources = min_t(u32, *responder_resources, attr.max_qp_rd_atom);
+	*initiator_depth = min_t(u32, *initiator_depth, attr.max_qp_init_rd_atom);
+}
+
 static bool cma_pdata_ok(const void *pdata, u8 len, u8 max)
 {
 	return len <= max && (pdata || !len);
@@ -116,8 +130,6 @@ static int cma_send_req_locked(struct cma_id_priv *priv, const struct oib_cma_co
 		.starting_psn = get_random_u32() & 0xffffff,
 		.private_data = pdata,
 		.private_data_len = OIB_CMA_HDR_SIZE + p->private_data_len,
-		.responder_resources = p->responder_resources,
-		.initiator_depth = p->initiator_depth,
 		.remote_cm_response_timeout = CMA_CM_RESPONSE_TIMEOUT,
 		.local_cm_response_timeout = CMA_CM_RESPONSE_TIMEOUT,
 		.retry_count = min_t(u8, p->retry_count, 7),
@@ -125,6 +137,7 @@ static int cma_send_req_locked(struct cma_id_priv *priv, const struct oib_cma_co
 		.max_cm_retries = CMA_MAX_CM_RETRIES,
 	};
 
+	cma_rd_depths(priv, p, &req.responder_resources, &req.initiator_depth);
 	cma_hdr_pack(pdata, oib_cma_src_addr(&priv->id), oib_cma_dst_addr(&priv->id));
 	if (p->private_data_len)
 		memcpy(pdata + OIB_CMA_HDR_SIZE, p->private_data, p->private_data_len);
@@ -198,8 +211,6 @@ static int cma_send_rep_locked(struct cma_id_priv *priv, const struct oib_cma_co
 		.starting_psn = get_random_u32() & 0xffffff,
 		.private_data = p->private_data,
 		.private_data_len = p->private_data_len,
-		.responder_resources = p->responder_resources,
-		.initiator_depth = p->initiator_depth,
 		.rnr_retry_count = min_t(u8, p->rnr_retry_count, 7),
 		.srq = p->srq,
 	};
@@ -207,6 +218,7 @@ static int cma_send_rep_locked(struct cma_id_priv *priv, const struct oib_cma_co
 	if (!rep.qp || !cma_pdata_ok(p->private_data, p->private_data_len,
 				     OIB_CM_REP_PRIVATE_DATA_SIZE))
 		return -EINVAL;
+	cma_rd_depths(priv, p, &rep.responder_resources, &rep.initiator_depth);
 	if (!oib_query_device(priv->id.device, &dattr))
 		rep.target_ack_delay = dattr.local_ca_ack_delay;
 	return oib_cm_send_rep(priv->cm_id, &rep);

@@ -194,11 +194,15 @@ void cma_release_listener(struct cma_id_priv *priv)
  */
 void cma_destroy(struct cma_id_priv *priv)
 {
+	int ret;
+
 	mutex_lock(&priv->handler_mutex);
 	mutex_lock(&priv->lock);
-	WARN_ON(cma_step_locked(priv, CMA_EV_DESTROY, NULL));
+	ret = cma_step_locked(priv, CMA_EV_DESTROY, NULL);
 	mutex_unlock(&priv->lock);
 	mutex_unlock(&priv->handler_mutex);
+	if (WARN_ON(ret))	/* destroyed twice */
+		return;
 
 	if (current_work() != &priv->work && cancel_work_sync(&priv->work))
 		cma_id_put(priv);

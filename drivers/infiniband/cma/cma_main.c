@@ -25,10 +25,10 @@ struct cma_dev_events {
 
 /*
  * The next id of @cdev not yet told about @event, with a reference; NULL when all were.  For
- * ADDR_CHANGE, only ids whose source address @port no longer has.
+ * ADDR_CHANGE, only ids of @port whose source address it no longer has (once each).
  */
 static struct cma_id_priv *cma_next_to_tell(struct cma_dev *cdev, enum cma_event event,
-					    u32 port, unsigned long *gen)
+					    u32 port)
 {
 	struct cma_id_priv *priv;
 	union oib_gid gid;
@@ -41,12 +41,12 @@ static struct cma_id_priv *cma_next_to_tell(struct cma_dev *cdev, enum cma_event
 				continue;
 			priv->removal_notified = true;
 		} else {
-			if (priv->id.port_num != port || priv->addr_gen == *gen)
+			if (priv->id.port_num != port || priv->addr_lost)
 				continue;
-			priv->addr_gen = *gen;
 			cma_addr_to_gid(oib_cma_src_addr(&priv->id), &gid);
 			if (!oib_find_gid(cdev->device, &gid, &p, NULL) && p == port)
 				continue;
+			priv->addr_lost = true;
 		}
 		kref_get(&priv->ref);
 		mutex_unlock(&cma_lock);
@@ -58,11 +58,9 @@ static struct cma_id_priv *cma_next_to_tell(struct cma_dev *cdev, enum cma_event
 
 static void cma_tell_all(struct cma_dev *cdev, enum cma_event event, u32 port)
 {
-	static atomic_long_t addr_gen;
-	unsigned long gen = atomic_long_inc_return(&addr_gen);
 	struct cma_id_priv *priv;
 
-	while ((priv = cma_next_to_tell(cdev, event, port, &gen))) {
+	while ((priv = cma_next_to_tell(cdev, event, port))) {
 		struct oib_cma_event ev = {};
 
 		if (cma_deliver(priv, event, &ev))

@@ -73,7 +73,7 @@ struct cma_id_priv {
 	enum cma_event work_event;	/* what @work reports */
 	int work_status;
 	bool removal_notified;		/* under cma_lock */
-	unsigned long addr_gen;		/* under cma_lock: the last GID change looked at */
+	bool addr_lost;			/* under cma_lock: told ADDR_CHANGE */
 	bool cm_destroyed;		/* oib_cm destroys @cm_id itself (handler returned 1) */
 	/* Listener: how many spawned ids wait for accept or reject, and how many may. */
 	atomic_t pending;

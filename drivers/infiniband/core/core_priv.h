@@ -54,6 +54,13 @@ void oib_debugfs_remove_device(struct oib_device *device);
 const char *oib_obj_name(enum oib_obj_type type);
 const char *oib_port_state_name(enum oib_port_state state);
 
+/* cq.c, cq_poll.c */
+void oib_cq_destroy(struct oib_cq *cq);
+void oib_cq_poller_stop(struct oib_cq *cq);
+int oib_cq_poll_init(void);
+void oib_cq_poll_exit(void);
+void oib_cq_pool_destroy(struct oib_device *device);
+
 /* qp_watch.c */
 void oib_qp_watch_event(struct oib_qp *qp, const struct oib_event *event);
 void oib_qp_watch_polled(const struct oib_wc *wc, int n);
@@ -76,6 +83,11 @@ static inline void oib_object_put(struct oib_device *device, enum oib_obj_type t
 
 void *oib_alloc_object(struct oib_device *device, enum oib_obj_type type, size_t size);
 void oib_free_object(struct oib_device *device, enum oib_obj_type type, void *obj);
+
+/* mr.c: what every MR creation shares (fast_reg.c too) */
+bool oib_access_valid(struct oib_device *device, int access);
+struct oib_mr *oib_mr_alloc(struct oib_pd *pd, int access);
+struct oib_mr *oib_mr_done(struct oib_mr *mr, int ret);
 
 int oib_check_ah_attr(struct oib_device *device, const struct oib_ah_attr *attr);
 

@@ -74,14 +74,25 @@ struct oib_cq *oib_create_cq(struct oib_device *device, oib_comp_handler_t comp_
 }
 EXPORT_SYMBOL(oib_create_cq);
 
+/*
+ * The provider's destroy (no completion handler runs after it), then, for a CQ the core polls,
+ * the poller's last stop (cq_poll.c), then the memory.
+ */
+void oib_cq_destroy(struct oib_cq *cq)
+{
+	cq->device->ops->destroy_cq(cq);
+	if (cq->managed)
+		oib_cq_poller_stop(cq);
+	oib_free_object(cq->device, OIB_OBJ_CQ, cq);
+}
+
 int oib_destroy_cq(struct oib_cq *cq)
 {
-	if (IS_ERR_OR_NULL(cq))
+	if (IS_ERR_OR_NULL(cq) || cq->managed)
 		return -EINVAL;
 	if (atomic_read(&cq->usecnt))
 		return -EBUSY;
-	cq->device->ops->destroy_cq(cq);
-	oib_free_object(cq->device, OIB_OBJ_CQ, cq);
+	oib_cq_destroy(cq);
 	return 0;
 }
 EXPORT_SYMBOL(oib_destroy_cq);

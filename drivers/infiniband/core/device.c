@@ -55,6 +55,9 @@ struct oib_device *oib_alloc_device(const struct oib_device_ops *ops, size_t siz
 	init_completion(&device->users_done);
 	for (i = 0; i < OIB_OBJ_MAX; i++)
 		atomic_set(&device->objects[i], 0);
+	spin_lock_init(&device->cq_pools_lock);
+	for (i = 0; i < ARRAY_SIZE(device->cq_pools); i++)
+		INIT_LIST_HEAD(&device->cq_pools[i]);
 	return device;
 }
 EXPORT_SYMBOL(oib_alloc_device);
@@ -249,6 +252,7 @@ void oib_unregister_device(struct oib_device *device)
 	oib_device_put(device);
 	wait_for_completion(&device->users_done);
 
+	oib_cq_pool_destroy(device);
 	oib_events_stop(device);
 	oib_report_leftovers(device);
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* oib_core module: the "oib" device class and the debugfs root. */
+/* oib_core module: the "oib" device class, the debugfs root, the CQ pollers' workqueues. */
 #include <linux/module.h>
 #include <linux/debugfs.h>
 #include "core_priv.h"
@@ -15,9 +15,14 @@ static int __init oib_core_init(void)
 {
 	int ret;
 
-	ret = class_register(&oib_class);
+	ret = oib_cq_poll_init();
 	if (ret)
 		return ret;
+	ret = class_register(&oib_class);
+	if (ret) {
+		oib_cq_poll_exit();
+		return ret;
+	}
 	oib_debugfs_root = debugfs_create_dir("oib", NULL);
 	return 0;
 }
@@ -27,6 +32,7 @@ static void __exit oib_core_exit(void)
 	debugfs_remove_recursive(oib_debugfs_root);
 	class_unregister(&oib_class);
 	WARN_ON(!xa_empty(&oib_devices));
+	oib_cq_poll_exit();
 }
 
 module_init(oib_core_init);

@@ -9,7 +9,7 @@
 #include "core_priv.h"
 
 /* Remote write and atomic access imply that the local side can write too (IBTA o10-35). */
-static bool oib_access_valid(struct oib_device *device, int access)
+bool oib_access_valid(struct oib_device *device, int access)
 {
 	if (access & ~OIB_ACCESS_ALL)
 		return false;
@@ -21,7 +21,7 @@ static bool oib_access_valid(struct oib_device *device, int access)
 	return true;
 }
 
-static struct oib_mr *oib_mr_alloc(struct oib_pd *pd, int access)
+struct oib_mr *oib_mr_alloc(struct oib_pd *pd, int access)
 {
 	struct oib_device *device;
 	struct oib_mr *mr;
@@ -41,7 +41,7 @@ static struct oib_mr *oib_mr_alloc(struct oib_pd *pd, int access)
 	return mr;
 }
 
-static struct oib_mr *oib_mr_done(struct oib_mr *mr, int ret)
+struct oib_mr *oib_mr_done(struct oib_mr *mr, int ret)
 {
 	if (ret) {
 		oib_free_object(mr->device, OIB_OBJ_MR, mr);

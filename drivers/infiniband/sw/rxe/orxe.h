@@ -20,6 +20,7 @@
 #define ORXE_VENDOR_ID		0xffffff	/* no IEEE OUI: a software device */
 #define ORXE_MAX_SGE		32
 #define ORXE_MAX_INLINE		256
+#define ORXE_MAX_FAST_REG_PAGES	512	/* blocks a fast-registration MR maps at most */
 #define ORXE_MAX_RD_ATOMIC	128
 #define ORXE_MAX_GID		16
 #define ORXE_MAX_PKEYS		64
@@ -67,10 +68,32 @@ struct orxe_ah {
 	struct oib_ah ib;
 };
 
+enum orxe_mr_state {
+	ORXE_MR_FREE,			/* a fast-registration MR not registered yet */
+	ORXE_MR_VALID,
+	ORXE_MR_INVALID,		/* invalidated, locally or remotely */
+};
+
+/*
+ * An MR as the transport honours it: state, keys, access and range, all under mr_keys' lock (the
+ * core's fields are the ULP's: for a fast-registration MR they describe the next registration).
+ * A kernel MR is VALID from registration and INVALID for good once invalidated; iova is the
+ * kernel address.  A fast-registration MR goes FREE -> VALID (REG_MR) -> INVALID (LOCAL_INV,
+ * SEND_WITH_INV) -> VALID (REG_MR) ...; map_mr_sg fills @staged, REG_MR swaps it with @pages (the
+ * kernel addresses of the page_size blocks of [iova, iova + length)).
+ */
 struct orxe_mr {
 	struct oib_mr ib;
 	u32 index;			/* in orxe_dev.mr_keys */
-	bool invalid;			/* local or remote invalidation; under mr_keys' lock */
+	enum orxe_mr_state state;
+	u32 lkey, rkey;			/* rkey 0: no remote access */
+	int access;
+	u64 iova, length;
+	u32 page_size;
+	u64 *pages;			/* fast registration only: NULL for kernel MRs */
+	u32 npages;
+	u64 *staged;			/* map_mr_sg's list, the ULP's until REG_MR takes it */
+	u32 nstaged;
 };
 
 /*
@@ -361,6 +384,10 @@ const void *orxe_sgl_kva(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_
 bool orxe_sgl_copy(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_sge, u32 off, void *buf,
 		   u32 len, bool to_sgl);
 int orxe_invalidate(struct orxe_dev *rdev, struct oib_pd *pd, u32 key, bool remote);
+int orxe_reg_mr(struct orxe_dev *rdev, struct oib_pd *pd, const struct oib_send_wr *wr);
+int orxe_alloc_mr(struct oib_mr *ibmr, u32 max_num_sg);
+int orxe_map_mr_sg(struct oib_mr *ibmr, struct scatterlist *sg, int sg_nents,
+		   unsigned int sg_offset);
 int orxe_get_dma_mr(struct oib_mr *ibmr, int access);
 int orxe_reg_kernel_mr(struct oib_mr *ibmr, void *addr, size_t len, int access);
 void orxe_dereg_mr(struct oib_mr *ibmr);

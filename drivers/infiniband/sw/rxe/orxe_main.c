@@ -32,7 +32,7 @@ static void orxe_set_attrs(struct orxe_dev *rdev, const struct oib_rxe_params *p
 	a->fw_ver = 1ULL << 32;
 	a->sys_image_guid = rdev->ib.node_guid;
 	a->max_mr_size = U64_MAX;
-	a->page_size_cap = PAGE_SIZE;
+	a->page_size_cap = GENMASK_ULL(31, PAGE_SHIFT);	/* fast registration: 4 KiB to 2 GiB */
 	a->vendor_id = ORXE_VENDOR_ID;
 	a->max_qp = ORXE_DEF(p->max_qp, 0x10000);
 	a->max_qp_wr = ORXE_DEF(p->max_qp_wr, 0x4000);
@@ -54,6 +54,7 @@ static void orxe_set_attrs(struct orxe_dev *rdev, const struct oib_rxe_params *p
 	a->local_ca_ack_delay = 15;
 	a->atomic_cap = OIB_ATOMIC_HCA;
 	a->num_comp_vectors = num_possible_cpus();
+	a->max_fast_reg_page_list_len = ORXE_MAX_FAST_REG_PAGES;
 }
 
 void orxe_dealloc_driver(struct oib_device *ibdev)

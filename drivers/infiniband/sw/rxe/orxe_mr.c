@@ -5,6 +5,7 @@
  * registration of the same index does not match.  Index 0 is the local DMA lkey of every PD.
  */
 #include <linux/module.h>
+#include <linux/math64.h>
 #include <linux/random.h>
 #include "orxe.h"
 
@@ -27,18 +28,85 @@ static int orxe_mr_add_key(struct orxe_dev *rdev, struct orxe_mr *mr, int access
 	return 0;
 }
 
+/*
+ * Give @mr (findable since orxe_mr_add_key(), FREE, so no key works) the state and the keys,
+ * access and range the core set.
+ */
+static void orxe_mr_publish(struct orxe_dev *rdev, struct orxe_mr *mr, enum orxe_mr_state state)
+{
+	unsigned long flags;
+
+	xa_lock_irqsave(&rdev->mr_keys, flags);
+	mr->state = state;
+	mr->lkey = state == ORXE_MR_VALID ? mr->ib.lkey : 0;
+	mr->rkey = state == ORXE_MR_VALID ? mr->ib.rkey : 0;
+	mr->access = mr->ib.access;
+	mr->iova = mr->ib.iova;
+	mr->length = mr->ib.length;
+	xa_unlock_irqrestore(&rdev->mr_keys, flags);
+}
+
+static int orxe_kernel_mr(struct oib_mr *ibmr, int access)
+{
+	struct orxe_dev *rdev = to_rdev(ibmr->device);
+	struct orxe_mr *mr = to_rmr(ibmr);
+	int ret = orxe_mr_add_key(rdev, mr, access);
+
+	if (!ret)
+		orxe_mr_publish(rdev, mr, ORXE_MR_VALID);
+	return ret;
+}
+
 int orxe_get_dma_mr(struct oib_mr *ibmr, int access)
 {
-	return orxe_mr_add_key(to_rdev(ibmr->device), to_rmr(ibmr), access);
+	return orxe_kernel_mr(ibmr, access);
 }
 
 /*
  * Kernel memory stays mapped at its address, so the key is all a kernel MR needs: the data path
- * reaches the bytes through iova (see orxe_sge_kva()).
+ * reaches the bytes through iova (see orxe_mr_kva_locked()).
  */
 int orxe_reg_kernel_mr(struct oib_mr *ibmr, void *addr, size_t len, int access)
 {
-	return orxe_mr_add_key(to_rdev(ibmr->device), to_rmr(ibmr), access);
+	return orxe_kernel_mr(ibmr, access);
+}
+
+/* A fast-registration MR: FREE, its key handed to the ULP for its first REG_MR. */
+int orxe_alloc_mr(struct oib_mr *ibmr, u32 max_num_sg)
+{
+	struct orxe_dev *rdev = to_rdev(ibmr->device);
+	struct orxe_mr *mr = to_rmr(ibmr);
+	int ret;
+
+	mr->pages = kcalloc(max_num_sg, sizeof(u64), GFP_KERNEL);
+	mr->staged = kcalloc(max_num_sg, sizeof(u64), GFP_KERNEL);
+	if (!mr->pages || !mr->staged) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	ret = orxe_mr_add_key(rdev, mr, OIB_ACCESS_REMOTE_READ);	/* rkey = lkey */
+	if (ret)
+		goto err;
+	orxe_mr_publish(rdev, mr, ORXE_MR_FREE);
+	return 0;
+err:
+	kfree(mr->pages);
+	kfree(mr->staged);
+	return ret;
+}
+
+static void orxe_mr_set_page(struct oib_mr *ibmr, u64 addr)
+{
+	struct orxe_mr *mr = to_rmr(ibmr);
+
+	mr->staged[mr->nstaged++] = addr;
+}
+
+int orxe_map_mr_sg(struct oib_mr *ibmr, struct scatterlist *sg, int sg_nents,
+		   unsigned int sg_offset)
+{
+	to_rmr(ibmr)->nstaged = 0;
+	return oib_sg_to_pages(ibmr, sg, sg_nents, sg_offset, orxe_mr_set_page);
 }
 
 void orxe_dereg_mr(struct oib_mr *ibmr)
@@ -46,6 +114,32 @@ void orxe_dereg_mr(struct oib_mr *ibmr)
 	struct orxe_mr *mr = to_rmr(ibmr);
 
 	xa_erase(&to_rdev(ibmr->device)->mr_keys, mr->index);
+	kfree(mr->pages);
+	kfree(mr->staged);
+}
+
+/*
+ * The kernel address of [@va, @va + @len) in @mr, under mr_keys' lock; NULL if the range is not
+ * in the MR or (fast registration) its blocks are not contiguous in the kernel's address space:
+ * the data path copies to and from one kernel address per SGE or request.
+ */
+static void *orxe_mr_kva_locked(struct orxe_mr *mr, u64 va, u32 len)
+{
+	u64 base, i, first, last;
+
+	if (va < mr->iova || va + len > mr->iova + mr->length)
+		return NULL;
+	if (!mr->pages)
+		return (void *)(uintptr_t)va;	/* kernel MRs: iova is the address */
+	base = ALIGN_DOWN(mr->iova, mr->page_size);
+	first = div_u64(va - base, mr->page_size);
+	last = div_u64(va + len - 1 - base, mr->page_size);
+	if (last >= mr->npages)
+		return NULL;
+	for (i = first; i < last; i++)
+		if (mr->pages[i] + mr->page_size != mr->pages[i + 1])
+			return NULL;
+	return (void *)(uintptr_t)(mr->pages[first] + (va - base) % mr->page_size);
 }
 
 /*
@@ -70,10 +164,9 @@ void *orxe_sge_kva(struct orxe_dev *rdev, struct oib_pd *pd, const struct oib_sg
 
 	xa_lock_irqsave(&rdev->mr_keys, flags);
 	mr = xa_load(&rdev->mr_keys, sge->lkey >> 8);
-	if (mr && mr->ib.lkey == sge->lkey && mr->ib.pd == pd && !mr->invalid &&
-	    (mr->ib.access & access) == access && sge->addr >= mr->ib.iova &&
-	    sge->addr + sge->length <= mr->ib.iova + mr->ib.length)
-		kva = (void *)(uintptr_t)sge->addr;	/* kernel MRs: iova is the address */
+	if (mr && mr->state == ORXE_MR_VALID && mr->lkey == sge->lkey && mr->ib.pd == pd &&
+	    (mr->access & access) == access)
+		kva = orxe_mr_kva_locked(mr, sge->addr, sge->length);
 	xa_unlock_irqrestore(&rdev->mr_keys, flags);
 	return kva;
 }
@@ -95,10 +188,9 @@ void *orxe_rkey_kva(struct orxe_dev *rdev, struct oib_pd *pd, u32 rkey, u64 va, 
 		return NULL;
 	xa_lock_irqsave(&rdev->mr_keys, flags);
 	mr = xa_load(&rdev->mr_keys, rkey >> 8);
-	if (mr && mr->ib.rkey && mr->ib.rkey == rkey && mr->ib.pd == pd && !mr->invalid &&
-	    (mr->ib.access & access) == access && va >= mr->ib.iova &&
-	    va + len <= mr->ib.iova + mr->ib.length)
-		kva = (void *)(uintptr_t)va;
+	if (mr && mr->state == ORXE_MR_VALID && mr->rkey && mr->rkey == rkey && mr->ib.pd == pd &&
+	    (mr->access & access) == access)
+		kva = orxe_mr_kva_locked(mr, va, len);
 	xa_unlock_irqrestore(&rdev->mr_keys, flags);
 	return kva;
 }
@@ -162,7 +254,8 @@ const void *orxe_sgl_kva(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_
 
 /*
  * Invalidate the MR of @pd whose lkey (or, if @remote, rkey) is @key: its keys stop working.
- * -EINVAL if @pd has no such MR; -EACCES for a remote invalidation of an MR without a remote key.
+ * -EINVAL if @pd has no such MR (a free one, or one whose keys changed, has none); -EACCES for a
+ * remote invalidation of an MR without a remote key.  Invalidating an invalid MR again is no error.
  */
 int orxe_invalidate(struct orxe_dev *rdev, struct oib_pd *pd, u32 key, bool remote)
 {
@@ -172,13 +265,45 @@ int orxe_invalidate(struct orxe_dev *rdev, struct oib_pd *pd, u32 key, bool remo
 
 	xa_lock_irqsave(&rdev->mr_keys, flags);
 	mr = xa_load(&rdev->mr_keys, key >> 8);
-	if (mr && mr->ib.pd == pd && (mr->ib.lkey == key || (mr->ib.rkey && mr->ib.rkey == key))) {
-		if (remote && !mr->ib.rkey) {
+	if (mr && mr->state != ORXE_MR_FREE && mr->ib.pd == pd &&
+	    (mr->lkey == key || (mr->rkey && mr->rkey == key))) {
+		if (remote && !mr->rkey) {
 			ret = -EACCES;
 		} else {
-			mr->invalid = true;
+			mr->state = ORXE_MR_INVALID;
 			ret = 0;
 		}
+	}
+	xa_unlock_irqrestore(&rdev->mr_keys, flags);
+	return ret;
+}
+
+/*
+ * Execute an OIB_WR_REG_MR of a QP of @pd: the MR takes its last mapping, @wr's key and access,
+ * and becomes VALID.  -EINVAL if it is another PD's, already VALID, or the key names another MR.
+ */
+int orxe_reg_mr(struct orxe_dev *rdev, struct oib_pd *pd, const struct oib_send_wr *wr)
+{
+	struct orxe_mr *mr = to_rmr(wr->wr.reg.mr);
+	unsigned long flags;
+	int ret = -EINVAL;
+	u64 *pages;
+
+	xa_lock_irqsave(&rdev->mr_keys, flags);
+	if (mr->ib.pd == pd && mr->state != ORXE_MR_VALID && wr->wr.reg.key >> 8 == mr->index) {
+		pages = mr->pages;
+		mr->pages = mr->staged;
+		mr->staged = pages;
+		mr->npages = mr->nstaged;
+		mr->page_size = mr->ib.page_size;
+		mr->iova = mr->ib.iova;
+		mr->length = mr->ib.length;
+		mr->access = wr->wr.reg.access;
+		mr->lkey = wr->wr.reg.key;
+		mr->rkey = mr->access & (OIB_ACCESS_REMOTE_READ | OIB_ACCESS_REMOTE_WRITE |
+					 OIB_ACCESS_REMOTE_ATOMIC) ? mr->lkey : 0;
+		mr->state = ORXE_MR_VALID;
+		ret = 0;
 	}
 	xa_unlock_irqrestore(&rdev->mr_keys, flags);
 	return ret;

@@ -170,15 +170,17 @@ struct sk_buff *oib_rxe_frame_frag(const struct orxe_tx_hdr *hdr, const void *kv
 	if (len < 0 || !hdr->paylen || offset_in_page(kva) + hdr->paylen > PAGE_SIZE)
 		return NULL;
 	page = orxe_frag_page(kva);
-	if (!page)
+	/* a tail page of a non-compound multi-page allocation has no count of its own to take */
+	if (!page || !get_page_unless_zero(page))
 		return NULL;
 	hlen = orxe_frame_payload_offset(hdr);
 	tail = len - hlen - hdr->paylen;
 	skb = alloc_skb(hlen, GFP_ATOMIC);
-	if (!skb)
+	if (!skb) {
+		put_page(page);
 		return NULL;
+	}
 	orxe_frame_put_hdrs(hdr, skb_put(skb, hlen), len);
-	get_page(page);
 	skb_fill_page_desc(skb, 0, page, offset_in_page(kva), hdr->paylen);
 	get_page(orxe_tail_page);
 	skb_fill_page_desc(skb, 1, orxe_tail_page, 0, tail);

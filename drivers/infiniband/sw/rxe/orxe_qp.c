@@ -135,6 +135,8 @@ static enum oib_wc_opcode orxe_wc_opcode(enum oib_wr_opcode op)
 		return OIB_WC_FETCH_ADD;
 	case OIB_WR_LOCAL_INV:
 		return OIB_WC_LOCAL_INV;
+	case OIB_WR_REG_MR:
+		return OIB_WC_REG_MR;
 	default:
 		return OIB_WC_SEND;
 	}
@@ -429,7 +431,7 @@ static bool orxe_opcode_allowed(enum oib_qp_type type, enum oib_wr_opcode op)
 	case OIB_QPT_UC:
 		return op == OIB_WR_SEND || op == OIB_WR_SEND_WITH_IMM ||
 		       op == OIB_WR_RDMA_WRITE || op == OIB_WR_RDMA_WRITE_WITH_IMM ||
-		       op == OIB_WR_LOCAL_INV;
+		       op == OIB_WR_LOCAL_INV || op == OIB_WR_REG_MR;
 	default:	/* UD, GSI, SMI */
 		return op == OIB_WR_SEND || op == OIB_WR_SEND_WITH_IMM;
 	}
@@ -438,6 +440,14 @@ static bool orxe_opcode_allowed(enum oib_qp_type type, enum oib_wr_opcode op)
 static bool orxe_is_atomic(enum oib_wr_opcode op)
 {
 	return op == OIB_WR_ATOMIC_CMP_AND_SWP || op == OIB_WR_ATOMIC_FETCH_AND_ADD;
+}
+
+/* What a REG_MR may grant: remote write and atomics need local write (IBTA o10-35). */
+static bool orxe_reg_access_valid(int access)
+{
+	return !(access & ~OIB_ACCESS_ALL) &&
+	       (!(access & (OIB_ACCESS_REMOTE_WRITE | OIB_ACCESS_REMOTE_ATOMIC)) ||
+		(access & OIB_ACCESS_LOCAL_WRITE));
 }
 
 static int orxe_check_send_wr(struct orxe_qp *qp, const struct oib_send_wr *wr)
@@ -461,6 +471,11 @@ static int orxe_check_send_wr(struct orxe_qp *qp, const struct oib_send_wr *wr)
 	}
 	if (orxe_is_atomic(wr->opcode) &&
 	    (wr->num_sge != 1 || wr->sg_list[0].length != 8 || (wr->wr.atomic.remote_addr & 7)))
+		return -EINVAL;
+	if (wr->opcode == OIB_WR_REG_MR &&
+	    (!wr->wr.reg.mr || wr->wr.reg.mr->device != qp->ib.device ||
+	     wr->wr.reg.mr->type != OIB_MR_TYPE_MEM_REG ||
+	     !orxe_reg_access_valid(wr->wr.reg.access)))
 		return -EINVAL;
 	if (qp->ib.qp_type == OIB_QPT_UD || orxe_qp_special(qp)) {
 		if (!wr->wr.ud.ah || wr->wr.ud.ah->pd != qp->ib.pd ||

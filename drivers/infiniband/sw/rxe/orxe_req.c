@@ -308,10 +308,31 @@ static bool orxe_req_may_start(struct orxe_qp *qp, struct orxe_send_wqe *wqe)
 	       req->rd_atomic < qp->attr.max_rd_atomic;
 }
 
+static bool orxe_wr_local(enum oib_wr_opcode op)
+{
+	return op == OIB_WR_LOCAL_INV || op == OIB_WR_REG_MR;
+}
+
+/*
+ * Execute a local operation (no packet: it takes no PSN) as the SQ reaches it; its status.  A
+ * failed one completes with LOC_PROT_ERR once everything before it has.
+ */
+static enum oib_wc_status orxe_req_local(struct orxe_qp *qp, struct orxe_send_wqe *wqe)
+{
+	struct orxe_dev *rdev = to_rdev(qp->ib.device);
+	int ret;
+
+	wqe->last_psn = orxe_psn_add(qp->req.psn, ORXE_PSN_MASK);	/* none */
+	if (wqe->wr.opcode == OIB_WR_REG_MR)
+		ret = orxe_reg_mr(rdev, qp->ib.pd, &wqe->wr);
+	else
+		ret = orxe_invalidate(rdev, qp->ib.pd, wqe->wr.ex.invalidate_rkey, false);
+	return ret ? OIB_WC_LOC_PROT_ERR : OIB_WC_SUCCESS;
+}
+
 /* Send what the window, the limits and the RNR delay allow. */
 static void orxe_req_send(struct orxe_qp *qp)
 {
-	struct orxe_dev *rdev = to_rdev(qp->ib.device);
 	u32 mtu = oib_mtu_to_int(qp->attr.path_mtu);
 	struct orxe_req *req = &qp->req;
 	struct orxe_send_wqe *wqe;
@@ -324,11 +345,8 @@ static void orxe_req_send(struct orxe_qp *qp)
 			if (!orxe_req_may_start(qp, wqe))
 				break;
 			wqe->first_psn = req->psn;
-			if (wqe->wr.opcode == OIB_WR_LOCAL_INV) {
-				if (orxe_invalidate(rdev, qp->ib.pd, wqe->wr.ex.invalidate_rkey,
-						    false))
-					wqe->status = OIB_WC_LOC_PROT_ERR;
-				wqe->last_psn = orxe_psn_add(req->psn, ORXE_PSN_MASK);	/* none */
+			if (orxe_wr_local(wqe->wr.opcode)) {
+				wqe->status = orxe_req_local(qp, wqe);
 				if (wqe->status)
 					break;
 				req->next++;

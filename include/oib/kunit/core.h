@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * oib_core internals for its KUnit suites only: exported with EXPORT_SYMBOL_IF_KUNIT (namespace
+ * EXPORTED_FOR_KUNIT_TESTING) when the kernel has KUnit, absent otherwise.  Never for ULPs.
+ */
+#ifndef OIB_KUNIT_CORE_H
+#define OIB_KUNIT_CORE_H
+
+#include <oib/verbs.h>
+
+/*
+ * Set the completions an oib_alloc_cq() CQ's poller takes per round (SOFTIRQ and WORKQUEUE
+ * contexts), so that a suite sees rounds run out of budget with a handful of completions.  Call
+ * it before the CQ has completions.  -EINVAL for other CQs or a zero budget.
+ */
+int oib_cq_set_budget(struct oib_cq *cq, u32 budget);
+
+#endif /* OIB_KUNIT_CORE_H */
