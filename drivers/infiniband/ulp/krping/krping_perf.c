@@ -101,6 +101,10 @@ static int krping_wlat(struct krping_conn *c, u64 addr, u32 rkey)
 
 	for (n = 1; !ret && n <= t->o.count; n++) {
 		t1 = ktime_get_ns();
+		/* the previous WRITE completed (the peer answered it): the SQ stays short */
+		ret = krping_wait(c, &c->rdmas, n - 1);
+		if (ret)
+			break;
 		if (server) {
 			krping_fill(c->start.va, t->o.size, n);
 			*(u32 *)(c->start.va + krping_tail(t->o.size)) = n;
@@ -113,8 +117,6 @@ static int krping_wlat(struct krping_conn *c, u64 addr, u32 rkey)
 			if (!ret)
 				ret = krping_wlat_wait(c, n);
 		}
-		if (!ret)
-			ret = krping_wait(c, &c->rdmas, n);
 		if (ret)
 			break;
 		if (!server)
@@ -122,6 +124,13 @@ static int krping_wlat(struct krping_conn *c, u64 addr, u32 rkey)
 		t->iters++;
 		t->bytes += t->o.size;
 	}
+	/*
+	 * The client's last WRITE completes (the server waits for our disconnect); the server's
+	 * last is not waited for: the client, which saw it land, may disconnect before its ACK
+	 * came back, flushing it.
+	 */
+	if (!ret && !server)
+		ret = krping_wait(c, &c->rdmas, t->o.count);
 	return ret;
 }
 
@@ -214,9 +223,8 @@ int krping_perf_server(struct krping_conn *c)
 	if (!ret && mode != KRPING_WLAT) {
 		t->iters = t->o.count;
 		t->bytes = (u64)t->o.count * t->o.size;
+		/* not waited for: the client may disconnect before its ACK came back */
 		ret = krping_post_send(c, NULL, NULL, true);
-		if (!ret)
-			ret = krping_wait(c, &c->sends, 2);
 	}
 	t->ns = ktime_get_ns() - t->t0;
 	/*
