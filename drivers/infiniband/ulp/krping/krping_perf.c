@@ -57,27 +57,29 @@ static int krping_swap_info(struct krping_conn *c, int access, u64 *addr, u32 *r
 	return ret ?: len == c->t->o.size ? 0 : -EMSGSIZE;
 }
 
-/* Spin until the last word of our rdma_buf says @n (wlat), then check the data. */
+/*
+ * Spin until the last word of our rdma_buf says @n (wlat), then until the data is the pattern
+ * (validate): nothing orders the bytes of one WRITE as they land (a memcpy may store the end
+ * first), so the word can be there before the rest.
+ */
 static int krping_wlat_wait(struct krping_conn *c, u32 n)
 {
 	struct krping_test *t = c->t;
 	u32 *tail = c->rdma.va + krping_tail(t->o.size);
 	u64 deadline = ktime_get_ns() + (u64)KRPING_TIMEOUT_MS * NSEC_PER_MSEC;
 
-	while (READ_ONCE(*tail) != n) {
+	while (READ_ONCE(*tail) != n ||
+	       (t->o.validate && memcmp(c->rdma.va, c->start.va, t->o.size))) {
 		if (kthread_should_stop())
 			return -EINTR;
 		if (READ_ONCE(c->wc_error) || krping_cm_failed(c))
 			return krping_wait(c, &c->rdmas, INT_MAX);	/* its errno */
 		if (ktime_get_ns() > deadline)
-			return -ETIMEDOUT;
+			return READ_ONCE(*tail) == n ? -EBADMSG : -ETIMEDOUT;
 		if (t->o.poll)
 			oib_process_cq_direct(c->cq, 16);	/* our WRITEs' completions */
 		cond_resched();
 	}
-	smp_rmb();	/* the data before the word that arrived last */
-	if (t->o.validate && memcmp(c->rdma.va, c->start.va, t->o.size))
-		return -EBADMSG;
 	return 0;
 }
 
