@@ -362,6 +362,11 @@ int oib_test_rc_connect(struct oib_qp *a, struct oib_qp *b, int access)
 
 	oib_test_path_init(&pa);
 	pa.access = access;
+	/*
+	 * About 1 s per try: these connections test completions, not retransmission, and a TCG
+	 * guest on a loaded host stalls for longer than the default's 8 x 67 ms (seen once).
+	 */
+	pa.timeout = 18;
 	pa.min_rnr_timer = 1;
 	pa.max_rd_atomic = 8;
 	pa.max_dest_rd_atomic = 8;
