@@ -7,7 +7,10 @@
 # in-tree rxe and siw and oib, and a table of oib/rxe, oib/siw and oib/best in-tree, and one of the
 # cycles per message and per byte (wall time x vCPUs at the guest's TSC rate); then oib_mad's MAD
 # round trips per second (1 and 64 outstanding) and RMPP throughput (64 KiB responses), and oib_cm's
-# connections per second (1 and 64 in flight) and teardowns per second, oib only.
+# connections per second (1 and 64 in flight) and teardowns per second, oib only; then connections
+# per second through the RDMA CM (resolve, QPs, connect, both sides ESTABLISHED; 1 and 64 in flight)
+# for the in-tree rdma_cm on rxe and siw and for oib_cma, and krping's latency and bandwidth over
+# oib_cma.
 # The benchmark modules print raw counts (operations, bytes, nanoseconds); the arithmetic (medians
 # over the rounds) is done here.
 # Environment: PROFILE=1 (the first round of each module under `perf record -a`, its hottest kernel
@@ -65,7 +68,7 @@ figs=$(awk -v out="$out/bench.missing" '
 # second, or bandwidth in MB/s
 function val(t, o, b, n) {
 	if (t ~ /_lat$/) return n / o / 2 / 1000
-	if (t ~ /^mad_rt_|^cm_/) return o * 1e9 / n
+	if (t ~ /^mad_rt_|^cma?_/) return o * 1e9 / n
 	if (t ~ /_rate$/ || t == "copy_64B") return o * 1000 / n
 	return b * 1000 / n
 }
@@ -78,8 +81,8 @@ function fig(key,   k, i, j, x, a) {
 	lo = a[1]; hi = a[k]
 	return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
 }
-function unit(t) { return t ~ /_lat$/ ? "us" : t ~ /_rate$/ ? "Mpps" : t ~ /^mad_rt_/ ? "rt/s" : t ~ /^cm_/ ? "/s" : "MB/s" }
-function fmt(t, f) { return sprintf(t ~ /_lat$/ ? "%.2f" : t ~ /_rate$/ ? "%.4f" : t ~ /^mad_rt_|^cm_/ ? "%.0f" : t ~ /^rmpp_/ ? "%.2f" : "%.1f", f) }
+function unit(t) { return t ~ /_lat$/ ? "us" : t ~ /_rate$/ ? "Mpps" : t ~ /^mad_rt_/ ? "rt/s" : t ~ /^cma?_/ ? "/s" : "MB/s" }
+function fmt(t, f) { return sprintf(t ~ /_lat$/ ? "%.2f" : t ~ /_rate$/ ? "%.4f" : t ~ /^mad_rt_|^cma?_/ ? "%.0f" : t ~ /^rmpp_/ ? "%.2f" : "%.1f", f) }
 # the memcpy bandwidth a bandwidth figure is measured against: the same message size
 function mref(t) { return t ~ /1MiB/ ? mbig : mbw }
 function show(stack, t,   f, key, rng) {
@@ -95,7 +98,7 @@ function show(stack, t,   f, key, rng) {
 		printf "bench: %s %s %s us (%.0f x memcpy 64 B time) [%s]\n", stack, t, fmt(t, f), f / mlat, rng
 	else if (t ~ /^mad_rt_/)
 		printf "bench: %s %s %s round trips/s (one every %.1f us) [%s]\n", stack, t, fmt(t, f), 1e6 / f, rng
-	else if (t ~ /^cm_/)
+	else if (t ~ /^cma?_/)
 		printf "bench: %s %s %s per second (one every %.1f us) [%s]\n", stack, t, fmt(t, f), 1e6 / f, rng
 	else if (t ~ /_rate$/)
 		printf "bench: %s %s %s Mpps (%.1f MB/s) [%s]\n", stack, t, fmt(t, f), f * len[t], rng
@@ -184,6 +187,24 @@ END {
 	for (i = 1; i <= nmad; i++) printf "%-36s %s\n", madname[i], cell("oib", mad[i])
 	print "(a round trip: Get posted to GetResp delivered, send handler done; RMPP: 64 KiB of data per response, one at a time;"
 	print " a connection: REQ sent to both sides ESTABLISHED, QPs in RTS; a teardown: DREQ sent to DREP received)"
+	ncma = split("cma_connect_1 cma_connect_64", cma, " ")
+	split("rdma_cm connections/s (1 in flight)|rdma_cm connections/s (64 in flight)", cmaname, "|")
+	nkr = split("krping_write_lat krping_write_bw krping_read_bw", kr, " ")
+	split("krping RDMA WRITE ping-pong, one way|krping RDMA WRITE stream, 64 KiB|krping RDMA READ stream, 64 KiB", krname, "|")
+	print ""
+	for (j = 1; j <= 2; j++) for (i = 1; i <= ncma; i++) show(intree[j], cma[i])
+	for (i = 1; i <= ncma; i++) show("oib", cma[i])
+	for (i = 1; i <= nkr; i++) show("oib", kr[i])
+	printf "\n%-38s %-12s %-12s %-12s %-7s %s\n", "rdma_cm and krping (median)", "in-tree rxe", "in-tree siw",
+		"oib", "oib/rxe", "oib/siw"
+	for (i = 1; i <= ncma; i++)
+		printf "%-38s %-12s %-12s %-12s %-7s %s\n", cmaname[i], cell("rxe", cma[i]), cell("siw", cma[i]),
+			cell("oib", cma[i]), rfmt(ratio("rxe", cma[i])), rfmt(ratio("siw", cma[i]))
+	for (i = 1; i <= nkr; i++)
+		printf "%-38s %-12s %-12s %-12s %-7s %s\n", krname[i], "-", "-", cell("oib", kr[i]), "-", "-"
+	print "(a connection: the client id created, address and route resolved, QPs created on both sides, REQ to both"
+	print " sides ESTABLISHED; in-tree: loopback on one device; oib: oib_cma between two oib_rxe devices; target oib/rxe >= 3;"
+	print " krping: oib_krping over oib_cma between two oib_rxe devices, fast-registered buffers, every transfer verified)"
 }' "$out/bench.results")
 echo "$figs"
 [ ! -s "$out/bench.missing" ] || missing=$(wc -l <"$out/bench.missing")

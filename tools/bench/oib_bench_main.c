@@ -4,7 +4,8 @@
  * (SEND rates, RDMA WRITE and READ bandwidth, SEND ping-pong latency, an aggregate over several QP
  * pairs) between two oib_rxe devices on a fabric of their own (the same code as oib_bench_intree
  * runs over the in-tree verbs), and last the MAD phases of oib_bench_mad.c (round trips and RMPP
- * between two devices of their own; the module needs oib_mad).  Results go to the kernel log;
+ * between two devices of their own; the module needs oib_mad), the CM phases of oib_bench_cm.c
+ * (oib_cm) and the connection phases of oib_bench_cma.c (oib_cma).  Results go to the kernel log;
  * the module stays loaded, doing nothing, until rmmod.  Never loaded by make check
  * (tools/bench.sh builds it only for make bench).
  */
@@ -14,6 +15,7 @@
 #include <oib/rxe.h>
 #include "oib_bench_core.h"
 #include "oib_bench_cm.h"
+#include "oib_bench_cma.h"
 #include "oib_bench_mad.h"
 
 static char *fabric = "oib_bench";
@@ -330,6 +332,7 @@ static int __init oib_bench_init(void)
 	kfree(c);
 	oib_bench_mad_run(fabric, timeout_ms);
 	oib_bench_cm_run(fabric, timeout_ms);
+	oib_bench_cma_run(fabric, timeout_ms);
 	pr_info("oib-bench: oib done\n");
 	return 0;
 }

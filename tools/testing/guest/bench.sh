@@ -7,8 +7,10 @@
 #   oib_mad, oib_cm, oib_rxe);
 #   each round: oib_bench_intree on rxe0, then on siw0 (both over rdma_cm to the device's own
 #   address: loopback), then oib_bench (the memcpy reference, then two oib_rxe devices for RC,
-#   then two for MAD and RMPP, then two for CM: it needs oib_mad and oib_cm).  Each module runs
-#   its phases on insmod and is removed after.
+#   then two for MAD and RMPP, then two for CM, then two for oib_cma's connection rate: it needs
+#   oib_mad, oib_cm and oib_cma), then oib_krping's latency and bandwidth between two more oib_rxe
+#   devices with IP addresses (krping_bench).  Each module runs its phases on insmod and is
+#   removed after.
 # Kernel command line: oib.bench_rounds=N (default 3); bench.PARAM=V goes to every benchmark
 # module, oib_bench.PARAM=V and oib_bench_intree.PARAM=V to one.  Exit status 0 when every step worked (a
 # benchmark reporting "n/a" is not a failure of this script).
@@ -64,6 +66,38 @@ bench() {
 	fi
 }
 
+# krping_fig NAME OPTIONS: an oib_krping server and client with OPTIONS; the client's figures as
+# NAME's result line (or an n/a line), in the kernel log with the modules' lines
+krping_fig() {
+	if krping "server,$2" && _s=$KID && krping "client,$2" && krping_end "$_s" "$KID"; then
+		krping_get $KID iters; it=$V
+		krping_get $KID bytes; by=$V
+		krping_get $KID ns; ns=$V
+		echo "oib-bench: result oib $1 ops=$it bytes=$by ns=$ns" >/dev/kmsg
+	else
+		echo "oib-bench: n/a oib $1 krping_failed" >/dev/kmsg
+	fi
+}
+
+# krping over oib_cma between two oib_rxe devices of its own: WRITE ping-pong latency (64 B), WRITE
+# and READ streams (64 KiB, 64 in flight), all verified, the CQs busy-polled by krping's threads
+# (poll), as oib_bench polls its own
+krping_bench() {
+	if ! loaded oib_krping; then
+		echo "oib-bench: n/a oib krping_write_lat oib_krping_not_loaded" >/dev/kmsg
+		return 0
+	fi
+	rxe_add 1 && ka=$DEV && rxe_add 1 && kb=$DEV || { err "krping: devices"; return 1; }
+	echo "$ka 1 10.78.0.1" >$RXE_CTL/addr && echo "$kb 1 10.78.0.2" >$RXE_CTL/addr ||
+		err "krping: addresses"
+	krping_fig krping_write_lat "addr=10.78.0.2,port=7300,wlat,validate,poll,count=2000,size=64"
+	krping_fig krping_write_bw "addr=10.78.0.2,port=7301,bw,validate,poll,count=500,size=65536"
+	krping_fig krping_read_bw "addr=10.78.0.2,port=7302,rbw,validate,poll,count=500,size=65536"
+	echo clear >$KRPING/ctl
+	rxe_remove "$ka" || err "krping: remove $ka"
+	rxe_remove "$kb" || err "krping: remove $kb"
+}
+
 i=0
 while [ $i -lt "$rounds" ]; do
 	i=$((i + 1))
@@ -82,6 +116,8 @@ while [ $i -lt "$rounds" ]; do
 	msg "bench: round $i of $rounds: memcpy and oib"
 	bench oib $B/oib_bench.ko $both $oargs || err "insmod oib_bench"
 	rmmod oib_bench || err "rmmod oib_bench"
+	msg "bench: round $i of $rounds: oib_krping"
+	krping_bench
 done
 
 [ $rxe = 0 ] || rdma link delete rxe0 || err "rdma link delete rxe0"

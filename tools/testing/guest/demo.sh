@@ -1,14 +1,20 @@
 #!/bin/sh
-# The oib demo, in the guest: loads oib_core and oib_rxe unless they are loaded, creates two software
-# devices with two ports each, prints a table of their attributes (non-zero GIDs and P_Keys only),
-# removes them and unloads the modules it loaded, checking that the unload left nothing behind.
-# Exit status 0 when everything, including two ACTIVE ports per device, went as expected.
+# The oib demo, in the guest (make run): loads the modules it needs unless they are loaded
+# (oib_core, oib_mad, oib_cm, oib_rxe, oib_cma, oib_krping), creates two software devices with two
+# ports each on one fabric and gives port 1 of each an IPv4 and an IPv6 address, prints a table of
+# their attributes (non-zero GIDs and P_Keys only), then runs oib_krping between them: the rping
+# exchange over IPv4 (300 verified iterations), the RDMA WRITE latency over IPv6, an RDMA WRITE
+# stream, and prints rate, latency and bandwidth, the CM states of both sides while connected
+# (oib_cm's cm_ids) and after, and the fabric counters of both ports; removes the devices and
+# unloads the modules it loaded, checking that the unload left nothing behind.
+# Exit status 0 when everything, including two ACTIVE ports per device and every krping test,
+# went as expected.
 . "${OIB_GUEST:-/oib/guest}/lib.sh"
 rc=0
 err() { echo "demo: error: $*"; rc=1; }
 
 mine=
-for m in oib_core oib_rxe; do
+for m in oib_core oib_mad oib_cm oib_rxe oib_cma oib_krping; do
 	loaded $m && continue
 	load $m || { echo "demo: error: insmod $m"; exit 1; }
 	mine="$m $mine"
@@ -20,11 +26,16 @@ for i in 1 2; do
 	if rxe_add 2; then
 		devs="$devs $DEV"
 		ndevs=$((ndevs + 1))
+		echo "$DEV 1 10.0.0.$i" >$RXE_CTL/addr || err "$DEV: IPv4 address"
+		echo "$DEV 1 fd00::$i" >$RXE_CTL/addr || err "$DEV: IPv6 address"
 	else
 		err "could not add a device"
 	fi
 done
-echo "demo: $ndevs devices:$devs"
+echo "demo: $ndevs devices:$devs (port 1: 10.0.0.1 and fd00::1, 10.0.0.2 and fd00::2)"
+set -- $devs
+dev1=$1
+dev2=$2
 
 row() { printf '  %-5s %-12s %-12s %-11s %s\n' "$@"; }
 # nonzero DIR LABEL: the non-zero entries of a port's GID or P_Key table DIR
@@ -62,6 +73,89 @@ for d in $devs; do
 done
 echo
 [ $ndevs -eq 2 ] || err "wanted 2 devices"
+
+# pair NAME OPTIONS: a krping server and client with OPTIONS (addr, port, mode, ...), run to the end;
+# sets S and C to their test ids
+pair() {
+	S=
+	C=
+	krping "server,$2" || { err "krping $1: server refused"; return 1; }
+	S=$KID
+	krping "client,$2" || { err "krping $1: client refused"; return 1; }
+	C=$KID
+	krping_end "$S" "$C" || err "krping $1: a test failed"
+}
+# us NS: sets U to NS nanoseconds in microseconds, one decimal
+us() { U="$(($1 / 1000)).$(($1 % 1000 / 100)) us"; }
+# show ID WHAT: one line of figures for a test: iterations, rate, bandwidth, and the time of an
+# iteration (a round trip) or, for wlat, the one-way latency
+show() {
+	krping_get $1 iters; it=$V
+	krping_get $1 size; size=$V
+	krping_get $1 iters_per_s; rate=$V
+	krping_get $1 mb_per_s; mbs=$V
+	krping_get $1 result; res=$V
+	U=-
+	if krping_get $1 lat_ns; then
+		us $V
+		U="$U one way"
+	elif krping_get $1 rtt_ns; then
+		V=${V#*/}
+		us ${V%/*}
+		U="$U per iteration"
+	fi
+	printf '  %-42s %4s x %6s B %9s/s %6s MB/s  %-22s result %s\n' "$2" "$it" "$size" "$rate" \
+		"$mbs" "$U" "$res"
+	[ "$res" = 0 ] || err "krping $2: result $res"
+}
+
+echo "krping: oib_krping over oib_cma, client on $dev1, server on $dev2"
+if loaded oib_krping; then
+	# a ping left running (count=0) to show the CM states of a live connection
+	krping "server,addr=10.0.0.2,port=7000" && S=$KID && krping "client,addr=10.0.0.2,port=7000" &&
+		C=$KID || err "krping: live connection"
+	krping_until "$C" state running || err "krping: the connection did not come up"
+	echo "  while connected: oib_cm's cm_ids (/sys/kernel/debug/oib_cm/ids):"
+	while read -r l; do echo "    $l"; done </sys/kernel/debug/oib_cm/ids
+	echo "stop=$C" >$KRPING/ctl
+	krping_end "$S" "$C" || err "krping: the live connection ended badly"
+	krping_get "$S" cm; scm=$V
+	krping_get "$C" cm; ccm=$V
+	echo "  after the client's disconnect: server's last CM event $scm, client's $ccm"
+
+	pair ping "addr=10.0.0.2,port=7174,validate,count=300" &&
+		show "$C" "rping exchange, IPv4, verified (client)" &&
+		show "$S" "rping exchange, IPv4 (server)"
+	pair wlat "addr=fd00::2,port=7175,wlat,validate,poll,count=300" &&
+		show "$C" "RDMA WRITE ping-pong, IPv6, verified"
+	pair bw "addr=10.0.0.2,port=7176,bw,validate,poll,count=200,size=65536" &&
+		show "$C" "RDMA WRITE stream, IPv4, verified"
+	pair rbw "addr=10.0.0.2,port=7177,rbw,validate,poll,count=200,size=65536" &&
+		show "$C" "RDMA READ stream, IPv4, verified"
+	pair conn "addr=10.0.0.2,port=7178,conn,count=50" &&
+		show "$C" "connections (resolve, connect, disconnect)"
+	echo clear >$KRPING/ctl
+else
+	err "oib_krping is not loaded"
+fi
+
+echo
+echo "fabric counters, port 1 (/sys/kernel/debug/oib/<device>/port1):"
+printf '  %-10s %10s %10s %12s %12s %8s %8s %8s\n' device tx_frames rx_frames tx_bytes rx_bytes \
+	retrans timeouts drop_seq
+for d in $devs; do
+	f=/sys/kernel/debug/oib/$d/port1
+	tx=; rx=; txb=; rxb=; re=; to=; ds=
+	while read -r k v; do
+		case $k in
+		tx_frames) tx=$v ;; rx_frames) rx=$v ;; tx_bytes) txb=$v ;; rx_bytes) rxb=$v ;;
+		tx_retransmits) re=$v ;; tx_timeouts) to=$v ;; rx_drop_seq) ds=$v ;;
+		esac
+	done <$f
+	printf '  %-10s %10s %10s %12s %12s %8s %8s %8s\n' "$d" "$tx" "$rx" "$txb" "$rxb" "$re" "$to" "$ds"
+	[ "${tx:-0}" -gt 0 ] && [ "${rx:-0}" -gt 0 ] || err "$d: no traffic counted"
+done
+echo
 
 for d in $devs; do
 	rxe_remove "$d" || err "could not remove $d"

@@ -61,6 +61,25 @@ load_deps() {
 	done
 }
 
+# unload_users NAME: unloads every loaded module that uses NAME (its holders, theirs first), so that
+# NAME itself can go (oib_cm: oib_krping, then oib_cma).  Each round follows the holders from NAME
+# to one that nothing holds and unloads it.
+unload_users() {
+	while :; do
+		_m=$1
+		while :; do
+			_next=
+			for _h in /sys/module/$_m/holders/*; do
+				[ -e "$_h" ] && _next=${_h##*/} && break
+			done
+			[ -n "$_next" ] || break
+			_m=$_next
+		done
+		[ "$_m" != "$1" ] || return 0
+		unload "$_m" || return 1
+	done
+}
+
 # load_drivers: every driver module not loaded yet, dependencies first; unload_drivers: all of them,
 # in reverse.  Both return non-zero when something failed.
 load_drivers() {
@@ -164,4 +183,43 @@ oib_pcap_dump() {
 		echo "OIB-PCAP-END $_f"
 	done
 	echo "$_lvl" >/proc/sys/kernel/printk
+}
+
+# oib_krping (Documentation/krping.md): krping CMD writes one command to its ctl (a test's options,
+# stop, stop=ID, clear, wait, wait=ID) and, for a new test, sets KID to its id; krping_get ID KEY
+# sets V to KEY's value on test ID's line of the stats (returns 1 if there is none); krping_until
+# ID KEY VALUE waits (up to 20 s) until KEY has VALUE, or the test is done; krping_end SERVER CLIENT
+# waits for the client's end, then for the server's (stopped if the client failed, as it would
+# wait for another client), and fails unless both ended with result 0.
+KRPING=/sys/kernel/debug/oib_krping
+krping() {
+	echo "$1" >$KRPING/ctl || return 1
+	KID=
+	while read -r _id _rest; do KID=$_id; done <$KRPING/stats
+}
+krping_get() {
+	V=
+	while read -r _id _rest; do
+		[ "$_id" = "$1" ] || continue
+		for _w in $_rest; do
+			case $_w in "$2="*) V=${_w#*=}; return 0 ;; esac
+		done
+	done <$KRPING/stats
+	return 1
+}
+krping_until() {
+	_i=0
+	while [ $_i -lt 200 ]; do
+		krping_get "$1" "$2" && [ "$V" = "$3" ] && return 0
+		krping_get "$1" state && [ "$V" = done ] && return 1
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}
+krping_end() {
+	_rc=0
+	echo "wait=$2" >$KRPING/ctl || { _rc=1; echo "stop=$1" >$KRPING/ctl; }
+	echo "wait=$1" >$KRPING/ctl || _rc=1
+	return $_rc
 }

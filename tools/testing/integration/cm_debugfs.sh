@@ -1,8 +1,8 @@
 #!/bin/sh
 # Integration test: oib_cm gives every port of a new device a CM agent with its counters in
 # /sys/kernel/debug/oib_cm/<dev>/port<N>, lists its cm_ids and their states, takes the port's
-# service away with the device, and unloads and loads again with a device present.  Skipped when
-# oib_cm is not loaded.  Leaves every driver module loaded.
+# service away with the device, and unloads (after its users: oib_cma, oib_krping) and loads again
+# with a device present.  Skipped when oib_cm is not loaded.  Leaves every driver module loaded.
 . "$OIB_GUEST/lib.sh"
 
 loaded oib_cm || { echo "# oib_cm is not loaded"; exit 4; }
@@ -16,6 +16,7 @@ t "port1 counts REQs" has_line $CMFS/$DEV/port1 "req "
 t "port1 counts drops" has_line $CMFS/$DEV/port1 "drop_malformed 0"
 t "states are counted" has_line $CMFS/states "established "
 t "the cm_id list reads" cat $CMFS/ids
+unload_users oib_cm
 t "rmmod oib_cm with $DEV present" rmmod oib_cm
 t "the service went with the module" test ! -e $CMFS
 t "oib_cm loads again" load oib_cm

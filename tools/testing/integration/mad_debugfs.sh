@@ -1,8 +1,8 @@
 #!/bin/sh
 # Integration test: oib_mad gives every port of a new device a MAD service with its own agent,
 # shown in /sys/kernel/debug/oib_mad/<dev>/port<N> (counters, window, send lists), and takes it
-# away with the device; oib_mad unloads (after oib_cm, which uses it) and loads again with a
-# device present.  Skipped when oib_mad is not loaded.  Leaves every driver module loaded.
+# away with the device; oib_mad unloads (after oib_cm, which uses it, and oib_cm's users) and loads
+# again with a device present.  Skipped when oib_mad is not loaded.  Leaves every driver module loaded.
 . "$OIB_GUEST/lib.sh"
 
 loaded oib_mad || { echo "# oib_mad is not loaded"; exit 4; }
@@ -16,6 +16,7 @@ t "port1 counts what it sent" has_line $MADFS/$DEV/port1 "sent "
 t "port1 shows its window" has_line $MADFS/$DEV/port1 "outstanding 0/32"
 t "port1 lists its port send list" has_line $MADFS/$DEV/port1 "port send list:"
 t "port1 has its own agent" has_line $MADFS/$DEV/port1 "agent hi_tid"
+unload_users oib_cm
 ! loaded oib_cm || t "rmmod oib_cm, which uses oib_mad" rmmod oib_cm
 t "rmmod oib_mad with $DEV present" rmmod oib_mad
 t "the service went with the module" test ! -e $MADFS

@@ -8,8 +8,9 @@
  * between two of its devices on one host, so both sides of every pair sit on the one device and
  * connect to its own address: rxe takes its loopback path (no network stack in between), siw its
  * TCP connection through the kernel's lo.  Remote access uses the PD's global rkey over the kernel
- * (virtual DMA) addresses of the buffers.  Results go to the kernel log; rmmod when done.  Only
- * make bench builds it.
+ * (virtual DMA) addresses of the buffers.  Then the connection phases (oib_bench_intree_cma.c):
+ * connections per second through the rdma_cm.  Results go to the kernel log; rmmod when done.
+ * Only make bench builds it.
  */
 #include <linux/module.h>
 #include <linux/completion.h>
@@ -18,6 +19,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 #include "oib_bench_core.h"
+#include "oib_bench_intree_cma.h"
 
 #define OIB_BENCH_CM_PORT	18515
 #define OIB_BENCH_CM_WAIT_MS	5000
@@ -349,6 +351,8 @@ static int __init oib_bench_init(void)
 			oib_bench_side_destroy(c, &c->side[p][i]);
 	if (c->pd)
 		ib_dealloc_pd(c->pd);
+	if (!ret)
+		oib_bench_intree_cma_run(stack, &c->sin, timeout_ms);
 	kfree(c);
 	pr_info("oib-bench: %s done\n", stack);
 	return 0;
