@@ -144,7 +144,9 @@ static void cm_recv_req(struct cm_ctx *ctx)
 	}
 	priv = cm_id_find_p2p(ctx->port->device, req->service_id, &req->primary.local_gid);
 	if (priv) {
-		cm_recv_run(priv, oib_cm_fsm_cross_event(ctx->port->ca_guid, READ_ONCE(priv->qp_num),
+		u32 qpn = READ_ONCE(priv->qp_num);
+
+		cm_recv_run(priv, oib_cm_fsm_cross_event(ctx->port->ca_guid, qpn,
 							 req->local_ca_guid, req->local_qpn), ctx);
 		return;
 	}

@@ -255,7 +255,7 @@ static int orxe_param_remove(const char *val, const struct kernel_param *kp)
 	return 0;
 }
 
-/* "<device> <port> <address>" adds an IPv4 or IPv6 address as a RoCEv2 GID; "-<address>" removes. */
+/* "<device> <port> <address>": the address (IPv4 or IPv6) as a RoCEv2 GID; "-<address>" removes. */
 static int orxe_param_addr(const char *val, const struct kernel_param *kp)
 {
 	char name[64], addr[INET6_ADDRSTRLEN + 2];
