@@ -8,7 +8,6 @@
  */
 #include <linux/kernel.h>
 #include <linux/string.h>
-#include <oib/compat.h>
 #include <scsi/scsi_proto.h>
 #include <kunit/visibility.h>
 #include <oib/kunit/srpt.h>
@@ -18,6 +17,27 @@
 #define ASC_LBA_OUT_OF_RANGE	0x21
 #define ASC_INVALID_FIELD_CDB	0x24
 #define ASC_LUN_NOT_SUPPORTED	0x25
+
+/*
+ * Big-endian CDB and parameter data fields at any alignment (byte by byte: <asm/unaligned.h>
+ * moved to <linux/unaligned.h> between the kernels this builds on).
+ */
+static u64 scsi_get_be(const u8 *p, int n)
+{
+	u64 v = 0;
+
+	while (n--)
+		v = v << 8 | *p++;
+	return v;
+}
+
+static void scsi_put_be(u8 *p, int n, u64 v)
+{
+	while (n--) {
+		p[n] = v;
+		v >>= 8;
+	}
+}
 
 static void scsi_check(struct srpt_scsi_req *req, u8 key, u8 asc)
 {
@@ -72,7 +92,7 @@ static u32 scsi_vpd(const struct srpt_luns *luns, u8 page, u8 *b)
 		b[7] = 8 + slen;
 		memcpy(b + 8, "OIB     ", 8);
 		memcpy(b + 16, luns->serial, slen);
-		put_unaligned_be16(4 + 8 + slen, b + 2);
+		scsi_put_be(b + 2, 2, 4 + 8 + slen);
 		return 16 + slen;
 	}
 	return 0;
@@ -82,7 +102,7 @@ static void scsi_inquiry(const struct srpt_luns *luns, const struct srpt_lun *lu
 			 struct srpt_scsi_req *req)
 {
 	const u8 *cdb = req->cdb;
-	u32 alloc = get_unaligned_be16(cdb + 3), len;
+	u32 alloc = scsi_get_be(cdb + 3, 2), len;
 	u8 *b = req->buf;
 
 	memset(b, 0, SRPT_EMUL_BUF);
@@ -110,14 +130,14 @@ static void scsi_inquiry(const struct srpt_luns *luns, const struct srpt_lun *lu
 
 static void scsi_report_luns(const struct srpt_luns *luns, struct srpt_scsi_req *req)
 {
-	u32 alloc = get_unaligned_be32(req->cdb + 6);
+	u32 alloc = scsi_get_be(req->cdb + 6, 4);
 	u32 i, n = min_t(u32, luns->n, SRPT_EMUL_BUF / 8 - 1);
 	u8 *b = req->buf;
 
 	memset(b, 0, SRPT_EMUL_BUF);
-	put_unaligned_be32(n * 8, b);
+	scsi_put_be(b, 4, n * 8);
 	for (i = 0; i < n; i++)
-		put_unaligned_be16(luns->lun[i].lun, b + 8 + 8 * i);
+		scsi_put_be(b + 8 + 8 * i, 2, luns->lun[i].lun);
 	scsi_data_in(req, 8 + n * 8, alloc);
 }
 
@@ -127,13 +147,13 @@ static void scsi_capacity(const struct srpt_lun *lun, struct srpt_scsi_req *req,
 
 	memset(b, 0, SRPT_EMUL_BUF);
 	if (!sixteen) {
-		put_unaligned_be32(min_t(u64, lun->blocks - 1, U32_MAX), b);
-		put_unaligned_be32(SRPT_BLOCK_SIZE, b + 4);
+		scsi_put_be(b, 4, min_t(u64, lun->blocks - 1, U32_MAX));
+		scsi_put_be(b + 4, 4, SRPT_BLOCK_SIZE);
 		return scsi_data_in(req, 8, 8);
 	}
-	put_unaligned_be64(lun->blocks - 1, b);
-	put_unaligned_be32(SRPT_BLOCK_SIZE, b + 8);
-	scsi_data_in(req, 32, get_unaligned_be32(req->cdb + 10));
+	scsi_put_be(b, 8, lun->blocks - 1);
+	scsi_put_be(b + 8, 4, SRPT_BLOCK_SIZE);
+	scsi_data_in(req, 32, scsi_get_be(req->cdb + 10, 4));
 }
 
 /* MODE SENSE (6) and (10): no block descriptors; the caching page (write cache off). */
@@ -142,7 +162,7 @@ static void scsi_mode_sense(struct srpt_scsi_req *req, bool ten)
 	const u8 *cdb = req->cdb;
 	u8 page = cdb[2] & 0x3f, *b = req->buf;
 	u32 hdr = ten ? 8 : 4, len = hdr;
-	u32 alloc = ten ? get_unaligned_be16(cdb + 7) : cdb[4];
+	u32 alloc = ten ? scsi_get_be(cdb + 7, 2) : cdb[4];
 
 	memset(b, 0, SRPT_EMUL_BUF);
 	if (page != 0x08 && page != 0x3f)
@@ -151,7 +171,7 @@ static void scsi_mode_sense(struct srpt_scsi_req *req, bool ten)
 	b[len + 1] = 0x12;
 	len += 0x14;
 	if (ten)
-		put_unaligned_be16(len - 2, b);
+		scsi_put_be(b, 2, len - 2);
 	else
 		b[0] = len - 1;
 	scsi_data_in(req, len, alloc);
@@ -161,8 +181,8 @@ static void scsi_mode_sense(struct srpt_scsi_req *req, bool ten)
 static void scsi_rw(const struct srpt_lun *lun, struct srpt_scsi_req *req, bool sixteen,
 		    enum oib_srp_data_dir dir)
 {
-	u64 lba = sixteen ? get_unaligned_be64(req->cdb + 2) : get_unaligned_be32(req->cdb + 2);
-	u32 nblk = sixteen ? get_unaligned_be32(req->cdb + 10) : get_unaligned_be16(req->cdb + 7);
+	u64 lba = sixteen ? scsi_get_be(req->cdb + 2, 8) : scsi_get_be(req->cdb + 2, 4);
+	u32 nblk = sixteen ? scsi_get_be(req->cdb + 10, 4) : scsi_get_be(req->cdb + 7, 2);
 
 	if (lba > lun->blocks || nblk > lun->blocks - lba)
 		return scsi_check(req, ILLEGAL_REQUEST, ASC_LBA_OUT_OF_RANGE);
