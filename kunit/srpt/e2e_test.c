@@ -73,6 +73,7 @@ struct ti {
 	u64 next_tag;
 	u64 lun;		/* of the next command */
 	bool bad_opcode;	/* the next login's private data says it is no login */
+	bool confirm;		/* connect with OIB_CMA_CONFIRM_REP: the test sends the RTU */
 	struct oib_srp_cmd_info cmd;
 };
 
@@ -94,7 +95,7 @@ static int ti_connect(struct ti *ti)
 	struct oib_cma_conn_param p = {
 		.private_data = pdata, .private_data_len = sizeof(pdata),
 		.responder_resources = 4, .initiator_depth = 4, .retry_count = 7,
-		.rnr_retry_count = 7,
+		.rnr_retry_count = 7, .flags = ti->confirm ? OIB_CMA_CONFIRM_REP : 0,
 	};
 
 	oib_srp_pack_login_rdma(pdata, &ti->login);
@@ -108,7 +109,8 @@ static void ti_record(struct ti *ti, const struct oib_cma_event *ev)
 	const struct oib_cma_conn_param *c = &ev->param.conn;
 
 	spin_lock(&ti->ctx->lock);
-	if (ev->event == OIB_CMA_EVENT_ESTABLISHED || ev->event == OIB_CMA_EVENT_REJECTED) {
+	if (ev->event == OIB_CMA_EVENT_ESTABLISHED || ev->event == OIB_CMA_EVENT_REJECTED ||
+	    ev->event == OIB_CMA_EVENT_CONNECT_RESPONSE) {
 		ti->pdata_len = min_t(u8, c->private_data_len, sizeof(ti->pdata));
 		memcpy(ti->pdata, c->private_data, ti->pdata_len);
 	}
@@ -191,7 +193,8 @@ static struct ti *ti_setup(struct kunit *test)
 static bool ti_answered(struct ti *ti)
 {
 	return READ_ONCE(ti->events[OIB_CMA_EVENT_ESTABLISHED]) ||
-	       READ_ONCE(ti->events[OIB_CMA_EVENT_REJECTED]);
+	       READ_ONCE(ti->events[OIB_CMA_EVENT_REJECTED]) ||
+	       READ_ONCE(ti->events[OIB_CMA_EVENT_CONNECT_RESPONSE]);
 }
 
 /* Log in from a to b's E2E_PORT: 0 and the answer in ti->pdata, or the CM's refusal. */
@@ -229,7 +232,8 @@ static void ti_login_ok(struct ti *ti)
 	int i;
 
 	ti_login(ti);
-	KUNIT_ASSERT_EQ(test, ti->events[OIB_CMA_EVENT_ESTABLISHED], 1);
+	KUNIT_ASSERT_EQ(test, ti->events[ti->confirm ? OIB_CMA_EVENT_CONNECT_RESPONSE :
+					 OIB_CMA_EVENT_ESTABLISHED], 1);
 	KUNIT_ASSERT_EQ(test, oib_srp_parse_login_answer(ti->pdata, ti->pdata_len, &a),
 			OIB_SRP_LOGIN_RSP);
 	KUNIT_EXPECT_EQ(test, a.tag, ti->login.tag);
@@ -633,6 +637,34 @@ static void e2e_test_tsk_mgmt(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&srpt_target_stats(ti->t)->tsk_mgmt), 2);
 }
 
+/*
+ * The 2006 design thread's case: the target accepted with its QP in RTR and must serve what
+ * comes before the RTU.  The test holds the RTU back (OIB_CMA_CONFIRM_REP), moves its own QP to
+ * RTS and sends commands: the target's first receive establishes its side (the CM's QP watch),
+ * its responses leave, and only then does the test send the RTU.
+ */
+static void e2e_test_before_rtu(struct kunit *test)
+{
+	static const u8 inq[6] = { INQUIRY, 0, 0, 0, 36 };
+	static const u8 tur[6] = { TEST_UNIT_READY };
+	struct oib_qp_attr attr = { .qp_state = OIB_QPS_RTS };
+	struct ti *ti = ti_setup(test);
+	int mask;
+
+	ti->confirm = true;
+	ti_login_ok(ti);
+	KUNIT_ASSERT_EQ(test, oib_cma_init_qp_attr(ti->id, &attr, &mask), 0);
+	KUNIT_ASSERT_EQ(test, oib_modify_qp(ti->id->qp, &attr, mask), 0);
+	ti_good(ti, tur, sizeof(tur), OIB_SRP_DATA_NONE, 0, 0);
+	ti_good(ti, inq, sizeof(inq), OIB_SRP_DATA_IN, 36, 1);
+	KUNIT_EXPECT_MEMEQ(test, ti->buf + 8, "OIB     ", 8);
+	KUNIT_EXPECT_EQ(test, ti->events[OIB_CMA_EVENT_ESTABLISHED], 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&srpt_target_stats(ti->t)->cmds), 2);
+	KUNIT_ASSERT_EQ(test, oib_cma_accept(ti->id, NULL), 0);
+	KUNIT_EXPECT_TRUE(test, ti_wait(ti, OIB_CMA_EVENT_ESTABLISHED));
+	ti_good(ti, tur, sizeof(tur), OIB_SRP_DATA_NONE, 0, 0);
+}
+
 /* The target goes away under a live channel: the initiator hears DISCONNECTED. */
 static void e2e_test_target_stop(struct kunit *test)
 {
@@ -650,6 +682,7 @@ static struct kunit_case e2e_test_cases[] = {
 	KUNIT_CASE(e2e_test_read_write),
 	KUNIT_CASE_SLOW(e2e_test_credits),
 	KUNIT_CASE(e2e_test_tsk_mgmt),
+	KUNIT_CASE(e2e_test_before_rtu),
 	KUNIT_CASE(e2e_test_target_stop),
 	{}
 };
