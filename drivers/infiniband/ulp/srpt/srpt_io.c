@@ -12,6 +12,15 @@
 #include "srpt_priv.h"
 
 static void srpt_send_done(struct oib_cq *cq, struct oib_wc *wc);
+
+/* A completion in error ends the channel (said, unless it is a flush). */
+static void srpt_wc_error(struct srpt_ch *ch, const char *what, const struct oib_wc *wc)
+{
+	if (wc->status != OIB_WC_WR_FLUSH_ERR)
+		pr_warn_ratelimited("oib_srpt: %s: %s\n", what, oib_wc_status_msg(wc->status));
+	srpt_ch_step(ch, SRPT_EV_QP_ERROR);
+}
+
 static void srpt_rdma_done(struct oib_cq *cq, struct oib_wc *wc);
 
 void srpt_cmds_init(struct srpt_ch *ch)
@@ -251,7 +260,7 @@ void srpt_recv_done(struct oib_cq *cq, struct oib_wc *wc)
 	int op;
 
 	if (wc->status != OIB_WC_SUCCESS) {
-		srpt_ch_step(ch, SRPT_EV_QP_ERROR);
+		srpt_wc_error(ch, "receive", wc);
 		return;
 	}
 	r->len = wc->byte_len;
@@ -275,7 +284,7 @@ static void srpt_rdma_done(struct oib_cq *cq, struct oib_wc *wc)
 
 	if (wc->status != OIB_WC_SUCCESS) {
 		srpt_cmd_put(cmd);
-		srpt_ch_step(cmd->ch, SRPT_EV_QP_ERROR);
+		srpt_wc_error(cmd->ch, "RDMA READ", wc);
 		return;
 	}
 	srpt_send_cmd_rsp(cmd, 0);
@@ -286,6 +295,6 @@ static void srpt_send_done(struct oib_cq *cq, struct oib_wc *wc)
 	struct srpt_cmd *cmd = container_of(wc->wr_cqe, struct srpt_cmd, send_cqe);
 
 	if (wc->status != OIB_WC_SUCCESS)
-		srpt_ch_step(cmd->ch, SRPT_EV_QP_ERROR);
+		srpt_wc_error(cmd->ch, "send", wc);
 	srpt_cmd_put(cmd);
 }
