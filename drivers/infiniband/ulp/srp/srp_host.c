@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The SCSI host of a target: its template, error handling, and its life.  A host is added
+ * logged in (the midlayer then scans it: its LUNs appear as /dev/sdX) and removed with its
+ * commands finished first, then the connection.  Error handling: an abort sends ABORT TASK and
+ * succeeds if the command was answered and its memory invalidated meanwhile; a device reset
+ * sends LUN RESET and succeeds when the target says so and no command of the LUN is left
+ * unfinished; a host reset fails (no reconnect yet), which takes the devices offline.
+ */
+#include <linux/blk-mq.h>
+#include <linux/slab.h>
+#include <scsi/scsi.h>
+#include <scsi/scsi_device.h>
+#include "srp_priv.h"
+
+static int srp_eh_abort(struct scsi_cmnd *cmd)
+{
+	struct srp_host *h = shost_priv(cmd->device->host);
+	struct srp_req *req = scsi_cmd_priv(cmd);
+	u32 tag = blk_mq_unique_tag(scsi_cmd_to_rq(cmd));
+
+	if (READ_ONCE(req->finished))
+		return SUCCESS;
+	if (srp_send_tsk(h, cmd->device->lun, OIB_SRP_TSK_ABORT_TASK, tag) < 0)
+		return FAILED;
+	return READ_ONCE(req->finished) ? SUCCESS : FAILED;
+}
+
+struct srp_lun_scan {
+	struct scsi_device *sdev;
+	bool left;
+};
+
+static bool srp_lun_left(struct scsi_cmnd *cmd, void *data)
+{
+	struct srp_lun_scan *s = data;
+	struct srp_req *req = scsi_cmd_priv(cmd);
+
+	if (cmd->device == s->sdev && !READ_ONCE(req->finished))
+		s->left = true;
+	return true;
+}
+
+static int srp_eh_device_reset(struct scsi_cmnd *cmd)
+{
+	struct srp_host *h = shost_priv(cmd->device->host);
+	struct srp_lun_scan s = { .sdev = cmd->device };
+
+	if (srp_send_tsk(h, cmd->device->lun, OIB_SRP_TSK_LUN_RESET, 0) != 0)
+		return FAILED;
+	scsi_host_busy_iter(h->shost, srp_lun_left, &s);
+	return s.left ? FAILED : SUCCESS;
+}
+
+static int srp_eh_host_reset(struct scsi_cmnd *cmd)
+{
+	return FAILED;
+}
+
+/* Not const: Debian's 6.1 takes it so. */
+static struct scsi_host_template srp_template = {
+	.module = THIS_MODULE,
+	.name = "oib_srp",
+	.proc_name = "oib_srp",
+	.queuecommand = srp_queuecommand,
+	.eh_abort_handler = srp_eh_abort,
+	.eh_device_reset_handler = srp_eh_device_reset,
+	.eh_host_reset_handler = srp_eh_host_reset,
+	.can_queue = SRP_MAX_QUEUE,
+	.this_id = -1,
+	.sg_tablesize = OIB_SRP_MAX_BUFS,
+	.max_sectors = SRP_MAX_PAGES * (PAGE_SIZE >> 9),
+	.cmd_size = sizeof(struct srp_req),
+};
+
+void srp_host_free(struct srp_host *h)
+{
+	int i;
+
+	for (i = 0; i < SRP_NRECV; i++)
+		kfree(h->recv[i].buf);
+	kfree(h->cmd_iu);
+	scsi_host_put(h->shost);
+}
+
+static int srp_host_alloc_bufs(struct srp_host *h)
+{
+	int i;
+
+	h->cmd_iu = kcalloc(SRP_MAX_QUEUE, SRP_IT_IU_LEN, GFP_KERNEL);
+	if (!h->cmd_iu)
+		return -ENOMEM;
+	for (i = 0; i < SRP_NRECV; i++) {
+		h->recv[i].h = h;
+		h->recv[i].cqe.done = srp_recv_done;
+		h->recv[i].buf = kmalloc(SRP_RECV_LEN, GFP_KERNEL);
+		if (!h->recv[i].buf)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static struct srp_host *srp_host_new(void)
+{
+	struct srp_host *h;
+	void *shost;
+
+	shost = scsi_host_alloc(&srp_template, sizeof(*h));
+	if (!shost)
+		return NULL;
+	h = shost_priv(shost);
+	h->shost = shost;
+	return h;
+}
+
+/* A host logged in to @dst and scanned; ERR_PTR: the login's failure, -ENOMEM. */
+struct srp_host *srp_host_add(const struct sockaddr *dst)
+{
+	struct srp_host *h = srp_host_new();
+	int ret;
+
+	if (!h)
+		return ERR_PTR(-ENOMEM);
+	memcpy(&h->dst, dst, dst->sa_family == AF_INET ? sizeof(struct sockaddr_in) :
+							 sizeof(struct sockaddr_in6));
+	srp_host_init_removal(h);
+	mutex_init(&h->tsk_mutex);
+	init_completion(&h->tsk_done);
+	srp_conn_init(h);
+	h->shost->max_id = 1;
+	h->shost->max_lun = 16;
+	h->shost->max_channel = 0;
+	h->shost->max_cmd_len = 16;
+	h->shost->virt_boundary_mask = PAGE_SIZE - 1;
+	ret = srp_host_alloc_bufs(h) ?: srp_conn_start(h);
+	if (!ret) {
+		h->shost->can_queue = min(h->credits - 1, SRP_MAX_QUEUE);
+		ret = scsi_add_host(h->shost, NULL);
+	}
+	if (ret) {
+		srp_conn_stop(h);
+		cancel_work_sync(&h->removal_work);
+		srp_host_free(h);
+		return ERR_PTR(ret);
+	}
+	scsi_scan_host(h->shost);
+	return h;
+}
+
+/* Its commands finished (or failed), then the connection; srp_host_free() follows. */
+void srp_host_remove(struct srp_host *h)
+{
+	scsi_remove_host(h->shost);
+	srp_conn_stop(h);
+}

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The initiator's I/O.  A command takes a credit (one stays back for task management; none
+ * left: the midlayer retries), registers its scatterlist with the fast-registration MR of its
+ * tag, and goes as an SRP_CMD with one direct descriptor.  Its SRP_RSP gives the credits back,
+ * the status, sense data and residual; the MR is invalidated (LOCAL_INV) before the command is
+ * completed, so the target can no longer reach the memory the midlayer gets back.
+ */
+#include <linux/blk-mq.h>
+#include <scsi/scsi.h>
+#include <scsi/scsi_device.h>
+#include <scsi/scsi_tcq.h>
+#include "srp_priv.h"
+
+int srp_post_recv(struct srp_recv *r)
+{
+	struct oib_sge sge = { .addr = (uintptr_t)r->buf, .length = SRP_RECV_LEN,
+			       .lkey = r->h->pd->local_dma_lkey };
+	struct oib_recv_wr wr = { .wr_cqe = &r->cqe, .sg_list = &sge, .num_sge = 1 };
+
+	return oib_post_recv(r->h->id->qp, &wr, NULL);
+}
+
+/* Take a credit, leaving @keep for task management; false if there is none. */
+static bool srp_take_credit(struct srp_host *h, int keep)
+{
+	unsigned long flags;
+	bool ok;
+
+	spin_lock_irqsave(&h->lock, flags);
+	ok = h->credits > keep;
+	if (ok)
+		h->credits--;
+	spin_unlock_irqrestore(&h->lock, flags);
+	return ok;
+}
+
+static void srp_add_credits(struct srp_host *h, u32 n)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&h->lock, flags);
+	h->credits += n;
+	spin_unlock_irqrestore(&h->lock, flags);
+}
+
+/* A completion in error: the connection is gone (said once, unless it is a flush). */
+static void srp_wc_error(struct srp_host *h, const char *what, const struct oib_wc *wc)
+{
+	if (wc->status != OIB_WC_WR_FLUSH_ERR)
+		pr_warn_ratelimited("oib_srp: host%u: %s: %s\n", h->shost->host_no, what,
+				    oib_wc_status_msg(wc->status));
+	srp_conn_step(h, SRP_CEV_GONE);
+}
+
+static void srp_send_done(struct oib_cq *cq, struct oib_wc *wc)
+{
+	if (wc->status != OIB_WC_SUCCESS)
+		srp_wc_error(cq->cq_context, "send", wc);
+}
+
+/*
+ * A descriptor per run of entries contiguous in the kernel's address space, all under the MR's
+ * key: the target moves each with one RDMA request, and oib_rxe serves a request only from
+ * memory that is contiguous there.  At most sg_tablesize (OIB_SRP_MAX_BUFS) entries come.
+ */
+static void srp_descs(struct srp_req *req, struct oib_mr *mr, struct scatterlist *sgl, int n)
+{
+	struct oib_srp_cmd_info *info = &req->info;
+	struct oib_srp_buf *b = NULL;
+	struct scatterlist *sg;
+	u64 va = mr->iova;
+	void *end = NULL;
+	int i;
+
+	info->nbufs = 0;
+	for_each_sg(sgl, sg, n, i) {
+		if (!b || sg_virt(sg) != end) {
+			b = &info->bufs[info->nbufs++];
+			*b = (struct oib_srp_buf){ .va = va, .key = mr->rkey };
+		}
+		b->len += sg->length;
+		va += sg->length;
+		end = sg_virt(sg) + sg->length;
+	}
+	info->table.va = 0;	/* carried whole in the IU: the target never fetches it */
+}
+
+/* The command's data registered: the REG_MR in @reg, the descriptor in req->info. */
+static int srp_map(struct srp_host *h, struct srp_req *req, struct oib_send_wr *reg, u32 idx)
+{
+	struct scsi_cmnd *cmd = req->cmd;
+	struct oib_mr *mr = h->mr[idx];
+	int n = scsi_sg_count(cmd);
+
+	if (oib_map_mr_sg(mr, scsi_sglist(cmd), n, NULL, PAGE_SIZE) != n)
+		return -EINVAL;
+	oib_update_fast_reg_key(mr, (u8)(mr->rkey + 1));
+	*reg = (struct oib_send_wr){ .opcode = OIB_WR_REG_MR };
+	reg->wr.reg.mr = mr;
+	reg->wr.reg.key = mr->rkey;
+	reg->wr.reg.access = OIB_ACCESS_LOCAL_WRITE | OIB_ACCESS_REMOTE_READ |
+			     OIB_ACCESS_REMOTE_WRITE;
+	req->mr = mr;
+	srp_descs(req, mr, scsi_sglist(cmd), n);
+	req->info.dir = cmd->sc_data_direction == DMA_TO_DEVICE ? OIB_SRP_DATA_OUT :
+							       OIB_SRP_DATA_IN;
+	return 0;
+}
+
+/* Pack and post @cmd (REG_MR first if it has data); -EINVAL: it cannot go at all. */
+static int srp_post_cmd(struct srp_host *h, struct scsi_cmnd *cmd, struct srp_req *req)
+{
+	u32 tag = blk_mq_unique_tag(scsi_cmd_to_rq(cmd));
+	u32 idx = blk_mq_unique_tag_to_tag(tag);
+	u8 *iu = h->cmd_iu + idx * SRP_IT_IU_LEN;
+	struct oib_send_wr reg, send = { .wr_cqe = &req->send_cqe, .num_sge = 1,
+					 .opcode = OIB_WR_SEND, .send_flags = OIB_SEND_SIGNALED };
+	struct oib_sge sge = { .addr = (uintptr_t)iu, .lkey = h->pd->local_dma_lkey };
+	int len;
+
+	if (idx >= SRP_MAX_QUEUE || cmd->cmd_len > sizeof(req->info.cdb) ||
+	    cmd->sc_data_direction == DMA_BIDIRECTIONAL)
+		return -EINVAL;
+	memset(&req->info, 0, sizeof(req->info));
+	req->h = h;
+	req->cmd = cmd;
+	req->mr = NULL;
+	req->finished = false;
+	req->send_cqe.done = srp_send_done;
+	req->info.tag = tag;
+	req->info.lun = cmd->device->lun;
+	memcpy(req->info.cdb, cmd->cmnd, cmd->cmd_len);
+	if (scsi_sg_count(cmd) && srp_map(h, req, &reg, idx))
+		return -EINVAL;
+	len = oib_srp_pack_cmd(iu, SRP_IT_IU_LEN, &req->info);
+	if (len < 0)
+		return -EINVAL;
+	sge.length = len;
+	send.sg_list = &sge;
+	if (req->mr)
+		reg.next = &send;
+	return oib_post_send(h->id->qp, req->mr ? &reg : &send, NULL) ? -EAGAIN : 0;
+}
+
+int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *cmd)
+{
+	struct srp_host *h = shost_priv(shost);
+	struct srp_req *req = scsi_cmd_priv(cmd);
+	int ret;
+
+	if (READ_ONCE(h->state) != SRP_CONN_LIVE) {
+		cmd->result = DID_NO_CONNECT << 16;
+		scsi_done(cmd);
+		return 0;
+	}
+	if (!srp_take_credit(h, 1))
+		return SCSI_MLQUEUE_HOST_BUSY;
+	ret = srp_post_cmd(h, cmd, req);
+	if (!ret)
+		return 0;
+	srp_add_credits(h, 1);
+	if (ret == -EAGAIN)
+		return SCSI_MLQUEUE_HOST_BUSY;
+	cmd->result = DID_ERROR << 16;
+	scsi_done(cmd);
+	return 0;
+}
+
+static void srp_inv_done(struct oib_cq *cq, struct oib_wc *wc)
+{
+	struct srp_req *req = container_of(wc->wr_cqe, struct srp_req, inv_cqe);
+
+	if (wc->status != OIB_WC_SUCCESS) {
+		srp_wc_error(req->h, "local invalidate", wc);
+		return;		/* the lost work fails the command */
+	}
+	WRITE_ONCE(req->finished, true);
+	scsi_done(req->cmd);
+}
+
+/* @req answered: invalidate its MR, then complete it. */
+static void srp_finish(struct srp_host *h, struct srp_req *req)
+{
+	struct oib_send_wr wr = { .wr_cqe = &req->inv_cqe, .opcode = OIB_WR_LOCAL_INV,
+				  .send_flags = OIB_SEND_SIGNALED };
+
+	if (!req->mr) {
+		WRITE_ONCE(req->finished, true);
+		scsi_done(req->cmd);
+		return;
+	}
+	req->inv_cqe.done = srp_inv_done;
+	wr.ex.invalidate_rkey = req->mr->rkey;
+	if (oib_post_send(h->id->qp, &wr, NULL))
+		srp_conn_step(h, SRP_CEV_GONE);
+}
+
+static void srp_cmd_rsp(struct srp_host *h, const struct oib_srp_rsp_info *rsp)
+{
+	struct scsi_cmnd *cmd = NULL;
+	struct srp_req *req;
+
+	if (rsp->tag <= U32_MAX)
+		cmd = scsi_host_find_tag(h->shost, rsp->tag);
+	if (!cmd) {
+		atomic_inc(&h->dropped);
+		return;
+	}
+	req = scsi_cmd_priv(cmd);
+	cmd->result = rsp->status;
+	if (rsp->sense_len)
+		memcpy(cmd->sense_buffer, rsp->sense,
+		       min_t(u32, rsp->sense_len, SCSI_SENSE_BUFFERSIZE));
+	if (rsp->flags & OIB_SRP_RSP_DIUNDER)
+		scsi_set_resid(cmd, rsp->data_in_res_cnt);
+	else if (rsp->flags & OIB_SRP_RSP_DOUNDER)
+		scsi_set_resid(cmd, rsp->data_out_res_cnt);
+	srp_finish(h, req);
+}
+
+void srp_recv_done(struct oib_cq *cq, struct oib_wc *wc)
+{
+	struct srp_recv *r = container_of(wc->wr_cqe, struct srp_recv, cqe);
+	struct srp_host *h = r->h;
+	struct oib_srp_rsp_info rsp;
+
+	if (wc->status != OIB_WC_SUCCESS) {
+		srp_wc_error(h, "receive", wc);
+		return;
+	}
+	if (oib_srp_parse_rsp(r->buf, wc->byte_len, &rsp)) {
+		atomic_inc(&h->dropped);	/* T_LOGOUT, CRED_REQ, AER: not taken yet */
+	} else {
+		srp_add_credits(h, rsp.req_lim_delta);
+		if (rsp.tag & SRP_TAG_TSK) {
+			h->tsk_code = rsp.resp_len ? rsp.resp_code : -EPROTO;
+			complete(&h->tsk_done);
+		} else {
+			srp_cmd_rsp(h, &rsp);
+		}
+	}
+	if (srp_post_recv(r))
+		srp_conn_step(h, SRP_CEV_GONE);
+}
+
+static void srp_tsk_send_done(struct oib_cq *cq, struct oib_wc *wc)
+{
+	srp_send_done(cq, wc);
+}
+
+/* A task management request, waited for: its response code, or -errno. */
+int srp_send_tsk(struct srp_host *h, u64 lun, u8 func, u64 task_tag)
+{
+	struct oib_srp_tsk_info t = { .lun = lun, .func = func, .task_tag = task_tag };
+	struct oib_sge sge = { .addr = (uintptr_t)h->tsk_iu, .length = sizeof(h->tsk_iu),
+			       .lkey = h->pd->local_dma_lkey };
+	struct oib_send_wr wr = { .wr_cqe = &h->tsk_cqe, .sg_list = &sge, .num_sge = 1,
+				  .opcode = OIB_WR_SEND, .send_flags = OIB_SEND_SIGNALED };
+	int ret = -ENOTCONN;
+
+	mutex_lock(&h->tsk_mutex);
+	if (READ_ONCE(h->state) != SRP_CONN_LIVE || !srp_take_credit(h, 0))
+		goto out;
+	t.tag = SRP_TAG_TSK | ++h->tsk_tag;
+	oib_srp_pack_tsk_mgmt(h->tsk_iu, &t);
+	h->tsk_cqe.done = srp_tsk_send_done;
+	reinit_completion(&h->tsk_done);
+	ret = oib_post_send(h->id->qp, &wr, NULL);
+	if (ret)
+		goto out;
+	ret = wait_for_completion_timeout(&h->tsk_done, 10 * HZ) ? h->tsk_code : -ETIMEDOUT;
+out:
+	mutex_unlock(&h->tsk_mutex);
+	return ret;
+}
+
+static bool srp_fail_one(struct scsi_cmnd *cmd, void *data)
+{
+	struct srp_req *req = scsi_cmd_priv(cmd);
+
+	if (!READ_ONCE(req->finished)) {
+		cmd->result = DID_TRANSPORT_FAILFAST << 16;
+		scsi_done(cmd);
+	}
+	return true;
+}
+
+/* After the drain: the commands the target never answered fail. */
+void srp_fail_all(struct srp_host *h)
+{
+	scsi_host_busy_iter(h->shost, srp_fail_one, NULL);
+}

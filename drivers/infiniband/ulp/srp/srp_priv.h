@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * oib_srp's private structures: a SCSI host per target, logged in over one RC connection through
+ * oib_cma; its receive ring; the per-command context in the SCSI command's private area.
+ */
+#ifndef OIB_SRP_PRIV_H
+#define OIB_SRP_PRIV_H
+
+#include <linux/completion.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <scsi/scsi_cmnd.h>
+#include <scsi/scsi_host.h>
+#include <oib/rdma_cm.h>
+#include <oib/srp.h>
+#include <oib/kunit/srp.h>
+
+#define SRP_NRECV		64	/* receives: more than the target can answer at once */
+#define SRP_RECV_LEN		1024	/* the largest IU we take (LOGIN_RSP max_ti_iu_len) */
+#define SRP_IT_IU_LEN		1024	/* the largest we send: 32 descriptors fit */
+#define SRP_MAX_QUEUE		62	/* commands at once (the target's credits less one) */
+#define SRP_MAX_PAGES		128	/* one fast-registration MR per command: 512 KiB */
+#define SRP_SQ_SIZE		(3 * SRP_MAX_QUEUE + 4)	/* REG_MR, SEND, LOCAL_INV; task mgmt */
+#define SRP_TAG_TSK		BIT_ULL(63)	/* task management requests' tags */
+#define SRP_CONNECT_MS		10000
+
+struct srp_host;
+
+struct srp_recv {
+	struct oib_cqe cqe;
+	struct srp_host *h;
+	u8 *buf;			/* SRP_RECV_LEN bytes */
+};
+
+/* A command's context (scsi_cmd_priv()). */
+struct srp_req {
+	struct oib_cqe send_cqe;
+	struct oib_cqe inv_cqe;
+	struct srp_host *h;
+	struct scsi_cmnd *cmd;
+	struct oib_mr *mr;		/* registered for this command, or NULL */
+	bool finished;			/* answered and invalidated: safe to give back */
+	struct oib_srp_cmd_info info;
+};
+
+struct srp_host {
+	struct Scsi_Host *shost;
+	struct list_head entry;		/* in srp_hosts */
+	struct sockaddr_storage dst;
+	struct oib_cma_id *id;
+	struct oib_pd *pd;
+	struct oib_cq *scq, *rcq;
+	spinlock_t lock;		/* @state, @credits */
+	enum srp_conn_state state;
+	int credits;			/* requests the target takes now */
+	struct completion answered;	/* the login's answer, or its failure */
+	int login_err;
+	u32 max_ti_iu_len;
+	struct srp_recv recv[SRP_NRECV];
+	struct oib_mr *mr[SRP_MAX_QUEUE];	/* by blk-mq tag */
+	u8 *cmd_iu;			/* SRP_MAX_QUEUE IUs of SRP_IT_IU_LEN */
+	struct mutex tsk_mutex;		/* one task management request at a time: @tsk_* */
+	u8 tsk_iu[sizeof(struct oib_srp_tsk_mgmt)];
+	struct oib_cqe tsk_cqe;
+	struct completion tsk_done;
+	u64 tsk_tag;
+	int tsk_code;
+	struct work_struct lost_work;	/* the connection went: drain, fail what is left */
+	struct work_struct removal_work;	/* the device goes: the host with it */
+	atomic_t dropped;		/* IUs received that nobody wanted */
+};
+
+extern const u8 srp_target_port_id[16];
+
+/* srp_conn.c */
+void srp_conn_init(struct srp_host *h);
+int srp_conn_start(struct srp_host *h);
+void srp_conn_stop(struct srp_host *h);
+enum srp_action srp_conn_step(struct srp_host *h, enum srp_conn_event ev);
+
+/* srp_io.c */
+int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *cmd);
+void srp_recv_done(struct oib_cq *cq, struct oib_wc *wc);
+int srp_post_recv(struct srp_recv *r);
+int srp_send_tsk(struct srp_host *h, u64 lun, u8 func, u64 task_tag);
+void srp_fail_all(struct srp_host *h);
+
+/* srp_host.c */
+struct srp_host *srp_host_add(const struct sockaddr *dst);
+void srp_host_remove(struct srp_host *h);
+void srp_host_free(struct srp_host *h);
+
+/* srp_main.c */
+void srp_host_init_removal(struct srp_host *h);
+void srp_host_lost_device(struct srp_host *h);
+
+#endif /* OIB_SRP_PRIV_H */

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A target channel: one SRP login over one RC connection.  The CONNECT_REQUEST handler checks the
+ * login (in the REQ's private data), makes the PD, CQ and QP, moves the QP to INIT, posts every
+ * receive, and accepts with the LOGIN_RSP in the REP: the QP is then in RTR and the initiator's
+ * commands may arrive before ESTABLISHED (the 2006 design thread).  A bad login gets a LOGIN_REJ
+ * in the REJ.  The end (logout, the CM's DISCONNECTED, an error, the device or the target going)
+ * queues the release work, which drains the QP and destroys everything, the id last.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include "srpt_priv.h"
+
+/* One step of @ch's table under its lock; the action, SRPT_ACT_IGNORE for a refused pair. */
+enum srpt_ch_action srpt_ch_step(struct srpt_ch *ch, enum srpt_ch_event ev)
+{
+	struct srpt_ch_step st;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	st = srpt_ch_fsm_step(ch->state, ev);
+	if (st.valid)
+		ch->state = st.next;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	if (st.valid && st.action == SRPT_ACT_RELEASE)
+		queue_work(system_unbound_wq, &ch->release);
+	return st.valid ? st.action : SRPT_ACT_IGNORE;
+}
+
+int srpt_post_recv(struct srpt_recv *r)
+{
+	struct oib_sge sge = {
+		.addr = (uintptr_t)r->buf, .length = SRPT_MAX_IT_IU,
+		.lkey = r->ch->pd->local_dma_lkey,
+	};
+	struct oib_recv_wr wr = { .wr_cqe = &r->cqe, .sg_list = &sge, .num_sge = 1 };
+
+	return oib_post_recv(r->ch->id->qp, &wr, NULL);
+}
+
+static void srpt_ch_release(struct work_struct *work);
+
+static void srpt_ch_free(struct srpt_ch *ch)
+{
+	int i;
+
+	for (i = 0; i < SRPT_RQ_SIZE; i++)
+		kfree(ch->recv[i].buf);
+	kvfree(ch->cmds);
+	kfree(ch);
+}
+
+static struct srpt_ch *srpt_ch_alloc(struct srpt_target *t, struct oib_cma_id *id)
+{
+	struct srpt_ch *ch = kzalloc(sizeof(*ch), GFP_KERNEL);
+	int i;
+
+	if (!ch)
+		return NULL;
+	ch->cmds = kvcalloc(SRPT_NCMDS, sizeof(*ch->cmds), GFP_KERNEL);
+	for (i = 0; i < SRPT_RQ_SIZE; i++) {
+		ch->recv[i].buf = kmalloc(SRPT_MAX_IT_IU, GFP_KERNEL);
+		ch->recv[i].ch = ch;
+		ch->recv[i].cqe.done = srpt_recv_done;
+		if (!ch->recv[i].buf)
+			goto fail;
+	}
+	if (!ch->cmds)
+		goto fail;
+	ch->kind = SRPT_KIND_CHANNEL;
+	ch->t = t;
+	ch->id = id;
+	INIT_WORK(&ch->release, srpt_ch_release);
+	spin_lock_init(&ch->lock);
+	INIT_LIST_HEAD(&ch->waiting);
+	srpt_cmds_init(ch);
+	return ch;
+fail:
+	srpt_ch_free(ch);
+	return NULL;
+}
+
+/* The QP's objects; the QP in INIT with every receive posted.  Undone by the release. */
+static int srpt_ch_objects(struct srpt_ch *ch)
+{
+	struct oib_qp_init_attr attr = {
+		.qp_context = ch,
+		.cap = { .max_send_wr = SRPT_SQ_SIZE, .max_recv_wr = SRPT_RQ_SIZE,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.sq_sig_type = OIB_SIGNAL_REQ_WR,
+		.qp_type = OIB_QPT_RC,
+	};
+	struct oib_qp_attr qattr = { .qp_state = OIB_QPS_INIT };
+	int i, mask, ret;
+
+	ch->pd = oib_alloc_pd(ch->id->device);
+	if (IS_ERR(ch->pd))
+		return PTR_ERR(ch->pd);
+	ch->cq = oib_alloc_cq(ch->id->device, ch, SRPT_SQ_SIZE + SRPT_RQ_SIZE + 2, 0,
+			      OIB_POLL_WORKQUEUE);
+	if (IS_ERR(ch->cq))
+		return PTR_ERR(ch->cq);
+	attr.send_cq = ch->cq;
+	attr.recv_cq = ch->cq;
+	ret = oib_cma_create_qp(ch->id, ch->pd, &attr);
+	ret = ret ?: oib_cma_init_qp_attr(ch->id, &qattr, &mask);
+	ret = ret ?: oib_modify_qp(ch->id->qp, &qattr, mask);
+	for (i = 0; !ret && i < SRPT_RQ_SIZE; i++)
+		ret = srpt_post_recv(&ch->recv[i]);
+	return ret;
+}
+
+/* Undo srpt_ch_objects(): the QP drained first, so no callback runs on what is freed. */
+static void srpt_ch_objects_free(struct srpt_ch *ch)
+{
+	if (ch->id->qp) {
+		oib_drain_qp(ch->id->qp);
+		oib_cma_destroy_qp(ch->id);
+	}
+	if (!IS_ERR_OR_NULL(ch->cq))
+		oib_free_cq(ch->cq);
+	if (!IS_ERR_OR_NULL(ch->pd))
+		oib_dealloc_pd(ch->pd);
+}
+
+/* Off the target's list, freed; the last one wakes a target waiting to go. */
+static void srpt_ch_unlink_free(struct srpt_ch *ch)
+{
+	struct srpt_target *t = ch->t;
+
+	mutex_lock(&t->lock);
+	list_del(&ch->entry);
+	mutex_unlock(&t->lock);
+	srpt_ch_free(ch);
+	if (atomic_dec_and_test(&t->stats.channels))
+		wake_up(&t->wq);
+}
+
+static void srpt_ch_release(struct work_struct *work)
+{
+	struct srpt_ch *ch = container_of(work, struct srpt_ch, release);
+
+	srpt_ch_objects_free(ch);
+	oib_cma_destroy_id(ch->id);
+	srpt_ch_unlink_free(ch);
+}
+
+/* The login's verdict: 0, or the LOGIN_REJ reason. */
+static u32 srpt_login_check(struct srpt_target *t, const struct oib_cma_event *ev,
+			    struct oib_srp_login *l)
+{
+	const struct oib_cma_conn_param *p = &ev->param.conn;
+
+	memset(l, 0, sizeof(*l));
+	if (oib_srp_parse_login_rdma(p->private_data, p->private_data_len, l))
+		return OIB_SRP_REJ_UNABLE_ESTABLISH_CHANNEL;
+	if (memcmp(l->target_port_id, t->port_id, sizeof(t->port_id)))
+		return OIB_SRP_REJ_UNABLE_ASSOCIATE_CHANNEL;
+	if (l->it_iu_len > SRPT_MAX_IT_IU)
+		return OIB_SRP_REJ_IT_IU_LEN_TOO_LARGE;
+	return 0;
+}
+
+/* Refuse a login; the CMA destroys the id when the handler returns (non-zero). */
+static int srpt_reject(struct srpt_target *t, struct oib_cma_id *id, u64 tag, u32 reason)
+{
+	struct oib_srp_login_answer a = {
+		.tag = tag, .reason = reason,
+		.buf_fmt = OIB_SRP_BUF_FMT_DIRECT | OIB_SRP_BUF_FMT_INDIRECT,
+	};
+	u8 rej[sizeof(struct oib_srp_login_rej)];
+
+	oib_srp_pack_login_rej(rej, &a);
+	oib_cma_reject(id, rej, sizeof(rej));
+	atomic_inc(&t->stats.rejects);
+	return 1;
+}
+
+static int srpt_accept(struct srpt_ch *ch, const struct oib_cma_event *ev, u64 tag)
+{
+	struct oib_srp_login_answer a = {
+		.tag = tag, .req_lim_delta = SRPT_RQ_SIZE, .max_it_iu_len = ch->it_iu_len,
+		.max_ti_iu_len = SRPT_MAX_TI_IU,
+		.buf_fmt = OIB_SRP_BUF_FMT_DIRECT | OIB_SRP_BUF_FMT_INDIRECT,
+		.flags = OIB_SRP_LOGIN_RSP_MULTICHAN_NO_CHAN,
+	};
+	u8 rsp[sizeof(struct oib_srp_login_rsp)];
+	struct oib_cma_conn_param p = {
+		.private_data = rsp, .private_data_len = sizeof(rsp),
+		.responder_resources = ev->param.conn.initiator_depth,
+		.initiator_depth = ev->param.conn.responder_resources,
+		.retry_count = 7, .rnr_retry_count = 7,
+	};
+
+	oib_srp_pack_login_rsp(rsp, &a);
+	ch->granted = SRPT_RQ_SIZE;
+	return oib_cma_accept(ch->id, &p);
+}
+
+/* A channel for @id on the target's list; NULL if the target goes or there is no memory. */
+static struct srpt_ch *srpt_ch_new(struct srpt_target *t, struct oib_cma_id *id)
+{
+	struct srpt_ch *ch = srpt_ch_alloc(t, id);
+
+	if (!ch)
+		return NULL;
+	mutex_lock(&t->lock);
+	if (t->stopping) {
+		mutex_unlock(&t->lock);
+		srpt_ch_free(ch);
+		return NULL;
+	}
+	list_add_tail(&ch->entry, &t->channels);
+	atomic_inc(&t->stats.channels);
+	mutex_unlock(&t->lock);
+	return ch;
+}
+
+/* A channel whose accept failed: RELEASING first, so the drain's flushes queue nothing. */
+static void srpt_ch_abort(struct srpt_ch *ch)
+{
+	spin_lock_irq(&ch->lock);
+	ch->state = SRPT_CH_RELEASING;
+	spin_unlock_irq(&ch->lock);
+	srpt_ch_objects_free(ch);
+	srpt_ch_unlink_free(ch);
+}
+
+/* CONNECT_REQUEST on a new id: the login.  Non-zero: the CMA destroys the id. */
+static int srpt_connect_request(struct oib_cma_id *id, const struct oib_cma_event *ev)
+{
+	struct srpt_target *t = id->context;
+	struct oib_srp_login l;
+	struct srpt_ch *ch;
+	u32 reason;
+
+	reason = srpt_login_check(t, ev, &l);
+	if (reason)
+		return srpt_reject(t, id, l.tag, reason);
+	ch = srpt_ch_new(t, id);
+	if (!ch)
+		return srpt_reject(t, id, l.tag, OIB_SRP_REJ_INSUFFICIENT_RESOURCES);
+	ch->it_iu_len = l.it_iu_len;
+	srpt_ch_step(ch, SRPT_EV_LOGIN_OK);
+	if (srpt_ch_objects(ch) || srpt_accept(ch, ev, l.tag)) {
+		srpt_ch_abort(ch);
+		return srpt_reject(t, id, l.tag, OIB_SRP_REJ_INSUFFICIENT_RESOURCES);
+	}
+	id->context = ch;
+	atomic_inc(&t->stats.logins);
+	return 0;
+}
+
+int srpt_cma_handler(struct oib_cma_id *id, struct oib_cma_event *ev)
+{
+	struct srpt_ch *ch = id->context;
+
+	if (ev->event == OIB_CMA_EVENT_CONNECT_REQUEST)
+		return srpt_connect_request(id, ev);
+	if (ch->kind != SRPT_KIND_CHANNEL)
+		return 0;	/* the wildcard listener has no device to lose */
+	switch (ev->event) {
+	case OIB_CMA_EVENT_ESTABLISHED:
+		srpt_ch_step(ch, SRPT_EV_ESTABLISHED);
+		break;
+	case OIB_CMA_EVENT_DISCONNECTED:
+	case OIB_CMA_EVENT_REJECTED:
+	case OIB_CMA_EVENT_CONNECT_ERROR:
+	case OIB_CMA_EVENT_UNREACHABLE:
+		srpt_ch_step(ch, SRPT_EV_CM_GONE);
+		break;
+	case OIB_CMA_EVENT_DEVICE_REMOVAL:
+		srpt_ch_step(ch, SRPT_EV_DEVICE_REMOVAL);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+void srpt_ch_stop(struct srpt_ch *ch)
+{
+	srpt_ch_step(ch, SRPT_EV_STOP);
+}

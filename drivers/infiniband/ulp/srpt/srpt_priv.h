@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * oib_srpt's private structures: a target (a listener and its LUNs), its channels (one per
+ * login: an RC connection through oib_cma), the receive ring and the commands being served.
+ */
+#ifndef OIB_SRPT_PRIV_H
+#define OIB_SRPT_PRIV_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <oib/rdma_cm.h>
+#include <oib/srp.h>
+#include <oib/kunit/srpt.h>
+
+#define SRPT_NCMDS		(2 * SRPT_RQ_SIZE)	/* commands being served at once */
+#define SRPT_MAX_IT_IU		1024	/* the largest IU we take */
+#define SRPT_MAX_TI_IU		256	/* the largest we send */
+#define SRPT_WR_PER_CMD		(OIB_SRP_MAX_BUFS + 1)	/* RDMA per descriptor, the SEND */
+#define SRPT_SQ_SIZE		(SRPT_NCMDS * SRPT_WR_PER_CMD)
+
+/* First in both structs an id's context can be: which one it is. */
+enum srpt_kind {
+	SRPT_KIND_TARGET,	/* the listener's, and a new id's until its login is answered */
+	SRPT_KIND_CHANNEL,
+};
+
+struct srpt_target {
+	enum srpt_kind kind;
+	struct oib_cma_id *listener;
+	struct srpt_luns luns;
+	u8 port_id[16];
+	struct srpt_stats stats;
+	struct mutex lock;		/* @channels, @stopping */
+	struct list_head channels;
+	bool stopping;
+	wait_queue_head_t wq;		/* the channels going: stats.channels reaching 0 */
+};
+
+struct srpt_recv {
+	struct oib_cqe cqe;
+	struct srpt_ch *ch;
+	struct list_head wait;		/* on ch->waiting: no command free to serve it */
+	u8 *buf;			/* SRPT_MAX_IT_IU bytes */
+	u32 len;			/* of the IU received */
+};
+
+/* A command from its IU to its response's completion. */
+struct srpt_cmd {
+	struct oib_cqe rdma_cqe;	/* data-out: the last RDMA READ */
+	struct oib_cqe send_cqe;	/* the response */
+	struct srpt_ch *ch;
+	struct list_head free;		/* on ch->free */
+	struct oib_srp_cmd_info info;
+	struct srpt_scsi_req req;
+	u32 rsp_len;
+	u8 rsp[SRPT_MAX_TI_IU];
+	struct oib_sge sge[SRPT_WR_PER_CMD];
+	struct oib_send_wr wr[SRPT_WR_PER_CMD];
+};
+
+struct srpt_ch {
+	enum srpt_kind kind;
+	struct srpt_target *t;
+	struct oib_cma_id *id;
+	struct list_head entry;		/* in t->channels */
+	struct oib_pd *pd;
+	struct oib_cq *cq;
+	struct work_struct release;
+	u32 it_iu_len;			/* the login's */
+	spinlock_t lock;		/* @state, @free, @waiting, @credits, @in_flight */
+	enum srpt_ch_state state;
+	struct list_head free;
+	struct list_head waiting;	/* received IUs waiting for a free command */
+	u32 credits;			/* receives reposted, not granted yet */
+	u32 granted;			/* IUs the initiator may send now: sent credits less IUs */
+	u32 in_flight;
+	struct srpt_recv recv[SRPT_RQ_SIZE];
+	struct srpt_cmd *cmds;		/* SRPT_NCMDS */
+};
+
+/* srpt_ch.c */
+int srpt_cma_handler(struct oib_cma_id *id, struct oib_cma_event *ev);
+void srpt_ch_stop(struct srpt_ch *ch);
+enum srpt_ch_action srpt_ch_step(struct srpt_ch *ch, enum srpt_ch_event ev);
+int srpt_post_recv(struct srpt_recv *r);
+
+/* srpt_io.c */
+void srpt_recv_done(struct oib_cq *cq, struct oib_wc *wc);
+void srpt_cmds_init(struct srpt_ch *ch);
+
+#endif /* OIB_SRPT_PRIV_H */
