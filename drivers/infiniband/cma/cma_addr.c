@@ -6,7 +6,6 @@
  * (oib_port_reach()).  The route is then made from the two GIDs, as the rdma_cm makes it on
  * RoCE without a subnet administrator (facts: ../shared/notes/wire-interop.md A4, B5).
  */
-#include <linux/random.h>
 #include <net/ipv6.h>
 #include "cma_priv.h"
 

@@ -100,16 +100,6 @@ int cma_step_locked(struct cma_id_priv *priv, enum cma_event event, struct cma_s
 	return 0;
 }
 
-int cma_step(struct cma_id_priv *priv, enum cma_event event)
-{
-	int ret;
-
-	mutex_lock(&priv->lock);
-	ret = cma_step_locked(priv, event, NULL);
-	mutex_unlock(&priv->lock);
-	return ret;
-}
-
 /*
  * Take the step for @event and tell the owner what it says to, @ev filled but for its type.
  * Returns the handler's answer: non-zero means the caller destroys the id.  @subclass: lockdep's,

@@ -107,7 +107,6 @@ struct cma_id_priv *cma_id_alloc(struct net *net, oib_cma_handler handler, void 
 void cma_id_put(struct cma_id_priv *priv);
 int cma_ids_show(struct seq_file *m, void *unused);
 int cma_step_locked(struct cma_id_priv *priv, enum cma_event event, struct cma_step *out);
-int cma_step(struct cma_id_priv *priv, enum cma_event event);
 int cma_deliver(struct cma_id_priv *priv, enum cma_event event, struct oib_cma_event *ev);
 int cma_deliver_nested(struct cma_id_priv *priv, enum cma_event event, struct oib_cma_event *ev,
 		       unsigned int subclass);
