@@ -39,6 +39,34 @@ int oib_srp_iu_opcode(const void *iu, size_t len)
 }
 EXPORT_SYMBOL(oib_srp_iu_opcode);
 
+/*
+ * A login's fields between struct oib_srp_login and its two wire layouts (the IU and the CM
+ * private data), which name them alike but place them differently.
+ */
+#define SRP_LOGIN_TO_WIRE(wire, login) do {				\
+	typeof(wire) _w = (wire);					\
+	const struct oib_srp_login *_l = (login);			\
+									\
+	_w->tag = _l->tag;						\
+	_w->req_it_iu_len = cpu_to_be32(_l->it_iu_len);		\
+	_w->req_buf_fmt = cpu_to_be16(_l->buf_fmt);			\
+	_w->req_flags = _l->flags;					\
+	memcpy(_w->initiator_port_id, _l->initiator_port_id, 16);	\
+	memcpy(_w->target_port_id, _l->target_port_id, 16);		\
+} while (0)
+
+#define SRP_LOGIN_FROM_WIRE(login, wire) do {				\
+	typeof(wire) _w = (wire);					\
+	struct oib_srp_login *_l = (login);				\
+									\
+	_l->tag = _w->tag;						\
+	_l->it_iu_len = be32_to_cpu(_w->req_it_iu_len);		\
+	_l->buf_fmt = be16_to_cpu(_w->req_buf_fmt);			\
+	_l->flags = _w->req_flags;					\
+	memcpy(_l->initiator_port_id, _w->initiator_port_id, 16);	\
+	memcpy(_l->target_port_id, _w->target_port_id, 16);		\
+} while (0)
+
 /* What every login must satisfy, whichever way it came. */
 static int srp_login_check(const struct oib_srp_login *l)
 {
@@ -57,12 +85,7 @@ void oib_srp_pack_login_rdma(void *pdata, const struct oib_srp_login *l)
 
 	memset(r, 0, sizeof(*r));
 	r->opcode = OIB_SRP_LOGIN_REQ;
-	r->tag = l->tag;
-	r->req_it_iu_len = cpu_to_be32(l->it_iu_len);
-	r->req_buf_fmt = cpu_to_be16(l->buf_fmt);
-	r->req_flags = l->flags;
-	memcpy(r->initiator_port_id, l->initiator_port_id, 16);
-	memcpy(r->target_port_id, l->target_port_id, 16);
+	SRP_LOGIN_TO_WIRE(r, l);
 }
 EXPORT_SYMBOL(oib_srp_pack_login_rdma);
 
@@ -74,12 +97,7 @@ int oib_srp_parse_login_rdma(const void *pdata, size_t len, struct oib_srp_login
 		return -EMSGSIZE;
 	if (r->opcode != OIB_SRP_LOGIN_REQ)
 		return -EBADMSG;
-	l->tag = r->tag;
-	l->it_iu_len = be32_to_cpu(r->req_it_iu_len);
-	l->buf_fmt = be16_to_cpu(r->req_buf_fmt);
-	l->flags = r->req_flags;
-	memcpy(l->initiator_port_id, r->initiator_port_id, 16);
-	memcpy(l->target_port_id, r->target_port_id, 16);
+	SRP_LOGIN_FROM_WIRE(l, r);
 	return srp_login_check(l);
 }
 EXPORT_SYMBOL(oib_srp_parse_login_rdma);
@@ -90,12 +108,7 @@ void oib_srp_pack_login_req(void *iu, const struct oib_srp_login *l)
 
 	memset(r, 0, sizeof(*r));
 	r->opcode = OIB_SRP_LOGIN_REQ;
-	r->tag = l->tag;
-	r->req_it_iu_len = cpu_to_be32(l->it_iu_len);
-	r->req_buf_fmt = cpu_to_be16(l->buf_fmt);
-	r->req_flags = l->flags;
-	memcpy(r->initiator_port_id, l->initiator_port_id, 16);
-	memcpy(r->target_port_id, l->target_port_id, 16);
+	SRP_LOGIN_TO_WIRE(r, l);
 }
 EXPORT_SYMBOL(oib_srp_pack_login_req);
 
@@ -108,12 +121,7 @@ int oib_srp_parse_login_req(const void *iu, size_t len, struct oib_srp_login *l)
 		return op;
 	if (op != OIB_SRP_LOGIN_REQ)
 		return -EBADMSG;
-	l->tag = r->tag;
-	l->it_iu_len = be32_to_cpu(r->req_it_iu_len);
-	l->buf_fmt = be16_to_cpu(r->req_buf_fmt);
-	l->flags = r->req_flags;
-	memcpy(l->initiator_port_id, r->initiator_port_id, 16);
-	memcpy(l->target_port_id, r->target_port_id, 16);
+	SRP_LOGIN_FROM_WIRE(l, r);
 	return srp_login_check(l);
 }
 EXPORT_SYMBOL(oib_srp_parse_login_req);
