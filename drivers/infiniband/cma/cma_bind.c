@@ -110,7 +110,8 @@ out:
 void cma_unbind(struct cma_id_priv *priv)
 {
 	struct cma_bind *bind = priv->bind;	/* set by the owner's calls, before destroy */
-	bool listener = priv->listening;	/* likewise */
+	/* a listener's role stays only if cma_listen_add() counted it */
+	bool listener = priv->role == CMA_ROLE_LISTENER;
 	struct oib_cm_id *cm_listen = NULL;
 
 	if (!bind)
@@ -158,7 +159,6 @@ int cma_listen_add(struct cma_id_priv *priv)
 	}
 	mutex_lock(&cma_lock);
 	bind->listeners++;
-	priv->listening = true;
 	mutex_unlock(&cma_lock);
 out:
 	mutex_unlock(&cma_listen_mutex);

@@ -36,7 +36,10 @@ struct cma_dev {
 	wait_queue_head_t idle;		/* woken when @ids empties */
 };
 
-/* The ids bound to one port of a port space, and the oib_cm listener they share. */
+/*
+ * The ids bound to one port of a port space, and the oib_cm listener they share.  No refcount:
+ * its port space's xarray holds it, and the last owner's cma_unbind() frees it, under cma_lock.
+ */
 struct cma_bind {
 	enum oib_cma_port_space ps;
 	u16 port;
@@ -65,7 +68,6 @@ struct cma_id_priv {
 	struct cma_dev *cdev;		/* set once, under @lock and cma_lock; on cdev->ids */
 	struct list_head dev_entry;
 	struct cma_bind *bind;		/* under cma_lock */
-	bool listening;			/* under cma_lock: counted in bind->listeners */
 	struct list_head bind_entry;
 	struct oib_cm_id *cm_id;	/* the connection (or SIDR) oib_cm runs for us */
 	u32 cm_local_id;		/* @cm_id's, for debugfs */
