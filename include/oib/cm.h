@@ -200,7 +200,7 @@ struct oib_cm_req_event_param {
 	u64 remote_ca_guid;
 	u32 remote_qpn;
 	u32 remote_qkey;
-	u32 starting_psn;		/* the peer's */
+	u32 starting_psn;		/* the PSN our sends start from */
 	u8 responder_resources;		/* the peer's: the most RDMA reads we may have at it */
 	u8 initiator_depth;		/* the peer's: the most it will have at us */
 	u8 local_cm_response_timeout;
@@ -216,7 +216,7 @@ struct oib_cm_rep_event_param {
 	u64 remote_ca_guid;
 	u32 remote_qpn;
 	u32 remote_qkey;
-	u32 starting_psn;
+	u32 starting_psn;		/* the PSN our sends start from */
 	u8 responder_resources;
 	u8 initiator_depth;
 	u8 target_ack_delay;
@@ -328,7 +328,7 @@ struct oib_cm_req_param {
 	struct oib_qp *qp;
 	const struct oib_cm_path *path;
 	u64 service_id;
-	u32 starting_psn;		/* 24 bits */
+	u32 starting_psn;		/* 24 bits: the PSN our QP receives from first */
 	const void *private_data;
 	u8 private_data_len;		/* <= OIB_CM_REQ_PRIVATE_DATA_SIZE */
 	u8 responder_resources;		/* RDMA reads/atomics the peer may have at us */
@@ -355,7 +355,7 @@ int oib_cm_send_req(struct oib_cm_id *id, const struct oib_cm_req_param *param);
 
 struct oib_cm_rep_param {
 	struct oib_qp *qp;
-	u32 starting_psn;		/* 24 bits */
+	u32 starting_psn;		/* 24 bits: the PSN our QP receives from first */
 	const void *private_data;
 	u8 private_data_len;		/* <= OIB_CM_REP_PRIVATE_DATA_SIZE */
 	u8 responder_resources;		/* at most the REQ's initiator depth is used */

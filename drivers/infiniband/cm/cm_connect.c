@@ -175,7 +175,7 @@ CM_ACTION(send_req)
 	cm_path_av(&c->av, path);
 	c->pkey_index = pkey_index;
 	c->mtu = path->mtu;
-	c->sq_psn = p->starting_psn;
+	c->rq_psn = p->starting_psn;	/* the REQ's PSN is what the peer sends from */
 	c->max_rd_atomic = p->initiator_depth;
 	c->max_dest_rd_atomic = p->responder_resources;
 	c->packet_life_time = path->packet_life_time;
@@ -279,7 +279,7 @@ static int cm_take_req(struct cm_id_priv *priv, struct cm_ctx *ctx)
 	c->pkey_index = pkey_index;
 	c->mtu = req->path_mtu;
 	c->remote_qpn = req->local_qpn;
-	c->rq_psn = req->starting_psn;
+	c->sq_psn = req->starting_psn;
 	c->max_rd_atomic = req->responder_resources;
 	c->max_dest_rd_atomic = req->initiator_depth;
 	c->ack_timeout = req->primary.local_ack_timeout;
@@ -398,7 +398,7 @@ CM_ACTION(send_rep)
 	ret = cm_qp_attach_locked(priv, p->qp);
 	if (ret)
 		return ret;
-	c->sq_psn = p->starting_psn;
+	c->rq_psn = p->starting_psn;	/* the REP's PSN is what the peer sends from */
 	c->max_rd_atomic = min(c->max_rd_atomic, p->initiator_depth);
 	c->max_dest_rd_atomic = min(c->max_dest_rd_atomic, p->responder_resources);
 	ret = cm_qp_move_locked(priv, OIB_QPS_RTR);
@@ -455,7 +455,7 @@ CM_ACTION(deliver_rep)
 		return -EALREADY;	/* that peer or QP is another connection's */
 	}
 	c->remote_qpn = rep->local_qpn;
-	c->rq_psn = rep->starting_psn;
+	c->sq_psn = rep->starting_psn;
 	c->max_rd_atomic = min(c->max_rd_atomic, rep->responder_resources);
 	c->max_dest_rd_atomic = min(c->max_dest_rd_atomic, rep->initiator_depth);
 	c->rnr_retry = rep->rnr_retry_count;
