@@ -10,9 +10,18 @@
 #include <oib/device.h>
 
 /* Zero in any limit means the default. */
+struct net_device;
+
 struct oib_rxe_params {
-	u32 num_ports;		/* 1..OIB_RXE_MAX_PORTS */
+	u32 num_ports;		/* 1..OIB_RXE_MAX_PORTS; 1 (or 0) with netdev */
 	const char *fabric;	/* the in-kernel fabric its ports attach to; NULL: "default" */
+	/*
+	 * A device on a network device instead: one port, RoCEv2 over UDP on @netdev (held by the
+	 * caller during the call), in its namespace.  The port's fabric is the device's own, named
+	 * @name (or "link<N>"), with the netdev as its uplink; fabric must be NULL.
+	 */
+	struct net_device *netdev;
+	const char *name;	/* the device's name; NULL: "oib_rxe<N>" */
 	u32 max_pd, max_cq, max_qp, max_srq, max_mr, max_ah;
 	u32 max_cqe, max_qp_wr, max_srq_wr;
 };
@@ -148,7 +157,10 @@ struct orxe_capture_stats {
 struct orxe_fabric *oib_rxe_fabric_get(const char *name);
 void oib_rxe_fabric_put(struct orxe_fabric *f);
 const char *oib_rxe_fabric_name(const struct orxe_fabric *f);
-/* The MAC of the port that owns @gid on the fabric, from any context; -ENOENT if none. */
+/*
+ * The MAC of the port that owns @gid on the fabric, else of its uplink (the way off a fabric of a
+ * device on a netdev), from any context; -ENOENT if neither.
+ */
 int oib_rxe_fabric_resolve(struct orxe_fabric *f, const union oib_gid *gid, u8 mac[6]);
 
 /*

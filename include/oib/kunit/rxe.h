@@ -30,8 +30,11 @@
 /* ==== Fabric ports (orxe_fabric.c) ==== */
 
 /*
- * A port on a fabric, embedded in its owner's structure.  The owner sets mac and rx, then attaches;
- * the fabric initialises every other field.  mac must not change while attached.
+ * A port on a fabric, embedded in its owner's structure.  The owner sets mac and rx (and
+ * implied_ok, uplink), then attaches; the fabric initialises every other field.  mac must not
+ * change while attached.  A fabric has at most one uplink: the port that carries frames off it
+ * (to a network device, orxe_udp.c); oib_rxe_fabric_resolve() gives the uplink's MAC for every GID
+ * no port of the fabric owns.
  *
  * Lifetime: from oib_rxe_fabric_attach() until oib_rxe_fabric_detach() the port is in its fabric's
  * tables and holds a reference on the fabric.  The owner must have stopped calling
@@ -44,6 +47,7 @@ struct orxe_fabric_port {
 	u8 mac[6];
 	void (*rx)(struct orxe_fabric_port *fp, struct sk_buff *skb);	/* owns skb */
 	bool implied_ok;	/* rx() takes frames with implied trailers (orxe_fabric.h) */
+	bool uplink;		/* the fabric's way out: it answers for every GID no port owns */
 
 	/* Private to the fabric. */
 	struct orxe_fabric *fabric;	/* NULL when detached */

@@ -8,6 +8,7 @@
 #define OIB_RXE_H_PRIV
 
 #include <linux/hrtimer.h>
+#include <linux/netdevice.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -42,6 +43,25 @@ struct orxe_port {
 	atomic64_t stats[OIB_RXE_PORT_NSTATS];
 };
 
+/*
+ * A device on a network device (orxe_link.c, orxe_udp.c): its one port's frames leave and arrive
+ * through the uplink, the other port of the device's own fabric, as RoCEv2 over UDP on ndev.
+ *
+ * Embedded in its device.  Bound (orxe_link_bind()) from the device's creation until the netdev is
+ * unregistered or the device removed, whichever comes first (orxe_link_unbind()); both under RTNL.
+ * While bound it holds ndev and its namespace's UDP sockets and is published in that namespace's
+ * table, where the receive hook and the notifiers find it (under RCU or RTNL).  Unbinding on
+ * NETDEV_UNREGISTER queues remove_work, which removes the device.
+ */
+struct orxe_link {
+	struct orxe_dev *rdev;
+	struct orxe_fabric_port fport;	/* the uplink, attached from bind to orxe_link_release() */
+	struct net_device __rcu *ndev;	/* NULL when not bound; written under RTNL */
+	netdevice_tracker tracker;
+	struct work_struct gid_work;	/* makes the port's GIDs the netdev's addresses */
+	struct work_struct remove_work;
+};
+
 struct orxe_dev {
 	struct oib_device ib;
 	struct list_head list;		/* in the module's device list */
@@ -58,6 +78,8 @@ struct orxe_dev {
 	u32 next_qpn;			/* cyclic allocation hint for qpns */
 	struct workqueue_struct *comp_wq;	/* completion handler work, one per CQ */
 	spinlock_t atomic_lock;		/* makes the responder's atomics atomic to each other */
+	bool on_netdev;			/* link is used: one port, on a network device */
+	struct orxe_link link;
 };
 
 struct orxe_pd {
@@ -364,6 +386,25 @@ static inline void orxe_port_count(struct orxe_port *port, enum oib_rxe_port_sta
 {
 	atomic64_inc(&port->stats[stat]);
 }
+
+/* orxe_link.c: devices on network devices */
+int orxe_link_init(void);
+void orxe_link_exit(void);
+void orxe_link_setup(struct orxe_dev *rdev);
+int orxe_link_bind(struct orxe_dev *rdev, struct net_device *ndev);
+void orxe_link_stop(struct orxe_dev *rdev, bool in_remove_work);
+void orxe_link_release(struct orxe_dev *rdev);
+int orxe_link_reach(struct orxe_link *link, const union oib_gid *dgid, u8 *hop_limit);
+void orxe_dev_remove_work(struct orxe_dev *rdev);
+
+/* orxe_udp.c: their UDP sockets and uplinks */
+int orxe_udp_init(void);
+void orxe_udp_exit(void);
+void orxe_udp_uplink_init(struct orxe_link *link, const u8 *port_mac);
+int orxe_udp_link_add(struct orxe_link *link, struct net_device *ndev);
+void orxe_udp_link_del(struct orxe_link *link, struct net_device *ndev);
+struct orxe_link *orxe_udp_find_link(const struct net_device *ndev);
+u64 orxe_udp_unclaimed_count(void);
 
 /* orxe_debugfs.c */
 void orxe_debugfs_add(struct orxe_dev *rdev);

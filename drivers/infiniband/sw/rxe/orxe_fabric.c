@@ -93,9 +93,10 @@ static struct orxe_fabric *orxe_fabric_create(const char *name)
 
 /*
  * Finds the fabric called name, or creates it; either way the caller holds a reference, to drop
- * with oib_rxe_fabric_put().  Returns ERR_PTR(-EINVAL) for a bad name, ERR_PTR(-ENOMEM).
+ * with oib_rxe_fabric_put().  With @excl, only a new one.  Returns ERR_PTR(-EINVAL) for a bad
+ * name, ERR_PTR(-EEXIST) (@excl), ERR_PTR(-ENOMEM).
  */
-struct orxe_fabric *oib_rxe_fabric_get(const char *name)
+static struct orxe_fabric *orxe_fabric_get(const char *name, bool excl)
 {
 	struct orxe_fabric *f;
 
@@ -105,7 +106,10 @@ struct orxe_fabric *oib_rxe_fabric_get(const char *name)
 	mutex_lock(&orxe_fabrics_lock);
 	list_for_each_entry(f, &orxe_fabrics, list) {
 		if (!strcmp(f->name, name)) {
-			kref_get(&f->ref);
+			if (excl)
+				f = ERR_PTR(-EEXIST);
+			else
+				kref_get(&f->ref);
 			goto out;
 		}
 	}
@@ -120,7 +124,18 @@ out:
 	mutex_unlock(&orxe_fabrics_lock);
 	return f;
 }
+
+struct orxe_fabric *oib_rxe_fabric_get(const char *name)
+{
+	return orxe_fabric_get(name, false);
+}
 EXPORT_SYMBOL(oib_rxe_fabric_get);
+
+/* A fabric of its own for a device on a netdev. */
+struct orxe_fabric *orxe_fabric_get_new(const char *name)
+{
+	return orxe_fabric_get(name, true);
+}
 
 /* Called by kref_put_mutex() with orxe_fabrics_lock held; drops it. */
 static void orxe_fabric_release(struct kref *ref)
@@ -259,7 +274,8 @@ void orxe_fabric_enqueue(struct orxe_fabric_port *dst, struct sk_buff *skb,
 
 /*
  * Attaches fp (mac and rx set by the owner) to f and takes a reference on f for it.  -EINVAL for a
- * missing rx or a MAC that is zero or multicast, -EEXIST if another port on f has the MAC.
+ * missing rx or a MAC that is zero or multicast, -EEXIST if another port on f has the MAC, -EBUSY
+ * if fp is an uplink and f has one already.
  */
 int oib_rxe_fabric_attach(struct orxe_fabric *f, struct orxe_fabric_port *fp)
 {
@@ -278,11 +294,14 @@ int oib_rxe_fabric_attach(struct orxe_fabric *f, struct orxe_fabric_port *fp)
 	orxe_fault_port_init(fp);
 
 	mutex_lock(&f->lock);
-	if (orxe_fabric_lookup_mac(f, fp->mac)) {
+	if (orxe_fabric_lookup_mac(f, fp->mac) ||
+	    (fp->uplink && rcu_access_pointer(f->uplink))) {
 		mutex_unlock(&f->lock);
 		fp->fabric = NULL;
-		return -EEXIST;
+		return fp->uplink ? -EBUSY : -EEXIST;
 	}
+	if (fp->uplink)
+		rcu_assign_pointer(f->uplink, fp);
 	kref_get(&f->ref);
 	list_add_tail(&fp->list, &f->ports);
 	hash_add_rcu(f->by_mac, &fp->mac_node, orxe_mac_key(fp->mac));
@@ -314,6 +333,8 @@ void oib_rxe_fabric_detach(struct orxe_fabric_port *fp)
 		orxe_fabric_addr_unlink(a);
 	hash_del_rcu(&fp->mac_node);
 	list_del(&fp->list);
+	if (rcu_access_pointer(f->uplink) == fp)
+		RCU_INIT_POINTER(f->uplink, NULL);
 	mutex_unlock(&f->lock);
 
 	/* Every sender (or timer) that found fp as a destination has finished enqueueing. */
@@ -402,16 +423,21 @@ int oib_rxe_fabric_del_addr(struct orxe_fabric_port *fp, const union oib_gid *gi
 }
 EXPORT_SYMBOL_IF_KUNIT(oib_rxe_fabric_del_addr);
 
-/* The MAC of the port owning gid on f, into mac; -ENOENT if nobody owns it. */
+/*
+ * The MAC of the port owning gid on f, else of f's uplink, into mac; -ENOENT if nobody owns it and
+ * f has no uplink.
+ */
 int oib_rxe_fabric_resolve(struct orxe_fabric *f, const union oib_gid *gid, u8 mac[6])
 {
+	struct orxe_fabric_port *up;
 	struct orxe_fabric_addr *a;
 	int ret = -ENOENT;
 
 	rcu_read_lock();
 	a = orxe_fabric_find_gid(f, gid);
-	if (a) {
-		ether_addr_copy(mac, a->port->mac);
+	up = rcu_dereference(f->uplink);
+	if (a || up) {
+		ether_addr_copy(mac, a ? a->port->mac : up->mac);
 		ret = 0;
 	}
 	rcu_read_unlock();

@@ -74,6 +74,7 @@ struct orxe_fabric {
 	/* lock: the port list, by_mac and by_gid (writers; readers use RCU), ports' addrs lists. */
 	struct mutex lock;
 	struct list_head ports;
+	struct orxe_fabric_port __rcu *uplink;	/* the attached port with uplink set, if any */
 	DECLARE_HASHTABLE(by_mac, 6);
 	DECLARE_HASHTABLE(by_gid, 6);
 
@@ -96,6 +97,7 @@ struct orxe_fabric {
 };
 
 void orxe_fabric_exit(void);	/* module exit: warns about fabrics left */
+struct orxe_fabric *orxe_fabric_get_new(const char *name);
 extern const char * const orxe_fabric_stat_names[ORXE_FSTAT_NUM];
 
 /* ---- Between the fabric's files ---- */

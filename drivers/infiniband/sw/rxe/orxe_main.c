@@ -3,7 +3,8 @@
  * oib_rxe module: making and removing software devices.
  *
  * Devices come from oib_rxe_add() (tests) or from writing a port count to the module's "add"
- * parameter (users); "remove" takes a device name.  The module's device list is what unload tears
+ * parameter, or a name and a network device to its "netdev" parameter (users); "remove" takes a
+ * device name.  The module's device list is what unload tears
  * down.  A device's memory belongs to its struct device (see <oib/device.h>); the list holds it
  * from registration until oib_rxe_remove().
  */
@@ -11,6 +12,9 @@
 #include <linux/moduleparam.h>
 #include <linux/workqueue.h>
 #include <linux/inet.h>
+#include <linux/netdevice.h>
+#include <linux/nsproxy.h>
+#include <linux/rtnetlink.h>
 #include <net/ipv6.h>
 #include "orxe.h"
 
@@ -69,29 +73,46 @@ void orxe_dealloc_driver(struct oib_device *ibdev)
 	xa_destroy(&rdev->mr_keys);
 }
 
+/* The fabric a new device's ports attach to: a named, shared one, or a netdev device's own. */
+static struct orxe_fabric *orxe_dev_fabric(struct orxe_dev *rdev, const struct oib_rxe_params *p)
+{
+	char name[ORXE_FABRIC_NAME_MAX];
+
+	if (!p->netdev)
+		return oib_rxe_fabric_get(p->fabric ?: "default");
+	if (p->name)
+		return orxe_fabric_get_new(p->name);
+	snprintf(name, sizeof(name), "link%u", rdev->serial);
+	return orxe_fabric_get_new(name);
+}
+
 static struct orxe_dev *orxe_dev_alloc(const struct oib_rxe_params *p)
 {
+	struct orxe_fabric *fabric;
 	struct orxe_dev *rdev;
 	union oib_gid gid;
 	u32 i;
 
 	rdev = (struct orxe_dev *)oib_alloc_device(&orxe_dev_ops, sizeof(*rdev));
 	if (!rdev)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	spin_lock_init(&rdev->lock);
 	spin_lock_init(&rdev->atomic_lock);
 	xa_init_flags(&rdev->qpns, XA_FLAGS_ALLOC);
 	xa_init_flags(&rdev->mr_keys, XA_FLAGS_ALLOC1);
+	rdev->serial = atomic_inc_return(&orxe_serial);
 	rdev->comp_wq = alloc_workqueue("oib_rxe_comp", WQ_HIGHPRI, 0);
-	rdev->fabric = oib_rxe_fabric_get(p->fabric ?: "default");
-	if (!rdev->comp_wq || IS_ERR(rdev->fabric)) {
-		if (IS_ERR(rdev->fabric))
-			rdev->fabric = NULL;
+	fabric = orxe_dev_fabric(rdev, p);
+	if (IS_ERR(fabric)) {
 		oib_dealloc_device(&rdev->ib);
-		return NULL;
+		return ERR_CAST(fabric);
+	}
+	rdev->fabric = fabric;		/* put by orxe_dealloc_driver() */
+	if (!rdev->comp_wq) {
+		oib_dealloc_device(&rdev->ib);
+		return ERR_PTR(-ENOMEM);
 	}
 
-	rdev->serial = atomic_inc_return(&orxe_serial);
 	rdev->ib.node_type = OIB_NODE_CA;
 	rdev->ib.phys_port_cnt = p->num_ports;
 	for (i = 0; i < p->num_ports; i++) {
@@ -101,8 +122,9 @@ static struct orxe_dev *orxe_dev_alloc(const struct oib_rxe_params *p)
 
 		port->rdev = rdev;
 		port->port_num = i + 1;
-		memcpy(port->mac, mac, sizeof(mac));
-		port->state = OIB_PORT_ACTIVE;
+		memcpy(port->mac, p->netdev ? p->netdev->dev_addr : mac, sizeof(mac));
+		/* a netdev's port follows its link from the binding on */
+		port->state = p->netdev ? OIB_PORT_DOWN : OIB_PORT_ACTIVE;
 		port->max_mtu = OIB_MTU_4096;
 		port->active_mtu = OIB_MTU_4096;
 	}
@@ -110,28 +132,62 @@ static struct orxe_dev *orxe_dev_alloc(const struct oib_rxe_params *p)
 	oib_gid_from_mac(&gid, rdev->ports[0].mac);
 	rdev->ib.node_guid = gid.global.interface_id;
 	orxe_set_attrs(rdev, p);
+	if (p->netdev) {
+		rdev->on_netdev = true;
+		orxe_link_setup(rdev);
+	}
 	return rdev;
 }
 
-struct oib_device *oib_rxe_add(const struct oib_rxe_params *p)
+static int orxe_params_check(const struct oib_rxe_params *p)
 {
+	if (!p)
+		return -EINVAL;
+	if (p->netdev)
+		return p->num_ports > 1 || p->fabric ? -EINVAL : 0;
+	return p->num_ports < 1 || p->num_ports > OIB_RXE_MAX_PORTS ? -EINVAL : 0;
+}
+
+/* A device on a netdev: bind it, now that it is registered and its port attached. */
+static int orxe_dev_bind(struct orxe_dev *rdev, struct net_device *ndev)
+{
+	int ret;
+
+	rtnl_lock();
+	ret = orxe_link_bind(rdev, ndev);
+	rtnl_unlock();
+	return ret;
+}
+
+struct oib_device *oib_rxe_add(const struct oib_rxe_params *params)
+{
+	struct oib_rxe_params p;
 	struct orxe_dev *rdev;
 	u32 i;
 	int ret;
 
-	if (!p || p->num_ports < 1 || p->num_ports > OIB_RXE_MAX_PORTS)
-		return ERR_PTR(-EINVAL);
+	ret = orxe_params_check(params);
+	if (ret)
+		return ERR_PTR(ret);
+	p = *params;
+	if (p.netdev)
+		p.num_ports = 1;
 
-	rdev = orxe_dev_alloc(p);
-	if (!rdev)
-		return ERR_PTR(-ENOMEM);
+	rdev = orxe_dev_alloc(&p);
+	if (IS_ERR(rdev))
+		return ERR_CAST(rdev);
 
-	ret = oib_register_device(&rdev->ib, "oib_rxe%d");
+	ret = oib_register_device(&rdev->ib, p.name ?: "oib_rxe%d");
 	if (ret) {
 		oib_dealloc_device(&rdev->ib);
 		return ERR_PTR(ret);
 	}
 	ret = orxe_ports_attach(rdev);
+	if (!ret && p.netdev) {
+		ret = orxe_dev_bind(rdev, p.netdev);
+		if (ret)
+			orxe_ports_detach(rdev);
+	}
 	if (ret) {
 		oib_unregister_device(&rdev->ib);
 		oib_dealloc_device(&rdev->ib);
@@ -142,7 +198,7 @@ struct oib_device *oib_rxe_add(const struct oib_rxe_params *p)
 	list_add_tail(&rdev->list, &orxe_devices);
 	mutex_unlock(&orxe_devices_lock);
 
-	for (i = 1; i <= p->num_ports; i++)
+	for (i = 1; i <= p.num_ports && !p.netdev; i++)
 		oib_dispatch_port_event(&rdev->ib, i, OIB_EVENT_PORT_ACTIVE);
 	return &rdev->ib;
 }
@@ -163,14 +219,19 @@ static struct orxe_dev *orxe_find_locked(struct oib_device *ibdev, const char *n
 }
 
 /*
- * Called with @rdev already off the list.  Unregistration removes the clients, and with them every
- * QP, so nothing sends once it returns; the receive path holds a device user while it works, so
- * it is done with the core's port tables before they go.  Then the ports leave the fabric.
+ * Called with @rdev already off the list.  A device on a netdev stops following it first, so no
+ * frame arrives from there.  Unregistration removes the clients, and with them every QP, so
+ * nothing sends once it returns; the receive path holds a device user while it works, so it is
+ * done with the core's port tables before they go.  Then the ports leave the fabric.
  */
-static void orxe_dev_remove(struct orxe_dev *rdev)
+static void orxe_dev_remove(struct orxe_dev *rdev, bool in_remove_work)
 {
+	if (rdev->on_netdev)
+		orxe_link_stop(rdev, in_remove_work);
 	oib_unregister_device(&rdev->ib);
 	orxe_ports_detach(rdev);
+	if (rdev->on_netdev)
+		orxe_link_release(rdev);
 	oib_dealloc_device(&rdev->ib);
 }
 
@@ -196,10 +257,17 @@ int oib_rxe_remove(struct oib_device *ibdev)
 	rdev = orxe_dev_unlist(ibdev, NULL);
 	if (!rdev)
 		return -ENODEV;
-	orxe_dev_remove(rdev);
+	orxe_dev_remove(rdev, false);
 	return 0;
 }
 EXPORT_SYMBOL(oib_rxe_remove);
+
+/* The netdev of @rdev is gone (orxe_link.c): remove the device, unless somebody else is. */
+void orxe_dev_remove_work(struct orxe_dev *rdev)
+{
+	if (orxe_dev_unlist(&rdev->ib, NULL))
+		orxe_dev_remove(rdev, true);
+}
 
 int oib_rxe_set_port_state(struct oib_device *ibdev, u32 port_num, bool up)
 {
@@ -251,7 +319,31 @@ static int orxe_param_remove(const char *val, const struct kernel_param *kp)
 	rdev = orxe_dev_unlist(NULL, name);
 	if (!rdev)
 		return -ENODEV;
-	orxe_dev_remove(rdev);
+	orxe_dev_remove(rdev, false);
+	return 0;
+}
+
+/* "<name> <netdev>": a device named <name> on the writer's network namespace's <netdev>. */
+static int orxe_param_netdev(const char *val, const struct kernel_param *kp)
+{
+	char name[ORXE_FABRIC_NAME_MAX], ifname[IFNAMSIZ];
+	struct oib_rxe_params p = {};
+	struct oib_device *ibdev;
+	struct net_device *ndev;
+
+	BUILD_BUG_ON(ORXE_FABRIC_NAME_MAX != 32 || IFNAMSIZ != 16);
+	if (sscanf(val, "%31s %15s", name, ifname) != 2 || strchr(name, '%'))
+		return -EINVAL;
+	ndev = dev_get_by_name(current->nsproxy->net_ns, ifname);
+	if (!ndev)
+		return -ENODEV;
+	p.netdev = ndev;
+	p.name = name;
+	ibdev = oib_rxe_add(&p);
+	dev_put(ndev);
+	if (IS_ERR(ibdev))
+		return PTR_ERR(ibdev);
+	pr_info("oib_rxe: added %s on %s\n", oib_dev_name(ibdev), ifname);
 	return 0;
 }
 
@@ -278,7 +370,9 @@ static int orxe_param_addr(const char *val, const struct kernel_param *kp)
 	if (!ibdev)
 		return -ENODEV;
 	ret = -EINVAL;
-	if (ibdev->ops == &orxe_dev_ops && oib_port_valid(ibdev, port))
+	/* a device on a netdev has the netdev's addresses */
+	if (ibdev->ops == &orxe_dev_ops && oib_port_valid(ibdev, port) &&
+	    !to_rdev(ibdev)->on_netdev)
 		ret = del ? oib_del_gid(ibdev, port, &gid) :
 			    oib_add_gid(ibdev, port, &gid, OIB_GID_TYPE_ROCE_V2);
 	oib_device_put(ibdev);
@@ -288,26 +382,50 @@ static int orxe_param_addr(const char *val, const struct kernel_param *kp)
 static const struct kernel_param_ops orxe_add_ops = { .set = orxe_param_add };
 static const struct kernel_param_ops orxe_remove_ops = { .set = orxe_param_remove };
 static const struct kernel_param_ops orxe_addr_ops = { .set = orxe_param_addr };
+static const struct kernel_param_ops orxe_netdev_ops = { .set = orxe_param_netdev };
 module_param_cb(add, &orxe_add_ops, NULL, 0200);
 MODULE_PARM_DESC(add, "Create a device with this many ports");
 module_param_cb(remove, &orxe_remove_ops, NULL, 0200);
 MODULE_PARM_DESC(remove, "Remove the named device");
 module_param_cb(addr, &orxe_addr_ops, NULL, 0200);
 MODULE_PARM_DESC(addr, "\"<device> <port> [-]<IPv4 or IPv6 address>\": give (take) a port an address");
+module_param_cb(netdev, &orxe_netdev_ops, NULL, 0200);
+MODULE_PARM_DESC(netdev, "\"<device> <netdev>\": a device on the writer's namespace's netdev (RoCEv2 over UDP)");
 
-/* Devices come from the add parameter or from oib_rxe_add(). */
+/* Devices come from the add and netdev parameters or from oib_rxe_add(). */
 static int __init orxe_init(void)
 {
-	return orxe_net_init();
+	int ret;
+
+	ret = orxe_net_init();
+	if (ret)
+		return ret;
+	ret = orxe_udp_init();
+	if (ret)
+		goto err_net;
+	ret = orxe_link_init();
+	if (ret)
+		goto err_udp;
+	return 0;
+
+err_udp:
+	orxe_udp_exit();
+err_net:
+	orxe_net_exit();
+	return ret;
 }
 
 module_init(orxe_init);
+
+/* Devices on netdevs go first, with the notifiers (orxe_link_exit()); then the others. */
 static void __exit orxe_exit(void)
 {
 	struct orxe_dev *rdev;
 
+	orxe_link_exit();
 	while ((rdev = orxe_dev_unlist(NULL, NULL)))
-		orxe_dev_remove(rdev);
+		orxe_dev_remove(rdev, false);
+	orxe_udp_exit();
 	orxe_fabric_exit();
 	orxe_net_exit();
 }

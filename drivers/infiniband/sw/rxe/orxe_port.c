@@ -8,6 +8,7 @@
  * Requests go to the QP's responder (orxe_ud.c, orxe_resp.c), responses to its requester
  * (orxe_comp.c).
  */
+#include <linux/etherdevice.h>
 #include <linux/module.h>
 #include <linux/skbuff.h>
 #include "orxe.h"
@@ -175,13 +176,19 @@ void orxe_del_gid(struct oib_device *ibdev, u32 port_num, const union oib_gid *g
 	oib_rxe_fabric_del_addr(&to_rdev(ibdev)->ports[port_num - 1].fport, gid);
 }
 
-/* Every port of a fabric reaches every GID on it in one hop; IP's default hop limit is used. */
+/*
+ * Every port of a fabric reaches every GID a port of it owns in one hop (IP's default hop limit);
+ * a device on a netdev reaches the rest as the netdev's routes say.
+ */
 int orxe_reach(struct oib_device *ibdev, u32 port_num, const union oib_gid *dgid, u8 *hop_limit)
 {
+	struct orxe_dev *rdev = to_rdev(ibdev);
 	u8 mac[ETH_ALEN];
 
-	if (oib_rxe_fabric_resolve(to_rdev(ibdev)->fabric, dgid, mac))
+	if (oib_rxe_fabric_resolve(rdev->fabric, dgid, mac))
 		return -EHOSTUNREACH;
+	if (rdev->on_netdev && ether_addr_equal(mac, rdev->link.fport.mac))
+		return orxe_link_reach(&rdev->link, dgid, hop_limit);
 	*hop_limit = ORXE_HOP_LIMIT;
 	return 0;
 }
