@@ -112,7 +112,7 @@ smoke() {
 }
 
 section "dependencies and test kernel"
-kernel test
+kernel test iproute2 rdmacm-utils ibverbs-providers ibverbs-utils
 echo "kernel: $kdir ($kver)"
 
 section "test kernel: build"
@@ -124,11 +124,20 @@ if [ "${SMOKE:-1}" != 0 ]; then
 	echo "(the stock kernel's build and smoke boot run meanwhile: build/smoke.out)"
 fi
 
+# the in-tree stack for the interop tests (loaded by them, not at boot: rdma_rxe takes UDP port 4791
+# of the initial namespace), rdma-core's tools with their provider libraries, and iproute2's ip
+interop=(--kmods veth --extra "rdma_rxe siw rdma_ucm ib_uverbs")
+for b in ip rdma rping ibv_devices; do interop+=(--bin "$(command -v $b)"); done
+interop+=(--add /lib/x86_64-linux-gnu/libgcc_s.so.1 lib/x86_64-linux-gnu)	# rping's threads dlopen it
+for p in rxe siw; do
+	interop+=(--add /etc/libibverbs.d/$p.driver etc/libibverbs.d)
+	interop+=(--add "$(ls /usr/lib/x86_64-linux-gnu/libibverbs/lib$p-rdmav*.so)" usr/lib/x86_64-linux-gnu/libibverbs)
+done
 args=(kunit.enable=1)
 [ -z "${SUITE:-}" ] || args+=("kunit.filter_glob=$SUITE")
 section "test kernel: boot (KUnit, integration)"
 t=$(date +%s)
-guest check "$out/test" "$modroot" "$bzimage" "${TIMEOUT:-1800}" -- "${args[@]}"
+guest check "$out/test" "$modroot" "$bzimage" "${TIMEOUT:-1800}" "${interop[@]}" -- "${args[@]}"
 results check
 echo "check: the test kernel's guest took $(($(date +%s) - t)) s"
 captures check

@@ -12,11 +12,14 @@
 #                  first all that do not depend on a late module, then the late driver modules
 #                  (tools/testing/guest/modules.late and, recursively, what depends on them) and
 #                  what depends on them.
-# Usage: tools/initramfs.sh OUT TREE MODROOT MODE [--kmods "NAME..."] [--bin PATH]... [--add FILE DIR]...
+# Usage: tools/initramfs.sh OUT TREE MODROOT MODE [--kmods "NAME..."] [--extra "NAME..."] [--bin PATH]...
+#        [--add FILE DIR]...
 #   MODROOT is the booting kernel's lib/modules/<kver> directory, used to resolve dependencies.
 #   MODE (check|run|smoke|bench) goes to /oib/mode, the default when the command line has no oib.mode=.
-#   --kmods: more kernel modules (and what they need) for /oib/ko/deps; --bin: a host binary and its
-#   libraries, into /bin; --add: a file into the directory DIR of the guest.
+#   --kmods: more kernel modules (and what they need) for /oib/ko/deps, loaded at boot; --extra: kernel
+#   modules (and what they need) for /oib/ko/extra, in load order in /oib/ko/extra.order, loaded by
+#   the tests that want them (the in-tree RDMA stack); --bin: a host binary and its libraries, into
+#   /bin; --add: a file into the directory DIR of the guest.
 set -euo pipefail
 
 out=$(realpath -m "$1")
@@ -32,10 +35,11 @@ trap 'rm -rf "$stage"' EXIT
 chmod 755 "$stage"	# the guest's /: mktemp's 0700 would keep every user but root out of everything
 mkdir -p "$stage"/{bin,dev,proc,sys,tmp,oib/ko/kunit,oib/ko/deps,oib/guest,oib/integration}
 
-kmods=()
+kmods=() extra=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kmods) read -ra kmods <<<"$2"; shift 2 ;;
+	--extra) read -ra extra <<<"$2"; shift 2 ;;
 	--bin)
 		cp "$2" "$stage/bin/"
 		for lib in $(ldd "$2" | grep -o '/[^ ]*'); do
@@ -147,24 +151,36 @@ for phase in early late; do
 	done
 done >"$stage/oib/ko/plan"
 
-# kernel modules ours depend on, and --kmods, in modprobe's order
+# kmods_into DIR ORDER NAME...: the kernel modules NAME and what they need, in modprobe's order, into
+# DIR, their file names in that order into ORDER
 kver=$(basename "$modroot")
 base=${modroot%/lib/modules/*}
-: >"$stage/oib/ko/deps.order"
-for d in $(printf '%s\n' "${dep[@]}" | tr ' ' '\n' | sort -u) "${kmods[@]}"; do
-	[ -z "${kind[$d]:-}" ] || continue
-	modprobe -D -d "${base:-/}" -S "$kver" "$d" || { echo "initramfs: cannot resolve $d" >&2; exit 1; }
-done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' | while read -r ko; do
-	n=$(basename "$ko")
-	n=${n%.ko*}.ko
-	case $ko in
-	*.xz) xz -dc "$ko" ;;
-	*.zst) zstd -dc "$ko" ;;
-	*.gz) gzip -dc "$ko" ;;
-	*) cat "$ko" ;;
-	esac >"$stage/oib/ko/deps/$n"
-	echo "$n" >>"$stage/oib/ko/deps.order"
-done
+kmods_into() {
+	local dir=$1 order=$2 d ko n
+	shift 2
+	mkdir -p "$dir"
+	: >"$order"
+	for d; do
+		modprobe -D -d "${base:-/}" -S "$kver" "$d" || { echo "initramfs: cannot resolve $d" >&2; exit 1; }
+	done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' | while read -r ko; do
+		n=$(basename "$ko")
+		n=${n%.ko*}.ko
+		case $ko in
+		*.xz) xz -dc "$ko" ;;
+		*.zst) zstd -dc "$ko" ;;
+		*.gz) gzip -dc "$ko" ;;
+		*) cat "$ko" ;;
+		esac >"$dir/$n"
+		echo "$n" >>"$order"
+	done
+}
+# kernel modules ours depend on, and --kmods; then --extra
+# shellcheck disable=SC2046 # module names are words
+kmods_into "$stage/oib/ko/deps" "$stage/oib/ko/deps.order" \
+	$(for d in $(printf '%s\n' "${dep[@]}" | tr ' ' '\n' | sort -u) "${kmods[@]}"; do
+		[ -n "${kind[$d]:-}" ] || echo "$d"
+	done)
+[ ${#extra[@]} -eq 0 ] || kmods_into "$stage/oib/ko/extra" "$stage/oib/ko/extra.order" "${extra[@]}"
 
 (cd "$stage" && find . -print0 | cpio --null -o -H newc --owner=0:0 --quiet) | gzip -6 >"$out"
 plan=$(awk '{ n[$1]++; if ($1 == "driver" && seen) late = late " " $2 } $1 == "test" { seen = 1 }

@@ -10,7 +10,8 @@
 #
 # <name> is the fabric's name ([A-Za-z0-9_.-]); <bytes>, if given, is the pcap file's size, checked
 # after decoding.  Lines inside a block that are not base64 (kernel messages, "[   12.345678] "
-# timestamps, CRs) are ignored, so the guest should quieten the console while it prints.  Guest
+# timestamps, CRs) are ignored, so the guest should quieten the console while it prints; the
+# "    # " before each line an integration script prints is taken off.  Guest
 # scripts print captures with oib_pcap_dump (tools/testing/guest/lib.sh); KUnit suites print the
 # same format from the kernel (see rc_capture in kunit/rxe/rc_test.c), and make check decodes what
 # it finds with tshark.
@@ -44,6 +45,7 @@ function finish(complete) {
 {
 	sub(/\r+$/, "")
 	sub(/^\[ *[0-9]+\.[0-9]+\] /, "")
+	sub(/^    # /, "")	# what an integration script printed
 }
 /^OIB-PCAP-BEGIN / {
 	if (inblock)

@@ -103,7 +103,8 @@ unload_drivers() {
 	return $_rc
 }
 
-# t DESCRIPTION COMMAND [ARGS...]: runs one check and prints "ok N DESCRIPTION" or "not ok N ...".
+# t DESCRIPTION COMMAND [ARGS...]: runs one check and prints "ok N DESCRIPTION" or "not ok N ...";
+# returns the check's status.
 t() {
 	_d=$1
 	shift
@@ -113,6 +114,7 @@ t() {
 	else
 		echo "not ok $_n $_d"
 		_failed=$((_failed + 1))
+		return 1
 	fi
 }
 
@@ -222,4 +224,64 @@ krping_end() {
 	echo "wait=$2" >$KRPING/ctl || { _rc=1; echo "stop=$1" >$KRPING/ctl; }
 	echo "wait=$1" >$KRPING/ctl || _rc=1
 	return $_rc
+}
+
+# Waiting on a condition, up to 20 s: wait_line FILE LINE (FILE's first line is LINE), wait_gone PATH
+# (PATH no longer exists), wait_gid DEV GID and wait_no_gid DEV GID (port 1 of oib device DEV has,
+# has not, GID in its table, written as sysfs shows it).
+until20() {
+	_i=0
+	while [ $_i -lt 200 ]; do
+		"$@" && return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	"$@"
+}
+line_is() { V=; [ -e "$1" ] && read -r V <"$1"; [ "$V" = "$2" ]; }
+wait_line() { until20 line_is "$1" "$2" || { echo "# $1: '$V', wanted '$2'"; return 1; }; }
+wait_gone() { until20 test ! -e "$1"; }
+has_gid() { grep -qx "$2" /sys/class/oib/$1/ports/1/gids/* 2>/dev/null; }
+wait_gid() { until20 has_gid "$1" "$2"; }
+wait_no_gid() { until20 eval "! has_gid $1 $2"; }
+
+# ip: iproute2's, when the initramfs has it in /bin (busybox's shell would run its own applet)
+ip() { /bin/ip "$@"; }
+
+# netns_pair NS1 IF1 IP4 IP6 NS2 IF2 IP4 IP6: two network namespaces (NS1 may be "-": the initial one)
+# joined by a veth pair IF1-IF2, each end up with its IPv4 (/24) and IPv6 (/64, no DAD) address.
+netns_pair() {
+	mkdir -p /run/netns /var/run
+	ip link add "$2" type veth peer name "$6" || return 1
+	for _ns in "$1" "$5"; do
+		[ "$_ns" = - ] && continue
+		ip netns add "$_ns" && ip -n "$_ns" link set lo up || return 1
+	done
+	[ "$1" = - ] || ip link set "$2" netns "$1" || return 1
+	ip link set "$6" netns "$5" || return 1
+	_nsip "$1" addr add "$3/24" dev "$2" && _nsip "$1" addr add "$4/64" dev "$2" nodad &&
+		_nsip "$1" link set "$2" up &&
+		_nsip "$5" addr add "$7/24" dev "$6" && _nsip "$5" addr add "$8/64" dev "$6" nodad &&
+		_nsip "$5" link set "$6" up
+}
+_nsip() {
+	_ns=$1
+	shift
+	if [ "$_ns" = - ]; then ip "$@"; else ip -n "$_ns" "$@"; fi
+}
+
+# load_extra / unload_extra: the kernel modules in $OIB_KO/extra (the in-tree RDMA stack), in
+# order / in reverse; unload_extra takes out only what load_extra loaded.
+load_extra() {
+	words $OIB_KO/extra.order
+	EXTRA_LOADED=
+	for _f in $W; do
+		loaded "${_f%.ko}" && continue
+		insmod $OIB_KO/extra/$_f || { fail "insmod $_f (extra)"; return 1; }
+		EXTRA_LOADED="${_f%.ko} $EXTRA_LOADED"
+	done
+}
+unload_extra() {
+	for _m in $EXTRA_LOADED; do rmmod "$_m" || fail "rmmod $_m (extra)"; done
+	EXTRA_LOADED=
 }

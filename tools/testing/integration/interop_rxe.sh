@@ -1,0 +1,69 @@
+#!/bin/sh
+# Integration test: wire interop with the in-tree stack.  The in-tree rdma_rxe (`rdma link add`)
+# sits on one end of a veth pair in the initial network namespace (the only one it works in), oib
+# on the other end in a namespace of its own.  rdma-core's rping (the in-tree rdma_cm, ib_cm,
+# rdma_rxe and librxe) against oib_krping, both ways and over IPv4 and IPv6, with hundreds of
+# iterations whose data both sides validate; a capture of oib's side decodes as RoCEv2 (make
+# check's tshark pass).  Loads the in-tree modules it needs and unloads them after.  Skipped
+# without oib_krping, iproute2's ip, rping or the in-tree modules.
+. "$OIB_GUEST/lib.sh"
+
+loaded oib_krping || { echo "# oib_krping is not loaded"; exit 4; }
+case $(ip -V 2>&1) in *iproute2*) ;; *) echo "# no iproute2 ip"; exit 4 ;; esac
+[ -x /bin/rping ] && [ -e $OIB_KO/extra.order ] || { echo "# no rping or in-tree modules"; exit 4; }
+
+t "in-tree rdma_rxe, rdma_cm, rdma_ucm loaded" load_extra || done_testing
+t "netns pair with a veth" netns_pair - vi 10.11.0.1 fd11::1 oibI vo 10.11.0.2 fd11::2 ||
+	done_testing
+t "in-tree rxe0 on vi" rdma link add rxe0 type rxe netdev vi
+t "oib device uo on vo" ip netns exec oibI sh -c "echo 'uo vo' >$RXE_CTL/netdev" || done_testing
+t "uo's port is ACTIVE" wait_line /sys/class/oib/uo/ports/1/state "4: ACTIVE"
+t "uo has 10.11.0.2" wait_gid uo 0000:0000:0000:0000:0000:ffff:0a0b:0002
+t "uo has fd11::2" wait_gid uo fd11:0000:0000:0000:0000:0000:0000:0002
+
+# counters: oib's port and fabric counters (after a failure)
+counters() {
+	echo "# uo:" $(grep -v ' 0$' /sys/kernel/debug/oib/uo/port1)
+	echo "# uo's fabric:" $(cat /sys/kernel/debug/oib_rxe/fabrics/uo/ports)
+}
+
+# rping_to_krping NAME ADDR PORT COUNT SIZE: oib_krping serves, rping connects
+rping_to_krping() {
+	t "$1: krping server starts" krping "server,addr=$2,port=$3,validate,count=$4,size=$5"
+	s=$KID
+	timeout 120 rping -c -a "$2" -p "$3" -C "$4" -S "$5" -V >/tmp/rping.out 2>&1
+	_rc=$?
+	t "$1: rping client exits 0" test $_rc -eq 0 || { cat /tmp/rping.out; counters; }
+	t "$1: krping server ends well" krping_end "$s" "$s"
+	krping_get "$s" iters
+	t "$1: $4 iterations on the server" test "$V" = "$4"
+}
+
+# krping_to_rping NAME ADDR PORT COUNT SIZE: rping serves (one connection), oib_krping connects
+krping_to_rping() {
+	timeout 120 rping -s -a "$2" -p "$3" -C "$4" -S "$5" -V >/tmp/rping.out 2>&1 &
+	_pid=$!
+	t "$1: rping server listens" until20 sh -c "rdma resource show cm_id | grep -q 'state LISTEN.*$3'"
+	t "$1: krping client starts" krping "client,addr=$2,port=$3,validate,count=$4,size=$5"
+	c=$KID
+	t "$1: krping client ends well" krping_end "$c" "$c" || counters
+	krping_get "$c" iters
+	t "$1: $4 iterations on the client" test "$V" = "$4"
+	wait $_pid
+	_rc=$?
+	t "$1: rping server exits 0" test $_rc -eq 0 || cat /tmp/rping.out
+}
+
+echo start >/sys/kernel/debug/oib_rxe/fabrics/uo/capture
+rping_to_krping "rping -> krping IPv4" 10.11.0.2 7174 300 64
+oib_pcap_dump uo
+krping_to_rping "krping -> rping IPv4" 10.11.0.1 7175 300 64
+rping_to_krping "rping -> krping IPv6" fd11::2 7176 200 1000
+krping_to_rping "krping -> rping IPv6" fd11::1 7177 200 1000
+
+t "rxe0 goes" rdma link delete rxe0
+ip netns del oibI
+t "deleting the namespace removes uo" wait_gone /sys/class/oib/uo
+ip link del vi 2>/dev/null
+unload_extra
+done_testing
