@@ -158,6 +158,10 @@ int oibv_get_async_event(struct oibv_context *ctx, struct oibv_async_event *even
 	case OIBV_EVENT_QP_LAST_WQE_REACHED:
 		event->element.qp = (struct oibv_qp *)(uintptr_t)ev.user_handle;
 		break;
+	case OIBV_EVENT_SRQ_ERR:
+	case OIBV_EVENT_SRQ_LIMIT_REACHED:
+		event->element.srq = (struct oibv_srq *)(uintptr_t)ev.user_handle;
+		break;
 	default:
 		event->element.port_num = ev.user_handle;
 		break;
@@ -191,6 +195,16 @@ void oibv_ack_async_event(struct oibv_async_event *event)
 		qp->events_completed++;
 		pthread_cond_signal(&qp->cond);
 		pthread_mutex_unlock(&qp->mutex);
+		break;
+	}
+	case OIBV_EVENT_SRQ_ERR:
+	case OIBV_EVENT_SRQ_LIMIT_REACHED: {
+		struct oibv_srq *srq = event->element.srq;
+
+		pthread_mutex_lock(&srq->mutex);
+		srq->events_completed++;
+		pthread_cond_signal(&srq->cond);
+		pthread_mutex_unlock(&srq->mutex);
 		break;
 	}
 	default:
