@@ -17,6 +17,11 @@ bool t_ud_send_recv(void);
 bool t_ud_checks(void);
 bool t_qp1_root(void);
 
+/* uverbs_procs.c */
+bool t_rc_between_processes(void);
+bool t_uc_between_processes(void);
+bool t_ud_between_processes(void);
+
 /* uverbs_srq.c */
 bool t_srq_recv(void);
 bool t_srq_limit_event(void);

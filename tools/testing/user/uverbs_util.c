@@ -108,7 +108,7 @@ int raw_cmd(int fd, unsigned int nr, void *cmd, uint32_t size)
 	return ioctl(fd, OIB_UVERBS_IOC(nr), cmd) ? errno : 0;
 }
 
-static bool qp_connect(struct oibv_qp *qp, uint32_t remote_qpn, const union oibv_gid *gid)
+bool qp_connect(struct oibv_qp *qp, uint32_t remote_qpn, const union oibv_gid *gid)
 {
 	bool rc = qp->qp_type == OIBV_QPT_RC;
 	struct oibv_qp_attr a = {

@@ -37,6 +37,9 @@ struct pair {
 	char *buf;			/* BUF_SIZE bytes, registered */
 };
 
+/* An RC or UC QP through INIT and RTR to RTS, its peer @remote_qpn at @gid (port 1). */
+bool qp_connect(struct oibv_qp *qp, uint32_t remote_qpn, const union oibv_gid *gid);
+
 /* Two QPs of @type on @ctx (CQs given, or made without channel), connected to each other. */
 bool pair_setup(struct pair *p, struct oibv_context *ctx, enum oibv_qp_type type,
 		struct oibv_cq *cq_a, struct oibv_cq *cq_b);
