@@ -50,7 +50,8 @@ static bool peer_make(struct peer *s, enum oibv_qp_type type)
 	s->pd = s->ctx ? oibv_alloc_pd(s->ctx) : NULL;
 	s->cq = s->pd ? oibv_create_cq(s->ctx, 64, NULL, NULL, 0) : NULL;
 	s->mr = s->cq ? oibv_reg_mr(s->pd, s->buf, BUF_SIZE, OIBV_ACCESS_LOCAL_WRITE) : NULL;
-	ia.send_cq = ia.recv_cq = s->cq;
+	ia.send_cq = s->cq;
+	ia.recv_cq = s->cq;
 	s->qp = s->mr ? oibv_create_qp(s->pd, &ia) : NULL;
 	return CHECK(s->qp);
 }
@@ -102,7 +103,8 @@ static bool peer_up(struct peer *s, int rfd, int wfd)
 	int i;
 
 	if (!CHECK(write(wfd, &s->qp->qp_num, 4) == 4) ||
-	    !CHECK(read(rfd, &s->remote_qpn, 4) == 4) || !CHECK(!oibv_query_gid(s->ctx, 1, 0, &gid)))
+	    !CHECK(read(rfd, &s->remote_qpn, 4) == 4) ||
+	    !CHECK(!oibv_query_gid(s->ctx, 1, 0, &gid)))
 		return false;
 	if (s->type == OIBV_QPT_UD ? !ud_up(s, &gid) : !qp_connect(s->qp, s->remote_qpn, &gid))
 		return false;
