@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Posting work requests through ioctls: at most OIB_UVERBS_MAX_WR requests of at most
- * OIB_UVERBS_MAX_SGE SGEs a call, each copied in and its SGEs translated from the user
- * addresses they name to the MR's kernel mapping (mr.c) before anything is posted; the requests
+ * OIB_UVERBS_MAX_SGE SGEs a call, each copied in and its SGEs checked against the context's
+ * MRs (mr.c: a user MR's iova is the user address) before anything is posted; the requests
  * before the first bad one are posted, as libibverbs's post calls do, and bad_wr names it.
  * Sends: SEND, RDMA WRITE and READ, atomics (which the provider allows on which QP type), each
  * with only the fields its opcode uses; UD sends name an AH, held while the post runs (after it,
@@ -15,7 +15,7 @@
 #include <linux/uaccess.h>
 #include "uverbs.h"
 
-/* Copy in and translate @num SGEs at user address @uaddr into @k. */
+/* Copy in and check @num SGEs at user address @uaddr into @k. */
 static int oib_uverbs_sges(struct oib_uverbs_file *ufile, struct oib_pd *pd, u64 uaddr,
 			   u32 num, struct oib_sge *k)
 {
