@@ -148,7 +148,22 @@ bool t_rc_atomics(void)
 	return ok;
 }
 
-/* One request of A's that must fail with @status (the QP then goes to error). */
+/* The responder's side of a refused remote access: B's QP_ACCESS_ERR on the async event file. */
+static bool access_event(struct pair *p)
+{
+	struct oibv_async_event ev;
+
+	if (!CHECK(readable(p->ctx->async_fd, 10000)) ||
+	    !CHECK(!oibv_get_async_event(p->ctx, &ev)))
+		return false;
+	oibv_ack_async_event(&ev);
+	return CHECK(ev.event_type == OIBV_EVENT_QP_ACCESS_ERR) && CHECK(ev.element.qp == p->b);
+}
+
+/*
+ * One request of A's that must fail with @status (the QP then goes to error); a remote access
+ * error also raises the responder's event.
+ */
 static bool denied(int rmr_access, int lmr_access, enum oibv_wr_opcode op,
 		   enum oibv_wc_status status)
 {
@@ -169,6 +184,8 @@ static bool denied(int rmr_access, int lmr_access, enum oibv_wr_opcode op,
 		wr.wr.rdma.remote_addr = (uintptr_t)p.buf + HALF;
 		wr.wr.rdma.rkey = rmr->rkey ? rmr->rkey : rmr->lkey;
 		ok = post_one(&p, &wr, status) && CHECK(p.buf[HALF] == 0x11);
+		if (ok && status == OIBV_WC_REM_ACCESS_ERR)
+			ok = access_event(&p);
 	}
 	if (rmr)
 		CHECK(!oibv_dereg_mr(rmr));
