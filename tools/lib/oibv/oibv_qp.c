@@ -150,12 +150,8 @@ int oibv_destroy_qp(struct oibv_qp *qp)
 
 	if (ret)
 		return ret;
-	pthread_mutex_lock(&qp->mutex);
-	while (qp->events_completed != c.async_events_reported)
-		pthread_cond_wait(&qp->cond, &qp->mutex);
-	pthread_mutex_unlock(&qp->mutex);
-	pthread_mutex_destroy(&qp->mutex);
-	pthread_cond_destroy(&qp->cond);
+	oibv_events_wait_done(&qp->mutex, &qp->cond, &qp->events_completed,
+			      c.async_events_reported);
 	free(qp);
 	return 0;
 }

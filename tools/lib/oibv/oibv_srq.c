@@ -68,12 +68,8 @@ int oibv_destroy_srq(struct oibv_srq *srq)
 
 	if (ret)
 		return ret;
-	pthread_mutex_lock(&srq->mutex);
-	while (srq->events_completed != c.async_events_reported)
-		pthread_cond_wait(&srq->cond, &srq->mutex);
-	pthread_mutex_unlock(&srq->mutex);
-	pthread_mutex_destroy(&srq->mutex);
-	pthread_cond_destroy(&srq->cond);
+	oibv_events_wait_done(&srq->mutex, &srq->cond, &srq->events_completed,
+			      c.async_events_reported);
 	free(srq);
 	return 0;
 }
