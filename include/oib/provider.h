@@ -52,6 +52,7 @@ struct oib_device_ops {
 			     const struct oib_recv_wr **bad_wr);
 
 	int (*get_dma_mr)(struct oib_mr *mr, int access);
+	/* Requests name the memory at @addr by mr->iova (the core set it; often @addr itself). */
 	int (*reg_kernel_mr)(struct oib_mr *mr, void *addr, size_t len, int access);
 	void (*dereg_mr)(struct oib_mr *mr);
 	/*

@@ -147,6 +147,12 @@ struct oib_mr *oib_get_dma_mr(struct oib_pd *pd, int access);
  * allocated until oib_dereg_mr).  iova is @addr.
  */
 struct oib_mr *oib_reg_kernel_mr(struct oib_pd *pd, void *addr, size_t len, int access);
+/*
+ * The same, but requests (SGEs and remote ones) name the memory as [@iova, @iova + @len): a user
+ * MR, whose iova is the process's address of the pages the kernel mapped at @addr.
+ */
+struct oib_mr *oib_reg_kernel_mr_iova(struct oib_pd *pd, void *addr, size_t len, u64 iova,
+				      int access);
 int oib_dereg_mr(struct oib_mr *mr);
 
 /*

@@ -170,7 +170,8 @@ static void context_command_checks(struct kunit *test)
 	u32 cq = ctx_cq(test, ufile, 0), qp = ctx_qp(test, ufile, pd, cq);
 	struct oib_uverbs_create_cq ccq = { .cqe = 4, .comp_vector = nvec, .channel_fd = -1 };
 	struct oib_uverbs_create_qp cqp = {
-		.pd_handle = pd, .send_cq_handle = cq, .recv_cq_handle = cq, .qp_type = 4,
+		.pd_handle = pd, .send_cq_handle = cq, .recv_cq_handle = cq,
+		.qp_type = 5,	/* XRC: not from user space */
 	};
 	struct oib_uverbs_modify_qp mqp = { .handle = qp, .attr_mask = 1u << 19 };
 	struct oib_uverbs_req_notify_cq rn = { .handle = cq, .notify = 2 };

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit allocation-failure sweeps of oib_uverbs: a context's opening and each command that makes
- * an object (PD, CQ, QP, the async event file), with the Nth allocation failing for every N.
+ * an object (PD, CQ, QP, AH, SRQ, the async event file), with the Nth allocation failing for
+ * every N.
  * A failed command leaves neither a handle nor a device object behind; a successful one is
  * undone; closing the context at the end finds nothing it should not.
  */
@@ -152,6 +153,50 @@ static void failslab_qp(struct kunit *test)
 	uv_run(test, uv_setup(test), qp_create, qp_destroy);
 }
 
+static int ah_create(struct kunit *test, void *ctx)
+{
+	struct uv_sweep *s = ctx;
+	struct oib_uverbs_create_ah c = {
+		.pd_handle = s->pd, .attr = { .is_global = 1, .port_num = 1, .hop_limit = 64 },
+	};
+
+	int ret = oib_uverbs_test_cmd(s->ufile, OIB_UVERBS_CREATE_AH, &c);
+
+	return uv_result(test, s, ret, c.handle);
+}
+
+static void ah_destroy(struct kunit *test, void *ctx)
+{
+	uv_destroy(test, ctx, OIB_UVERBS_DESTROY_AH);
+}
+
+static void failslab_ah(struct kunit *test)
+{
+	uv_run(test, uv_setup(test), ah_create, ah_destroy);
+}
+
+static int srq_create(struct kunit *test, void *ctx)
+{
+	struct uv_sweep *s = ctx;
+	struct oib_uverbs_create_srq c = {
+		.pd_handle = s->pd, .attr = { .max_wr = 16, .max_sge = 1 },
+	};
+
+	int ret = oib_uverbs_test_cmd(s->ufile, OIB_UVERBS_CREATE_SRQ, &c);
+
+	return uv_result(test, s, ret, c.handle);
+}
+
+static void srq_destroy(struct kunit *test, void *ctx)
+{
+	uv_destroy(test, ctx, OIB_UVERBS_DESTROY_SRQ);
+}
+
+static void failslab_srq(struct kunit *test)
+{
+	uv_run(test, uv_setup(test), srq_create, srq_destroy);
+}
+
 /* The async event file: a context has at most one, so each run opens a context of its own. */
 static int async_create(struct kunit *test, void *ctx)
 {
@@ -179,6 +224,8 @@ static struct kunit_case failslab_test_cases[] = {
 	KUNIT_CASE(failslab_pd),
 	KUNIT_CASE(failslab_cq),
 	KUNIT_CASE(failslab_qp),
+	KUNIT_CASE(failslab_ah),
+	KUNIT_CASE(failslab_srq),
 	KUNIT_CASE(failslab_async),
 	{}
 };

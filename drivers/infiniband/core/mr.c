@@ -74,20 +74,27 @@ static bool oib_kernel_range_valid(void *addr, size_t len)
 	return virt_addr_valid(addr) && virt_addr_valid(addr + len - 1);
 }
 
-struct oib_mr *oib_reg_kernel_mr(struct oib_pd *pd, void *addr, size_t len, int access)
+struct oib_mr *oib_reg_kernel_mr_iova(struct oib_pd *pd, void *addr, size_t len, u64 iova,
+				      int access)
 {
 	struct oib_mr *mr;
 
-	if (!oib_kernel_range_valid(addr, len))
+	if (!oib_kernel_range_valid(addr, len) || iova + len < iova)
 		return ERR_PTR(-EINVAL);
 	if (!IS_ERR_OR_NULL(pd) && len > pd->device->attrs.max_mr_size)
 		return ERR_PTR(-EINVAL);
 	mr = oib_mr_alloc(pd, access);
 	if (IS_ERR(mr))
 		return mr;
-	mr->iova = (u64)(uintptr_t)addr;
+	mr->iova = iova;
 	mr->length = len;
 	return oib_mr_done(mr, pd->device->ops->reg_kernel_mr(mr, addr, len, access));
+}
+EXPORT_SYMBOL(oib_reg_kernel_mr_iova);
+
+struct oib_mr *oib_reg_kernel_mr(struct oib_pd *pd, void *addr, size_t len, int access)
+{
+	return oib_reg_kernel_mr_iova(pd, addr, len, (u64)(uintptr_t)addr, access);
 }
 EXPORT_SYMBOL(oib_reg_kernel_mr);
 

@@ -36,11 +36,18 @@ const struct oib_uverbs_ioctl oib_uverbs_ioctls[OIB_UVERBS_CMD_MAX] = {
 	CMD(POLL_CQ, oib_uverbs_poll_cq, struct oib_uverbs_poll_cq, wcs),
 	CMD(REG_MR, oib_uverbs_reg_mr, struct oib_uverbs_reg_mr, reserved),
 	CMD(DEREG_MR, oib_uverbs_dereg_mr, struct oib_uverbs_destroy, reserved),
-	CMD(CREATE_QP, oib_uverbs_create_qp, struct oib_uverbs_create_qp, cap),
+	CMD(CREATE_QP, oib_uverbs_create_qp, struct oib_uverbs_create_qp, cap),	/* v1: no SRQ */
 	CMD(MODIFY_QP, oib_uverbs_modify_qp, struct oib_uverbs_modify_qp, ah_attr),
 	CMD(DESTROY_QP, oib_uverbs_destroy_qp, struct oib_uverbs_destroy_reported, reserved),
 	CMD(POST_SEND, oib_uverbs_post_send, struct oib_uverbs_post, reserved),
 	CMD(POST_RECV, oib_uverbs_post_recv, struct oib_uverbs_post, reserved),
+	CMD(CREATE_AH, oib_uverbs_create_ah, struct oib_uverbs_create_ah, attr),
+	CMD(DESTROY_AH, oib_uverbs_destroy_ah, struct oib_uverbs_destroy, reserved),
+	CMD(CREATE_SRQ, oib_uverbs_create_srq, struct oib_uverbs_create_srq, attr),
+	CMD(MODIFY_SRQ, oib_uverbs_modify_srq, struct oib_uverbs_modify_srq, attr),
+	CMD(QUERY_SRQ, oib_uverbs_query_srq, struct oib_uverbs_modify_srq, attr),
+	CMD(DESTROY_SRQ, oib_uverbs_destroy_srq, struct oib_uverbs_destroy_reported, reserved),
+	CMD(POST_SRQ_RECV, oib_uverbs_post_srq_recv, struct oib_uverbs_post, reserved),
 };
 
 /* Room for any command of this version. */
@@ -60,6 +67,9 @@ union oib_uverbs_cmd_buf {
 	struct oib_uverbs_create_qp create_qp;
 	struct oib_uverbs_modify_qp modify_qp;
 	struct oib_uverbs_post post;
+	struct oib_uverbs_create_ah create_ah;
+	struct oib_uverbs_create_srq create_srq;
+	struct oib_uverbs_modify_srq modify_srq;
 };
 
 static const struct oib_uverbs_ioctl *oib_uverbs_ioctl_desc(unsigned int cmd)

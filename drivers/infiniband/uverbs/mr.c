@@ -3,9 +3,10 @@
  * Memory regions over user memory.  The pages are pinned (pin_user_pages_fast(), FOLL_LONGTERM),
  * charged to the process's RLIMIT_MEMLOCK unless it has CAP_IPC_LOCK (mm->pinned_vm, as the
  * in-tree stack does), mapped into the kernel with vmap() and registered as a kernel MR; posted
- * SGEs name user addresses, which post_send/post_recv translate through the context's table of
- * lkeys (mr_keys) into the mapping.  Local access only in this version: remote keys would need
- * the remote peer to know the kernel mapping's address.
+ * registered as a kernel MR whose iova is the user address: posted SGEs and remote requests name
+ * the memory as the process sees it.  An SGE's lkey must be one of this context's MRs (mr_keys):
+ * never another context's, nor the PD's local DMA lkey (kernel memory).  The remote keys a peer
+ * uses are checked by the provider against the QP's PD and the MR's access, as the kernel's are.
  */
 #include <linux/module.h>
 #include <linux/mm.h>
@@ -16,6 +17,11 @@
 #include "uverbs.h"
 
 #define OIB_UVERBS_MR_MAX_LEN	SZ_1G
+
+OIB_UVERBS_SAME(OIB_UVERBS_ACCESS_LOCAL_WRITE, OIB_ACCESS_LOCAL_WRITE);
+OIB_UVERBS_SAME(OIB_UVERBS_ACCESS_REMOTE_WRITE, OIB_ACCESS_REMOTE_WRITE);
+OIB_UVERBS_SAME(OIB_UVERBS_ACCESS_REMOTE_READ, OIB_ACCESS_REMOTE_READ);
+OIB_UVERBS_SAME(OIB_UVERBS_ACCESS_REMOTE_ATOMIC, OIB_ACCESS_REMOTE_ATOMIC);
 
 static int oib_uverbs_charge(struct mm_struct *mm, unsigned long npages)
 {
@@ -47,6 +53,11 @@ static int oib_uverbs_pin(struct oib_uverbs_umem *umem, unsigned long start, boo
 	return 0;
 }
 
+static void oib_uverbs_umem_retired_free(struct oib_uverbs_retired *r)
+{
+	oib_uverbs_umem_free(container_of(r, struct oib_uverbs_umem, retired));
+}
+
 static struct oib_uverbs_umem *oib_uverbs_umem_get(u64 addr, u64 length, bool write)
 {
 	unsigned long start = addr & PAGE_MASK;
@@ -58,6 +69,7 @@ static struct oib_uverbs_umem *oib_uverbs_umem_get(u64 addr, u64 length, bool wr
 		return ERR_PTR(-ENOMEM);
 	umem->npages = (PAGE_ALIGN(addr + length) - start) >> PAGE_SHIFT;
 	umem->mm = current->mm;
+	umem->retired.free = oib_uverbs_umem_retired_free;
 	ret = oib_uverbs_charge(umem->mm, umem->npages);
 	if (ret)
 		goto err_free;
@@ -97,15 +109,16 @@ void oib_uverbs_umem_free(struct oib_uverbs_umem *umem)
 static int oib_uverbs_mr_make(struct oib_uverbs_call *call, struct oib_uverbs_mr *umr,
 			      struct oib_uverbs_reg_mr *cmd)
 {
-	int access = cmd->access ? OIB_ACCESS_LOCAL_WRITE : 0;
 	struct oib_mr *mr;
 	int ret;
 
-	umr->umem = oib_uverbs_umem_get(cmd->addr, cmd->length, access);
+	/* remote write and atomics imply local write (the core checks it) */
+	umr->umem = oib_uverbs_umem_get(cmd->addr, cmd->length,
+					cmd->access & OIB_UVERBS_ACCESS_LOCAL_WRITE);
 	if (IS_ERR(umr->umem))
 		return PTR_ERR(umr->umem);
-	mr = oib_reg_kernel_mr(umr->upd->pd, umr->umem->vaddr + offset_in_page(cmd->addr),
-			       cmd->length, access);
+	mr = oib_reg_kernel_mr_iova(umr->upd->pd, umr->umem->vaddr + offset_in_page(cmd->addr),
+				    cmd->length, cmd->addr, cmd->access);
 	if (IS_ERR(mr)) {
 		oib_uverbs_umem_free(umr->umem);
 		return PTR_ERR(mr);
@@ -132,7 +145,7 @@ int oib_uverbs_reg_mr(struct oib_uverbs_call *call, void *buf)
 	int ret;
 
 	if (cmd->reserved || cmd->handle || cmd->lkey || cmd->rkey ||
-	    cmd->access & ~OIB_UVERBS_ACCESS_LOCAL_WRITE)
+	    cmd->access & ~OIB_UVERBS_ACCESS_ALL)
 		return -EINVAL;
 	if (!cmd->length || cmd->length > OIB_UVERBS_MR_MAX_LEN ||
 	    cmd->addr + cmd->length < cmd->addr || !access_ok(u64_to_user_ptr(cmd->addr),
@@ -156,6 +169,7 @@ int oib_uverbs_reg_mr(struct oib_uverbs_call *call, void *buf)
 	}
 	cmd->handle = umr->uobj.handle;
 	cmd->lkey = umr->mr->lkey;
+	cmd->rkey = umr->mr->rkey;
 	oib_uobj_commit(&umr->uobj);
 	return 0;
 }
@@ -172,7 +186,7 @@ int oib_uverbs_mr_destroy(struct oib_uverbs_uobj *uobj, void *resp)
 		xa_store(&ufile->mr_keys, umr->mr->lkey, umr, GFP_KERNEL);
 		return ret;
 	}
-	oib_uverbs_pd_retire_umem(umr->upd, umr->umem);
+	oib_uverbs_pd_retire(umr->upd, &umr->umem->retired);
 	return 0;
 }
 
@@ -199,7 +213,7 @@ int oib_uverbs_sge_from_user(struct oib_uverbs_file *ufile, struct oib_pd *pd,
 	umr = xa_load(&ufile->mr_keys, u->lkey);
 	if (umr && umr->mr->pd == pd && u->addr >= umr->uaddr && u->length <= umr->length &&
 	    u->addr - umr->uaddr <= umr->length - u->length) {
-		k->addr = umr->mr->iova + (u->addr - umr->uaddr);
+		k->addr = u->addr;	/* the MR's iova is the user address */
 		k->length = u->length;
 		k->lkey = u->lkey;
 		ret = 0;

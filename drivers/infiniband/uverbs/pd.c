@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Protection domains, and what a PD keeps for its MRs: the memory of a deregistered user MR
- * (pinned pages and their kernel mapping, mr.c) may still be read or written by a request the
- * provider resolved just before the key went away, until the QP that carries it is destroyed.
- * Such memory is retired on its PD and freed once the PD has no user QP (QPs of a PD are the
- * only users of its MRs' keys, and a destroyed QP is done with its requests).
+ * Protection domains, and what a PD keeps for its QPs' requests: the memory of a deregistered
+ * user MR (pinned pages and their kernel mapping, mr.c) may still be read or written by a request
+ * the provider resolved just before the key went away, and a UD request names its AH until it is
+ * sent (ah.c), until the QP that carries it is destroyed.  Such things are retired on their PD and
+ * freed once the PD has no user QP (QPs of a PD are the only users of its MRs' keys and AHs, and
+ * a destroyed QP is done with its requests).
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -70,30 +71,30 @@ void oib_uverbs_pd_qp_add(struct oib_uverbs_pd *upd)
 	mutex_unlock(&upd->lock);
 }
 
-/* A QP of @upd was destroyed: if it was the last, free the retired MR memory. */
+/* A QP of @upd was destroyed: if it was the last, free what was retired. */
 void oib_uverbs_pd_qp_del(struct oib_uverbs_pd *upd)
 {
-	struct oib_uverbs_umem *umem, *tmp;
+	struct oib_uverbs_retired *r, *tmp;
 	LIST_HEAD(free);
 
 	mutex_lock(&upd->lock);
 	if (!--upd->nqps)
 		list_splice_init(&upd->retired, &free);
 	mutex_unlock(&upd->lock);
-	list_for_each_entry_safe(umem, tmp, &free, list)
-		oib_uverbs_umem_free(umem);
+	list_for_each_entry_safe(r, tmp, &free, list)
+		r->free(r);
 }
 
-/* A deregistered MR's memory: freed now if @upd has no QP, else when its last QP goes. */
-void oib_uverbs_pd_retire_umem(struct oib_uverbs_pd *upd, struct oib_uverbs_umem *umem)
+/* Something user space destroyed: freed now if @upd has no QP, else when its last QP goes. */
+void oib_uverbs_pd_retire(struct oib_uverbs_pd *upd, struct oib_uverbs_retired *r)
 {
 	bool now;
 
 	mutex_lock(&upd->lock);
 	now = !upd->nqps;
 	if (!now)
-		list_add_tail(&umem->list, &upd->retired);
+		list_add_tail(&r->list, &upd->retired);
 	mutex_unlock(&upd->lock);
 	if (now)
-		oib_uverbs_umem_free(umem);
+		r->free(r);
 }

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Posting work requests through ioctls: at most OIB_UVERBS_MAX_WR requests of at most
- * OIB_UVERBS_MAX_SGE SGEs a call, each copied in and its SGEs translated from the user
- * addresses they name to the MR's kernel mapping (mr.c) before anything is posted; the requests
+ * OIB_UVERBS_MAX_SGE SGEs a call, each copied in and its SGEs checked against the context's
+ * MRs (mr.c: a user MR's iova is the user address) before anything is posted; the requests
  * before the first bad one are posted, as libibverbs's post calls do, and bad_wr names it.
- * Sends: SEND and SEND_WITH_IMM in this version.
+ * Sends: SEND, RDMA WRITE and READ, atomics (which the provider allows on which QP type), each
+ * with only the fields its opcode uses; UD sends name an AH, held while the post runs (after it,
+ * a destroyed AH is retired on its PD: ah.c).
  */
+#include <linux/capability.h>
 #include <linux/module.h>
+#include <linux/nospec.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include "uverbs.h"
 
-/* Copy in and translate @num SGEs at user address @uaddr into @k. */
+/* Copy in and check @num SGEs at user address @uaddr into @k. */
 static int oib_uverbs_sges(struct oib_uverbs_file *ufile, struct oib_pd *pd, u64 uaddr,
 			   u32 num, struct oib_sge *k)
 {
@@ -31,10 +35,11 @@ static int oib_uverbs_sges(struct oib_uverbs_file *ufile, struct oib_pd *pd, u64
 	return 0;
 }
 
-/* The work requests and their SGEs, in one allocation. */
+/* The work requests, their SGEs and the AHs they hold, in one allocation. */
 struct oib_uverbs_send_batch {
 	struct oib_send_wr wr[OIB_UVERBS_MAX_WR];
 	struct oib_sge sge[OIB_UVERBS_MAX_WR][OIB_UVERBS_MAX_SGE];
+	struct oib_uverbs_ah *ah[OIB_UVERBS_MAX_WR];
 };
 
 struct oib_uverbs_recv_batch {
@@ -42,21 +47,97 @@ struct oib_uverbs_recv_batch {
 	struct oib_sge sge[OIB_UVERBS_MAX_WR][OIB_UVERBS_MAX_SGE];
 };
 
+/* The fields of struct oib_uverbs_send_wr each opcode uses, besides the SGEs and flags. */
+#define OIB_UVERBS_F_IMM	BIT(0)
+#define OIB_UVERBS_F_RDMA	BIT(1)	/* remote_addr, rkey */
+#define OIB_UVERBS_F_ADD	BIT(2)	/* compare_add */
+#define OIB_UVERBS_F_SWAP	BIT(3)
+
+static const u8 oib_uverbs_wr_fields[] = {
+	[OIB_UVERBS_WR_RDMA_WRITE] = OIB_UVERBS_F_RDMA,
+	[OIB_UVERBS_WR_RDMA_WRITE_WITH_IMM] = OIB_UVERBS_F_RDMA | OIB_UVERBS_F_IMM,
+	[OIB_UVERBS_WR_SEND] = 0,
+	[OIB_UVERBS_WR_SEND_WITH_IMM] = OIB_UVERBS_F_IMM,
+	[OIB_UVERBS_WR_RDMA_READ] = OIB_UVERBS_F_RDMA,
+	[OIB_UVERBS_WR_ATOMIC_CMP_AND_SWP] = OIB_UVERBS_F_RDMA | OIB_UVERBS_F_ADD |
+					     OIB_UVERBS_F_SWAP,
+	[OIB_UVERBS_WR_ATOMIC_FETCH_AND_ADD] = OIB_UVERBS_F_RDMA | OIB_UVERBS_F_ADD,
+};
+
+OIB_UVERBS_SAME(OIB_UVERBS_WR_RDMA_WRITE, OIB_WR_RDMA_WRITE);
+OIB_UVERBS_SAME(OIB_UVERBS_WR_RDMA_WRITE_WITH_IMM, OIB_WR_RDMA_WRITE_WITH_IMM);
+OIB_UVERBS_SAME(OIB_UVERBS_WR_SEND, OIB_WR_SEND);
+OIB_UVERBS_SAME(OIB_UVERBS_WR_SEND_WITH_IMM, OIB_WR_SEND_WITH_IMM);
+OIB_UVERBS_SAME(OIB_UVERBS_WR_RDMA_READ, OIB_WR_RDMA_READ);
+OIB_UVERBS_SAME(OIB_UVERBS_WR_ATOMIC_CMP_AND_SWP, OIB_WR_ATOMIC_CMP_AND_SWP);
+OIB_UVERBS_SAME(OIB_UVERBS_WR_ATOMIC_FETCH_AND_ADD, OIB_WR_ATOMIC_FETCH_AND_ADD);
+
+/* -EINVAL if @u sets a field its opcode does not use. */
+static int oib_uverbs_wr_fields_check(const struct oib_uverbs_send_wr *u)
+{
+	u8 f;
+
+	if (u->opcode >= ARRAY_SIZE(oib_uverbs_wr_fields))
+		return -EINVAL;
+	f = oib_uverbs_wr_fields[array_index_nospec(u->opcode, ARRAY_SIZE(oib_uverbs_wr_fields))];
+	if ((!(f & OIB_UVERBS_F_IMM) && u->imm_data) ||
+	    (!(f & OIB_UVERBS_F_RDMA) && (u->remote_addr || u->rkey)) ||
+	    (!(f & OIB_UVERBS_F_ADD) && u->compare_add) ||
+	    (!(f & OIB_UVERBS_F_SWAP) && u->swap))
+		return -EINVAL;
+	return 0;
+}
+
+/* A datagram's destination: an AH of this context (held in *@ahp), the QPN and the Q_Key. */
+static int oib_uverbs_ud_wr(struct oib_uverbs_file *ufile, const struct oib_uverbs_send_wr *u,
+			    struct oib_send_wr *k, struct oib_uverbs_ah **ahp)
+{
+	struct oib_uverbs_ah *uah;
+
+	if ((u->remote_qkey & OIB_UVERBS_QKEY_CONTROLLED) && !capable(CAP_NET_RAW))
+		return -EPERM;
+	uah = oib_uobj_get(ufile, u->ah_handle, OIB_UVERBS_OBJ_AH);
+	if (IS_ERR(uah))
+		return PTR_ERR(uah);
+	*ahp = uah;
+	k->wr.ud.ah = uah->keep->ah;
+	k->wr.ud.remote_qpn = u->remote_qpn;
+	k->wr.ud.remote_qkey = u->remote_qkey;
+	return 0;
+}
+
 static int oib_uverbs_send_wr(struct oib_uverbs_file *ufile, struct oib_qp *qp,
 			      const struct oib_uverbs_send_wr *u, struct oib_send_wr *k,
-			      struct oib_sge *sge)
+			      struct oib_sge *sge, struct oib_uverbs_ah **ahp)
 {
-	if (u->opcode != OIB_UVERBS_WR_SEND && u->opcode != OIB_UVERBS_WR_SEND_WITH_IMM)
-		return -EINVAL;
+	bool ud = qp->qp_type == OIB_QPT_UD || qp->qp_type == OIB_QPT_GSI ||
+		  qp->qp_type == OIB_QPT_SMI;
+	int ret;
+
 	if (u->send_flags & ~(OIB_UVERBS_SEND_SIGNALED | OIB_UVERBS_SEND_SOLICITED))
 		return -EINVAL;
-	k->wr_id = u->wr_id;
-	k->opcode = u->opcode;
-	k->send_flags = u->send_flags;
-	k->ex.imm_data = (__force __be32)u->imm_data;
-	k->num_sge = u->num_sge;
-	k->sg_list = sge;
-	return oib_uverbs_sges(ufile, qp->pd, u->sg_list, u->num_sge, sge);
+	ret = oib_uverbs_wr_fields_check(u);
+	if (ret)
+		return ret;
+	*k = (struct oib_send_wr){
+		.wr_id = u->wr_id, .opcode = u->opcode, .send_flags = u->send_flags,
+		.ex.imm_data = (__force __be32)u->imm_data, .num_sge = u->num_sge, .sg_list = sge,
+	};
+	if (u->opcode == OIB_UVERBS_WR_ATOMIC_CMP_AND_SWP ||
+	    u->opcode == OIB_UVERBS_WR_ATOMIC_FETCH_AND_ADD) {
+		k->wr.atomic.remote_addr = u->remote_addr;
+		k->wr.atomic.compare_add = u->compare_add;
+		k->wr.atomic.swap = u->swap;
+		k->wr.atomic.rkey = u->rkey;
+	} else {
+		k->wr.rdma.remote_addr = u->remote_addr;
+		k->wr.rdma.rkey = u->rkey;
+	}
+	if (ud)
+		ret = oib_uverbs_ud_wr(ufile, u, k, ahp);
+	else if (u->ah_handle || u->remote_qpn || u->remote_qkey)
+		ret = -EINVAL;
+	return ret ?: oib_uverbs_sges(ufile, qp->pd, u->sg_list, u->num_sge, sge);
 }
 
 static int oib_uverbs_post_send_batch(struct oib_uverbs_file *ufile, struct oib_qp *qp,
@@ -71,28 +152,41 @@ static int oib_uverbs_post_send_batch(struct oib_uverbs_file *ufile, struct oib_
 	int err = 0;
 
 	for (i = 0; i < cmd->count && !err; i++) {
+		b->ah[i] = NULL;
 		if (copy_from_user(&u, u64_to_user_ptr(cmd->wrs + i * sizeof(u)), sizeof(u)))
 			err = -EFAULT;
 		else
-			err = oib_uverbs_send_wr(ufile, qp, &u, &b->wr[i], b->sge[i]);
+			err = oib_uverbs_send_wr(ufile, qp, &u, &b->wr[i], b->sge[i], &b->ah[i]);
 		b->wr[i].next = &b->wr[i + 1];
 	}
 	/* The requests before a bad one are posted, as if posted one by one. */
 	n = err ? i - 1 : i;
 	cmd->bad_wr = n;
-	if (!n)
-		return err;
-	b->wr[n - 1].next = NULL;
-	ret = oib_post_send(qp, b->wr, &bad);
-	if (ret)
-		cmd->bad_wr = bad - b->wr;
+	ret = 0;
+	if (n) {
+		b->wr[n - 1].next = NULL;
+		ret = oib_post_send(qp, b->wr, &bad);
+		if (ret)
+			cmd->bad_wr = bad - b->wr;
+	}
+	while (i--)
+		if (b->ah[i])
+			oib_uobj_put(&b->ah[i]->uobj);
 	return ret ?: err;
 }
 
-static int oib_uverbs_post_recv_batch(struct oib_uverbs_file *ufile, struct oib_qp *qp,
+/* Where receives go: a QP's own queue or an SRQ. */
+struct oib_uverbs_recv_target {
+	struct oib_qp *qp;
+	struct oib_srq *srq;
+};
+
+static int oib_uverbs_post_recv_batch(struct oib_uverbs_file *ufile,
+				      const struct oib_uverbs_recv_target *t,
 				      struct oib_uverbs_post *cmd,
 				      struct oib_uverbs_recv_batch *b)
 {
+	struct oib_pd *pd = t->srq ? t->srq->pd : t->qp->pd;
 	struct oib_uverbs_recv_wr u;
 	const struct oib_recv_wr *bad;
 	u32 i, n;
@@ -106,7 +200,7 @@ static int oib_uverbs_post_recv_batch(struct oib_uverbs_file *ufile, struct oib_
 		else if (u.reserved)
 			err = -EINVAL;
 		else
-			err = oib_uverbs_sges(ufile, qp->pd, u.sg_list, u.num_sge, b->sge[i]);
+			err = oib_uverbs_sges(ufile, pd, u.sg_list, u.num_sge, b->sge[i]);
 		b->wr[i] = (struct oib_recv_wr){
 			.next = &b->wr[i + 1], .wr_id = u.wr_id, .sg_list = b->sge[i],
 			.num_sge = u.num_sge,
@@ -117,37 +211,53 @@ static int oib_uverbs_post_recv_batch(struct oib_uverbs_file *ufile, struct oib_
 	if (!n)
 		return err;
 	b->wr[n - 1].next = NULL;
-	ret = oib_post_recv(qp, b->wr, &bad);
+	ret = t->srq ? oib_post_srq_recv(t->srq, b->wr, &bad) : oib_post_recv(t->qp, b->wr, &bad);
 	if (ret)
 		cmd->bad_wr = bad - b->wr;
 	return ret ?: err;
+}
+
+static int oib_uverbs_post_batch(struct oib_uverbs_file *ufile, struct oib_uverbs_uobj *uobj,
+				 struct oib_uverbs_post *cmd, bool send)
+{
+	struct oib_uverbs_recv_target t = { 0 };
+	void *batch;
+	int ret;
+
+	batch = kvmalloc(send ? sizeof(struct oib_uverbs_send_batch) :
+			sizeof(struct oib_uverbs_recv_batch), GFP_KERNEL);
+	if (!batch)
+		return -ENOMEM;
+	if (uobj->type == OIB_UVERBS_OBJ_SRQ)
+		t.srq = container_of(uobj, struct oib_uverbs_srq, uobj)->srq;
+	else
+		t.qp = container_of(uobj, struct oib_uverbs_qp, uobj)->qp;
+	if (send)
+		ret = oib_uverbs_post_send_batch(ufile, t.qp, cmd, batch);
+	else
+		ret = oib_uverbs_post_recv_batch(ufile, &t, cmd, batch);
+	kvfree(batch);
+	return ret;
 }
 
 /*
  * A failed post reports bad_wr in the answer: ioctl.c copies answers back on success only, so
  * the handler writes it itself.
  */
-static int oib_uverbs_post(struct oib_uverbs_call *call, struct oib_uverbs_post *cmd, bool send)
+static int oib_uverbs_post(struct oib_uverbs_call *call, struct oib_uverbs_post *cmd,
+			   enum oib_uverbs_obj_type type, bool send)
 {
 	struct oib_uverbs_post __user *ucmd = call->ucmd;
-	struct oib_uverbs_qp *uqp;
-	void *batch;
+	struct oib_uverbs_uobj *uobj;
 	int ret;
 
 	if (cmd->reserved || cmd->bad_wr || !cmd->count || cmd->count > OIB_UVERBS_MAX_WR)
 		return -EINVAL;
-	uqp = oib_uobj_get(call->ufile, cmd->handle, OIB_UVERBS_OBJ_QP);
-	if (IS_ERR(uqp))
-		return PTR_ERR(uqp);
-	batch = kvmalloc(send ? sizeof(struct oib_uverbs_send_batch) :
-			sizeof(struct oib_uverbs_recv_batch), GFP_KERNEL);
-	ret = -ENOMEM;
-	if (batch && send)
-		ret = oib_uverbs_post_send_batch(call->ufile, uqp->qp, cmd, batch);
-	else if (batch)
-		ret = oib_uverbs_post_recv_batch(call->ufile, uqp->qp, cmd, batch);
-	kvfree(batch);
-	oib_uobj_put(&uqp->uobj);
+	uobj = oib_uobj_get(call->ufile, cmd->handle, type);
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+	ret = oib_uverbs_post_batch(call->ufile, uobj, cmd, send);
+	oib_uobj_put(uobj);
 	if (ret && put_user(cmd->bad_wr, &ucmd->bad_wr))
 		ret = -EFAULT;
 	return ret;
@@ -155,10 +265,15 @@ static int oib_uverbs_post(struct oib_uverbs_call *call, struct oib_uverbs_post 
 
 int oib_uverbs_post_send(struct oib_uverbs_call *call, void *buf)
 {
-	return oib_uverbs_post(call, buf, true);
+	return oib_uverbs_post(call, buf, OIB_UVERBS_OBJ_QP, true);
 }
 
 int oib_uverbs_post_recv(struct oib_uverbs_call *call, void *buf)
 {
-	return oib_uverbs_post(call, buf, false);
+	return oib_uverbs_post(call, buf, OIB_UVERBS_OBJ_QP, false);
+}
+
+int oib_uverbs_post_srq_recv(struct oib_uverbs_call *call, void *buf)
+{
+	return oib_uverbs_post(call, buf, OIB_UVERBS_OBJ_SRQ, false);
 }

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Queue pairs from user space: RC and UC in this version, created, modified and destroyed
- * through ioctls, their events on the context's async event file.  Work requests are posted
- * through ioctls too (post.c); the rings are not mapped into the process yet.
+ * Queue pairs from user space: RC, UC and UD, and with CAP_NET_RAW the special QPs of a port
+ * (SMI, GSI), with an SRQ or not, created, modified and destroyed through ioctls, their events
+ * on the context's async event file.  Work requests are posted through ioctls too (post.c);
+ * the rings are not mapped into the process yet.
  */
+#include <linux/capability.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include "uverbs.h"
@@ -19,15 +21,33 @@ static void oib_uverbs_qp_event(struct oib_event *event, void *context)
 struct oib_uverbs_qp_deps {
 	struct oib_uverbs_pd *upd;
 	struct oib_uverbs_cq *scq, *rcq;
+	struct oib_uverbs_srq *usrq;	/* or NULL */
 };
+
+/* The QP's SRQ, if it names one (held in @d). */
+static int oib_uverbs_qp_srq_get(struct oib_uverbs_file *ufile, u32 handle,
+				 struct oib_uverbs_qp_deps *d)
+{
+	d->usrq = NULL;
+	if (!handle)
+		return 0;
+	d->usrq = oib_uobj_get(ufile, handle, OIB_UVERBS_OBJ_SRQ);
+	return PTR_ERR_OR_ZERO(d->usrq);
+}
 
 static int oib_uverbs_qp_deps_get(struct oib_uverbs_file *ufile,
 				  const struct oib_uverbs_create_qp *cmd,
 				  struct oib_uverbs_qp_deps *d)
 {
+	int ret = oib_uverbs_qp_srq_get(ufile, cmd->srq_handle, d);
+
+	if (ret)
+		return ret;
 	d->upd = oib_uobj_get(ufile, cmd->pd_handle, OIB_UVERBS_OBJ_PD);
-	if (IS_ERR(d->upd))
-		return PTR_ERR(d->upd);
+	if (IS_ERR(d->upd)) {
+		ret = PTR_ERR(d->upd);
+		goto put_srq;
+	}
 	d->scq = oib_uobj_get(ufile, cmd->send_cq_handle, OIB_UVERBS_OBJ_CQ);
 	if (IS_ERR(d->scq))
 		goto put_pd;
@@ -41,8 +61,12 @@ static int oib_uverbs_qp_deps_get(struct oib_uverbs_file *ufile,
 	oib_uobj_put(&d->scq->uobj);
 	d->scq = d->rcq;
 put_pd:
+	ret = PTR_ERR(d->scq);
 	oib_uobj_put(&d->upd->uobj);
-	return PTR_ERR(d->scq);
+put_srq:
+	if (d->usrq)
+		oib_uobj_put(&d->usrq->uobj);
+	return ret;
 }
 
 static void oib_uverbs_qp_deps_put(struct oib_uverbs_qp_deps *d)
@@ -51,6 +75,8 @@ static void oib_uverbs_qp_deps_put(struct oib_uverbs_qp_deps *d)
 		oib_uobj_put(&d->rcq->uobj);
 	oib_uobj_put(&d->scq->uobj);
 	oib_uobj_put(&d->upd->uobj);
+	if (d->usrq)
+		oib_uobj_put(&d->usrq->uobj);
 }
 
 static int oib_uverbs_qp_make(struct oib_uverbs_call *call, struct oib_uverbs_qp *uqp,
@@ -59,6 +85,7 @@ static int oib_uverbs_qp_make(struct oib_uverbs_call *call, struct oib_uverbs_qp
 	struct oib_qp_init_attr attr = {
 		.event_handler = oib_uverbs_qp_event, .qp_context = uqp,
 		.send_cq = d->scq->cq, .recv_cq = d->rcq->cq, .qp_type = cmd->qp_type,
+		.port_num = cmd->port_num, .srq = d->usrq ? d->usrq->srq : NULL,
 		.sq_sig_type = cmd->sq_sig_all ? OIB_SIGNAL_ALL_WR : OIB_SIGNAL_REQ_WR,
 		.cap = {
 			.max_send_wr = cmd->cap.max_send_wr, .max_recv_wr = cmd->cap.max_recv_wr,
@@ -99,11 +126,22 @@ int oib_uverbs_create_qp(struct oib_uverbs_call *call, void *buf)
 	struct oib_uverbs_qp *uqp;
 	int ret;
 
-	if (cmd->reserved || cmd->handle || cmd->qp_num || cmd->cap.reserved ||
+	if (cmd->handle || cmd->qp_num || cmd->cap.reserved || cmd->reserved ||
 	    cmd->sq_sig_all > 1)
 		return -EINVAL;
-	if (cmd->qp_type != OIB_UVERBS_QPT_RC && cmd->qp_type != OIB_UVERBS_QPT_UC)
+	switch (cmd->qp_type) {
+	case OIB_UVERBS_QPT_SMI:
+	case OIB_UVERBS_QPT_GSI:
+		if (!capable(CAP_NET_RAW))
+			return -EPERM;
+		break;
+	case OIB_UVERBS_QPT_RC:
+	case OIB_UVERBS_QPT_UC:
+	case OIB_UVERBS_QPT_UD:
+		break;
+	default:
 		return -EOPNOTSUPP;
+	}
 	if (cmd->cap.max_send_sge > OIB_UVERBS_MAX_SGE ||
 	    cmd->cap.max_recv_sge > OIB_UVERBS_MAX_SGE)
 		return -EINVAL;
@@ -149,7 +187,7 @@ int oib_uverbs_destroy_qp(struct oib_uverbs_call *call, void *buf)
 
 #define OIB_UVERBS_QP_MASK							\
 	(OIB_UVERBS_QP_STATE | OIB_UVERBS_QP_ACCESS_FLAGS | OIB_UVERBS_QP_PKEY_INDEX |	\
-	 OIB_UVERBS_QP_PORT | OIB_UVERBS_QP_AV | OIB_UVERBS_QP_PATH_MTU |		\
+	 OIB_UVERBS_QP_PORT | OIB_UVERBS_QP_QKEY | OIB_UVERBS_QP_AV | OIB_UVERBS_QP_PATH_MTU |	\
 	 OIB_UVERBS_QP_TIMEOUT | OIB_UVERBS_QP_RETRY_CNT | OIB_UVERBS_QP_RNR_RETRY |	\
 	 OIB_UVERBS_QP_RQ_PSN | OIB_UVERBS_QP_MAX_QP_RD_ATOMIC |				\
 	 OIB_UVERBS_QP_MIN_RNR_TIMER | OIB_UVERBS_QP_SQ_PSN |				\
@@ -157,33 +195,20 @@ int oib_uverbs_destroy_qp(struct oib_uverbs_call *call, void *buf)
 
 static int oib_uverbs_qp_attr(const struct oib_uverbs_modify_qp *cmd, struct oib_qp_attr *a)
 {
-	const struct oib_uverbs_ah_attr *ah = &cmd->ah_attr;
-
 	if ((cmd->attr_mask & ~OIB_UVERBS_QP_MASK) ||
-	    (cmd->qp_access_flags & ~OIB_UVERBS_ACCESS_LOCAL_WRITE) ||
-	    memchr_inv(cmd->reserved, 0, sizeof(cmd->reserved)) ||
-	    memchr_inv(ah->reserved, 0, sizeof(ah->reserved)) || ah->is_global > 1 ||
-	    cmd->qp_state >= OIB_QPS_MAX)
+	    (cmd->qp_access_flags & ~OIB_UVERBS_ACCESS_ALL) ||
+	    memchr_inv(cmd->reserved, 0, sizeof(cmd->reserved)) || cmd->qp_state >= OIB_QPS_MAX)
 		return -EINVAL;
 	*a = (struct oib_qp_attr){
 		.qp_state = cmd->qp_state, .path_mtu = cmd->path_mtu, .rq_psn = cmd->rq_psn,
 		.sq_psn = cmd->sq_psn, .dest_qp_num = cmd->dest_qp_num,
-		.qp_access_flags = cmd->qp_access_flags ? OIB_ACCESS_LOCAL_WRITE : 0,
+		.qp_access_flags = cmd->qp_access_flags, .qkey = cmd->qkey,
 		.pkey_index = cmd->pkey_index, .port_num = cmd->port_num,
 		.timeout = cmd->timeout, .retry_cnt = cmd->retry_cnt, .rnr_retry = cmd->rnr_retry,
 		.min_rnr_timer = cmd->min_rnr_timer, .max_rd_atomic = cmd->max_rd_atomic,
 		.max_dest_rd_atomic = cmd->max_dest_rd_atomic,
-		.ah_attr = {
-			.port_num = ah->port_num, .sl = ah->sl, .dlid = ah->dlid,
-			.flags = ah->is_global ? OIB_AH_GRH : 0,
-			.grh = {
-				.flow_label = ah->flow_label, .sgid_index = ah->sgid_index,
-				.hop_limit = ah->hop_limit, .traffic_class = ah->traffic_class,
-			},
-		},
 	};
-	memcpy(a->ah_attr.grh.dgid.raw, ah->dgid, sizeof(ah->dgid));
-	return 0;
+	return oib_uverbs_ah_attr(&cmd->ah_attr, &a->ah_attr);
 }
 
 int oib_uverbs_modify_qp(struct oib_uverbs_call *call, void *buf)
@@ -196,6 +221,10 @@ int oib_uverbs_modify_qp(struct oib_uverbs_call *call, void *buf)
 	ret = oib_uverbs_qp_attr(cmd, &attr);
 	if (ret)
 		return ret;
+	/* a controlled Q_Key (bit 31) is the special QPs': privileged, as a raw QP */
+	if ((cmd->attr_mask & OIB_UVERBS_QP_QKEY) && (cmd->qkey & OIB_UVERBS_QKEY_CONTROLLED) &&
+	    !capable(CAP_NET_RAW))
+		return -EPERM;
 	uqp = oib_uobj_get(call->ufile, cmd->handle, OIB_UVERBS_OBJ_QP);
 	if (IS_ERR(uqp))
 		return PTR_ERR(uqp);

@@ -16,6 +16,8 @@ typedef int (*oib_uobj_destroy_fn)(struct oib_uverbs_uobj *uobj, void *resp);
 
 static const oib_uobj_destroy_fn oib_uobj_destroyers[OIB_UVERBS_OBJ_MAX] = {
 	[OIB_UVERBS_OBJ_QP] = oib_uverbs_qp_destroy,
+	[OIB_UVERBS_OBJ_SRQ] = oib_uverbs_srq_destroy,
+	[OIB_UVERBS_OBJ_AH] = oib_uverbs_ah_destroy,
 	[OIB_UVERBS_OBJ_MR] = oib_uverbs_mr_destroy,
 	[OIB_UVERBS_OBJ_CQ] = oib_uverbs_cq_destroy,
 	[OIB_UVERBS_OBJ_PD] = oib_uverbs_pd_destroy,

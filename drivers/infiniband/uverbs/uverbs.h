@@ -67,6 +67,8 @@ struct oib_uverbs_file {
 
 enum oib_uverbs_obj_type {
 	OIB_UVERBS_OBJ_QP,	/* teardown order: dependents first */
+	OIB_UVERBS_OBJ_SRQ,
+	OIB_UVERBS_OBJ_AH,
 	OIB_UVERBS_OBJ_MR,
 	OIB_UVERBS_OBJ_CQ,
 	OIB_UVERBS_OBJ_PD,
@@ -87,9 +89,18 @@ struct oib_uverbs_uobj {
 	atomic_t usecnt;
 };
 
+/*
+ * What the requests of a PD's QPs may still use after user space destroyed it (an MR's memory, an
+ * AH): kept on the PD's retired list until the PD has no user QP, then freed by @free (pd.c).
+ */
+struct oib_uverbs_retired {
+	struct list_head list;
+	void (*free)(struct oib_uverbs_retired *r);
+};
+
 /* A user MR's pinned pages and their kernel mapping. */
 struct oib_uverbs_umem {
-	struct list_head list;		/* on the PD's retired list after deregistration */
+	struct oib_uverbs_retired retired;
 	struct mm_struct *mm;		/* mmgrab()bed: pinned_vm is charged to it */
 	struct page **pages;
 	unsigned long npages;
@@ -101,7 +112,7 @@ struct oib_uverbs_pd {
 	struct oib_pd *pd;
 	struct mutex lock;		/* protects @nqps and @retired */
 	unsigned int nqps;		/* user QPs on this PD */
-	struct list_head retired;	/* umems of deregistered MRs, freed when @nqps is 0 */
+	struct list_head retired;	/* struct oib_uverbs_retired.list, freed when @nqps is 0 */
 };
 
 struct oib_uverbs_cq {
@@ -121,6 +132,25 @@ struct oib_uverbs_mr {
 	struct oib_uverbs_umem *umem;
 	u64 uaddr;			/* user address of the first byte */
 	u64 length;
+};
+
+struct oib_uverbs_srq {
+	struct oib_uverbs_uobj uobj;
+	struct oib_srq *srq;
+	struct list_head async_list;	/* unread async events, under the async file's lock */
+	u32 async_reported;
+};
+
+/* An AH; @keep owns the core's AH and outlives the handle while the PD's QPs may use it. */
+struct oib_uverbs_ah {
+	struct oib_uverbs_uobj uobj;
+	struct oib_uverbs_pd *upd;
+	struct oib_uverbs_ah_keep *keep;
+};
+
+struct oib_uverbs_ah_keep {
+	struct oib_uverbs_retired retired;
+	struct oib_ah *ah;
 };
 
 struct oib_uverbs_qp {
@@ -148,6 +178,9 @@ struct oib_uverbs_ioctl {
 	u32 min_size;	/* the first version's size */
 	u32 size;	/* this version's size */
 };
+
+/* A user ABI value that is the kernel's own, checked at build time. */
+#define OIB_UVERBS_SAME(uapi, kernel) static_assert((int)(uapi) == (int)(kernel))
 
 extern const struct oib_uverbs_ioctl oib_uverbs_ioctls[OIB_UVERBS_CMD_MAX];
 long oib_uverbs_ioctl(struct file *filp, unsigned int cmd, unsigned long arg);
@@ -189,6 +222,8 @@ int oib_uverbs_pd_destroy(struct oib_uverbs_uobj *uobj, void *resp);
 int oib_uverbs_cq_destroy(struct oib_uverbs_uobj *uobj, void *resp);
 int oib_uverbs_mr_destroy(struct oib_uverbs_uobj *uobj, void *resp);
 int oib_uverbs_qp_destroy(struct oib_uverbs_uobj *uobj, void *resp);
+int oib_uverbs_ah_destroy(struct oib_uverbs_uobj *uobj, void *resp);
+int oib_uverbs_srq_destroy(struct oib_uverbs_uobj *uobj, void *resp);
 
 /* Command handlers. */
 int oib_uverbs_query_device(struct oib_uverbs_call *call, void *cmd);
@@ -209,12 +244,22 @@ int oib_uverbs_modify_qp(struct oib_uverbs_call *call, void *cmd);
 int oib_uverbs_destroy_qp(struct oib_uverbs_call *call, void *cmd);
 int oib_uverbs_post_send(struct oib_uverbs_call *call, void *cmd);
 int oib_uverbs_post_recv(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_create_ah(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_destroy_ah(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_create_srq(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_modify_srq(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_query_srq(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_destroy_srq(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_post_srq_recv(struct oib_uverbs_call *call, void *cmd);
 
-/* pd.c: a user QP on @upd holds back the freeing of deregistered MRs' memory. */
+/* pd.c: a user QP on @upd holds back the freeing of what was retired on it. */
 void oib_uverbs_pd_qp_add(struct oib_uverbs_pd *upd);
 void oib_uverbs_pd_qp_del(struct oib_uverbs_pd *upd);
-void oib_uverbs_pd_retire_umem(struct oib_uverbs_pd *upd, struct oib_uverbs_umem *umem);
+void oib_uverbs_pd_retire(struct oib_uverbs_pd *upd, struct oib_uverbs_retired *r);
 void oib_uverbs_umem_free(struct oib_uverbs_umem *umem);
+
+/* ah.c: the kernel's address vector from the user's; -EINVAL for reserved bits. */
+int oib_uverbs_ah_attr(const struct oib_uverbs_ah_attr *u, struct oib_ah_attr *k);
 
 /* mr.c */
 int oib_uverbs_sge_from_user(struct oib_uverbs_file *ufile, struct oib_pd *pd,

@@ -43,6 +43,13 @@ enum oib_uverbs_cmd_nr {
 	OIB_UVERBS_DESTROY_QP,
 	OIB_UVERBS_POST_SEND,
 	OIB_UVERBS_POST_RECV,
+	OIB_UVERBS_CREATE_AH,
+	OIB_UVERBS_DESTROY_AH,
+	OIB_UVERBS_CREATE_SRQ,
+	OIB_UVERBS_MODIFY_SRQ,
+	OIB_UVERBS_QUERY_SRQ,
+	OIB_UVERBS_DESTROY_SRQ,
+	OIB_UVERBS_POST_SRQ_RECV,
 	OIB_UVERBS_CMD_MAX,
 };
 
@@ -210,8 +217,15 @@ struct oib_uverbs_poll_cq {
 	__aligned_u64 wcs;	/* in: user pointer to struct oib_uverbs_wc[count] */
 };
 
-/* Access flags a user MR may have in this version: local write only (no remote access yet). */
+/*
+ * Access flags of an MR or a QP (the kernel's OIB_ACCESS_* values).  Remote write and atomics
+ * need local write; atomics need a device with atomic_cap.
+ */
 #define OIB_UVERBS_ACCESS_LOCAL_WRITE	(1u << 0)
+#define OIB_UVERBS_ACCESS_REMOTE_WRITE	(1u << 1)
+#define OIB_UVERBS_ACCESS_REMOTE_READ	(1u << 2)
+#define OIB_UVERBS_ACCESS_REMOTE_ATOMIC	(1u << 3)
+#define OIB_UVERBS_ACCESS_ALL		((1u << 4) - 1)
 
 struct oib_uverbs_reg_mr {
 	struct oib_uverbs_hdr hdr;
@@ -222,13 +236,16 @@ struct oib_uverbs_reg_mr {
 	__u32 access;			/* in */
 	__u32 handle;			/* out */
 	__u32 lkey;			/* out */
-	__u32 rkey;			/* out: 0 (no remote access yet) */
+	__u32 rkey;			/* out: 0 unless a remote access flag was given */
 	__u32 reserved;
 };
 
-enum oib_uverbs_qp_type {
-	OIB_UVERBS_QPT_RC = 2,	/* the values of the kernel's enum oib_qp_type */
+enum oib_uverbs_qp_type {	/* the values of the kernel's enum oib_qp_type */
+	OIB_UVERBS_QPT_SMI = 0,	/* QP0: needs CAP_NET_RAW and port_num */
+	OIB_UVERBS_QPT_GSI = 1,	/* QP1: needs CAP_NET_RAW and port_num */
+	OIB_UVERBS_QPT_RC = 2,
 	OIB_UVERBS_QPT_UC = 3,
+	OIB_UVERBS_QPT_UD = 4,
 };
 
 struct oib_uverbs_qp_cap {
@@ -250,8 +267,10 @@ struct oib_uverbs_create_qp {
 	__u32 sq_sig_all;		/* in: 1 every send completes, 0 only signalled ones */
 	__u32 handle;			/* out */
 	__u32 qp_num;			/* out */
-	__u32 reserved;
+	__u32 port_num;			/* in: SMI and GSI only, 0 otherwise */
 	struct oib_uverbs_qp_cap cap;	/* in: requested; out: granted */
+	__u32 srq_handle;		/* in: receives from this SRQ (max_recv_wr 0), or 0 */
+	__u32 reserved;
 };
 
 struct oib_uverbs_ah_attr {
@@ -267,11 +286,54 @@ struct oib_uverbs_ah_attr {
 	__u8 reserved[4];
 };
 
+/*
+ * Shared receive queues.  CREATE_SRQ: max_wr and max_sge requested, granted on return; srq_limit
+ * arms the limit event (the kernel's OIB_EVENT_SRQ_LIMIT_REACHED on the async event file, once) or
+ * is 0.  MODIFY_SRQ: attr_mask OIB_UVERBS_SRQ_LIMIT (re-arm) and/or OIB_UVERBS_SRQ_MAX_WR
+ * (resize, if the device can).  QUERY_SRQ answers all three.  DESTROY_SRQ takes struct
+ * oib_uverbs_destroy_reported; -EBUSY while QPs use it.  POST_SRQ_RECV takes struct
+ * oib_uverbs_post with the SRQ's handle and receive requests.
+ */
+struct oib_uverbs_srq_attr {
+	__u32 max_wr;
+	__u32 max_sge;
+	__u32 srq_limit;
+	__u32 reserved;
+};
+
+struct oib_uverbs_create_srq {
+	struct oib_uverbs_hdr hdr;
+	__aligned_u64 user_handle;		/* in */
+	__u32 pd_handle;			/* in */
+	__u32 handle;				/* out */
+	struct oib_uverbs_srq_attr attr;	/* in, out */
+};
+
+#define OIB_UVERBS_SRQ_MAX_WR	(1u << 0)
+#define OIB_UVERBS_SRQ_LIMIT	(1u << 1)
+
+struct oib_uverbs_modify_srq {
+	struct oib_uverbs_hdr hdr;
+	__u32 handle;				/* in */
+	__u32 attr_mask;			/* in */
+	struct oib_uverbs_srq_attr attr;	/* in (max_sge ignored), out for QUERY_SRQ */
+};
+
+/* An address handle, for UD sends.  DESTROY_AH takes struct oib_uverbs_destroy. */
+struct oib_uverbs_create_ah {
+	struct oib_uverbs_hdr hdr;
+	__aligned_u64 user_handle;	/* in */
+	__u32 pd_handle;		/* in */
+	__u32 handle;			/* out */
+	struct oib_uverbs_ah_attr attr;	/* in */
+};
+
 /* attr_mask: the kernel's OIB_QP_* bits; this version takes these: */
 #define OIB_UVERBS_QP_STATE		(1u << 0)
 #define OIB_UVERBS_QP_ACCESS_FLAGS	(1u << 3)
 #define OIB_UVERBS_QP_PKEY_INDEX	(1u << 4)
 #define OIB_UVERBS_QP_PORT		(1u << 5)
+#define OIB_UVERBS_QP_QKEY		(1u << 6)
 #define OIB_UVERBS_QP_AV		(1u << 7)
 #define OIB_UVERBS_QP_PATH_MTU		(1u << 8)
 #define OIB_UVERBS_QP_TIMEOUT		(1u << 9)
@@ -284,6 +346,9 @@ struct oib_uverbs_ah_attr {
 #define OIB_UVERBS_QP_MAX_DEST_RD_ATOMIC (1u << 17)
 #define OIB_UVERBS_QP_DEST_QPN		(1u << 20)
 
+/* A Q_Key with this bit (a QP's, or a UD send's remote_qkey) needs CAP_NET_RAW. */
+#define OIB_UVERBS_QKEY_CONTROLLED	0x80000000u
+
 struct oib_uverbs_modify_qp {
 	struct oib_uverbs_hdr hdr;
 	__u32 handle;
@@ -293,7 +358,7 @@ struct oib_uverbs_modify_qp {
 	__u32 rq_psn;
 	__u32 sq_psn;
 	__u32 dest_qp_num;
-	__u32 qp_access_flags;	/* OIB_UVERBS_ACCESS_LOCAL_WRITE only */
+	__u32 qp_access_flags;	/* OIB_UVERBS_ACCESS_* */
 	__u16 pkey_index;
 	__u8 port_num;
 	__u8 timeout;
@@ -302,7 +367,8 @@ struct oib_uverbs_modify_qp {
 	__u8 min_rnr_timer;
 	__u8 max_rd_atomic;
 	__u8 max_dest_rd_atomic;
-	__u8 reserved[7];
+	__u8 reserved[3];
+	__u32 qkey;		/* UD */
 	struct oib_uverbs_ah_attr ah_attr;
 };
 
@@ -312,9 +378,14 @@ struct oib_uverbs_sge {
 	__u32 lkey;
 };
 
-enum oib_uverbs_wr_opcode {
-	OIB_UVERBS_WR_SEND = 2,		/* the values of the kernel's enum oib_wr_opcode */
+enum oib_uverbs_wr_opcode {	/* the values of the kernel's enum oib_wr_opcode */
+	OIB_UVERBS_WR_RDMA_WRITE = 0,
+	OIB_UVERBS_WR_RDMA_WRITE_WITH_IMM = 1,
+	OIB_UVERBS_WR_SEND = 2,
 	OIB_UVERBS_WR_SEND_WITH_IMM = 3,
+	OIB_UVERBS_WR_RDMA_READ = 4,		/* RC */
+	OIB_UVERBS_WR_ATOMIC_CMP_AND_SWP = 5,	/* RC; one 8-byte SGE, remote_addr 8-aligned */
+	OIB_UVERBS_WR_ATOMIC_FETCH_AND_ADD = 6,	/* RC; as CMP_AND_SWP */
 };
 
 #define OIB_UVERBS_SEND_SIGNALED	(1u << 1)
@@ -323,6 +394,11 @@ enum oib_uverbs_wr_opcode {
 #define OIB_UVERBS_MAX_SGE	16	/* SGEs per work request */
 #define OIB_UVERBS_MAX_WR	64	/* work requests per POST_SEND / POST_RECV */
 
+/*
+ * A send request.  Fields its opcode and QP type do not use must be zero (-EINVAL): RDMA uses
+ * remote_addr and rkey; atomics those and compare_add (and swap for CMP_AND_SWP); UD sends
+ * ah_handle (an AH on the QP's PD), remote_qpn and remote_qkey.
+ */
 struct oib_uverbs_send_wr {
 	__aligned_u64 wr_id;
 	__aligned_u64 sg_list;	/* user pointer to struct oib_uverbs_sge[num_sge] */
@@ -330,6 +406,13 @@ struct oib_uverbs_send_wr {
 	__u32 opcode;
 	__u32 send_flags;
 	__u32 imm_data;		/* network byte order */
+	__aligned_u64 remote_addr;
+	__aligned_u64 compare_add;
+	__aligned_u64 swap;
+	__u32 rkey;
+	__u32 ah_handle;
+	__u32 remote_qpn;
+	__u32 remote_qkey;
 };
 
 struct oib_uverbs_recv_wr {

@@ -111,7 +111,12 @@ struct oibv_cq {
 	uint32_t async_events_completed;
 };
 
-enum oibv_access_flags { OIBV_ACCESS_LOCAL_WRITE = 1 };
+enum oibv_access_flags {
+	OIBV_ACCESS_LOCAL_WRITE = 1,
+	OIBV_ACCESS_REMOTE_WRITE = 1 << 1,
+	OIBV_ACCESS_REMOTE_READ = 1 << 2,
+	OIBV_ACCESS_REMOTE_ATOMIC = 1 << 3,
+};
 
 struct oibv_mr {
 	struct oibv_context *context;
@@ -123,7 +128,10 @@ struct oibv_mr {
 	uint32_t rkey;
 };
 
-enum oibv_qp_type { OIBV_QPT_RC = 2, OIBV_QPT_UC = 3 };
+/* SMI and GSI (QP0, QP1): an oib extension, with CAP_NET_RAW only. */
+enum oibv_qp_type {
+	OIBV_QPT_SMI = 0, OIBV_QPT_GSI = 1, OIBV_QPT_RC = 2, OIBV_QPT_UC = 3, OIBV_QPT_UD = 4,
+};
 
 enum oibv_qp_state {
 	OIBV_QPS_RESET, OIBV_QPS_INIT, OIBV_QPS_RTR, OIBV_QPS_RTS, OIBV_QPS_SQD, OIBV_QPS_SQE,
@@ -138,13 +146,38 @@ struct oibv_qp_cap {
 	uint32_t max_inline_data;
 };
 
+struct oibv_srq_attr {
+	uint32_t max_wr;
+	uint32_t max_sge;
+	uint32_t srq_limit;
+};
+
+struct oibv_srq_init_attr {
+	void *srq_context;
+	struct oibv_srq_attr attr;
+};
+
+enum oibv_srq_attr_mask { OIBV_SRQ_MAX_WR = 1 << 0, OIBV_SRQ_LIMIT = 1 << 1 };
+
+struct oibv_srq {
+	struct oibv_context *context;
+	void *srq_context;
+	struct oibv_pd *pd;
+	uint32_t handle;
+	pthread_mutex_t mutex;
+	pthread_cond_t cond;
+	uint32_t events_completed;
+};
+
 struct oibv_qp_init_attr {
 	void *qp_context;
 	struct oibv_cq *send_cq;
 	struct oibv_cq *recv_cq;
+	struct oibv_srq *srq;
 	struct oibv_qp_cap cap;
 	enum oibv_qp_type qp_type;
 	int sq_sig_all;
+	uint8_t port_num;	/* oib: the port of an SMI or GSI QP; 0 otherwise */
 };
 
 struct oibv_qp {
@@ -159,6 +192,12 @@ struct oibv_qp {
 	pthread_mutex_t mutex;
 	pthread_cond_t cond;
 	uint32_t events_completed;
+};
+
+struct oibv_ah {
+	struct oibv_context *context;
+	struct oibv_pd *pd;
+	uint32_t handle;
 };
 
 struct oibv_global_route {
@@ -182,6 +221,7 @@ enum oibv_qp_attr_mask {
 	OIBV_QP_ACCESS_FLAGS = 1 << 3,
 	OIBV_QP_PKEY_INDEX = 1 << 4,
 	OIBV_QP_PORT = 1 << 5,
+	OIBV_QP_QKEY = 1 << 6,
 	OIBV_QP_AV = 1 << 7,
 	OIBV_QP_PATH_MTU = 1 << 8,
 	OIBV_QP_TIMEOUT = 1 << 9,
@@ -201,6 +241,7 @@ struct oibv_qp_attr {
 	uint32_t rq_psn;
 	uint32_t sq_psn;
 	uint32_t dest_qp_num;
+	uint32_t qkey;
 	int qp_access_flags;
 	struct oibv_ah_attr ah_attr;
 	uint16_t pkey_index;
@@ -219,7 +260,11 @@ struct oibv_sge {
 	uint32_t lkey;
 };
 
-enum oibv_wr_opcode { OIBV_WR_SEND = 2, OIBV_WR_SEND_WITH_IMM = 3 };
+enum oibv_wr_opcode {
+	OIBV_WR_RDMA_WRITE, OIBV_WR_RDMA_WRITE_WITH_IMM, OIBV_WR_SEND, OIBV_WR_SEND_WITH_IMM,
+	OIBV_WR_RDMA_READ, OIBV_WR_ATOMIC_CMP_AND_SWP, OIBV_WR_ATOMIC_FETCH_AND_ADD,
+};
+
 enum oibv_send_flags { OIBV_SEND_SIGNALED = 1 << 1, OIBV_SEND_SOLICITED = 1 << 2 };
 
 struct oibv_send_wr {
@@ -230,6 +275,23 @@ struct oibv_send_wr {
 	enum oibv_wr_opcode opcode;
 	unsigned int send_flags;
 	uint32_t imm_data;	/* network byte order */
+	union {
+		struct {
+			uint64_t remote_addr;
+			uint32_t rkey;
+		} rdma;
+		struct {
+			uint64_t remote_addr;
+			uint64_t compare_add;
+			uint64_t swap;
+			uint32_t rkey;
+		} atomic;
+		struct {
+			struct oibv_ah *ah;
+			uint32_t remote_qpn;
+			uint32_t remote_qkey;
+		} ud;
+	} wr;
 };
 
 struct oibv_recv_wr {
@@ -239,8 +301,16 @@ struct oibv_recv_wr {
 	int num_sge;
 };
 
-enum oibv_wc_status { OIBV_WC_SUCCESS = 0, OIBV_WC_WR_FLUSH_ERR = 5 };
-enum oibv_wc_opcode { OIBV_WC_SEND = 0, OIBV_WC_RECV = 1 << 7 };
+enum oibv_wc_status {
+	OIBV_WC_SUCCESS = 0, OIBV_WC_LOC_LEN_ERR = 1, OIBV_WC_LOC_PROT_ERR = 4,
+	OIBV_WC_WR_FLUSH_ERR = 5, OIBV_WC_REM_ACCESS_ERR = 10,
+};
+
+enum oibv_wc_opcode {
+	OIBV_WC_SEND, OIBV_WC_RDMA_WRITE, OIBV_WC_RDMA_READ, OIBV_WC_COMP_SWAP, OIBV_WC_FETCH_ADD,
+	OIBV_WC_RECV = 1 << 7, OIBV_WC_RECV_RDMA_WITH_IMM,
+};
+
 enum oibv_wc_flags { OIBV_WC_GRH = 1 << 0, OIBV_WC_WITH_IMM = 1 << 1 };
 
 struct oibv_wc {
@@ -271,6 +341,7 @@ struct oibv_async_event {
 	union {
 		struct oibv_cq *cq;
 		struct oibv_qp *qp;
+		struct oibv_srq *srq;
 		int port_num;
 	} element;
 	enum oibv_event_type event_type;
@@ -312,6 +383,16 @@ int oibv_modify_qp(struct oibv_qp *qp, struct oibv_qp_attr *attr, int attr_mask)
 int oibv_destroy_qp(struct oibv_qp *qp);
 int oibv_post_send(struct oibv_qp *qp, struct oibv_send_wr *wr, struct oibv_send_wr **bad_wr);
 int oibv_post_recv(struct oibv_qp *qp, struct oibv_recv_wr *wr, struct oibv_recv_wr **bad_wr);
+
+struct oibv_srq *oibv_create_srq(struct oibv_pd *pd, struct oibv_srq_init_attr *attr);
+int oibv_modify_srq(struct oibv_srq *srq, struct oibv_srq_attr *attr, int attr_mask);
+int oibv_query_srq(struct oibv_srq *srq, struct oibv_srq_attr *attr);
+int oibv_destroy_srq(struct oibv_srq *srq);
+int oibv_post_srq_recv(struct oibv_srq *srq, struct oibv_recv_wr *wr,
+		       struct oibv_recv_wr **bad_wr);
+
+struct oibv_ah *oibv_create_ah(struct oibv_pd *pd, struct oibv_ah_attr *attr);
+int oibv_destroy_ah(struct oibv_ah *ah);
 
 int oibv_get_async_event(struct oibv_context *context, struct oibv_async_event *event);
 void oibv_ack_async_event(struct oibv_async_event *event);

@@ -104,10 +104,27 @@ int oibv_get_cq_event(struct oibv_comp_channel *channel, struct oibv_cq **cq,
 
 void oibv_ack_cq_events(struct oibv_cq *cq, unsigned int nevents)
 {
-	pthread_mutex_lock(&cq->mutex);
-	cq->comp_events_completed += nevents;
-	pthread_cond_signal(&cq->cond);
-	pthread_mutex_unlock(&cq->mutex);
+	oibv_events_ack(&cq->mutex, &cq->cond, &cq->comp_events_completed, nevents);
+}
+
+void oibv_events_ack(pthread_mutex_t *mutex, pthread_cond_t *cond, uint32_t *completed,
+		     uint32_t n)
+{
+	pthread_mutex_lock(mutex);
+	*completed += n;
+	pthread_cond_signal(cond);
+	pthread_mutex_unlock(mutex);
+}
+
+void oibv_events_wait_done(pthread_mutex_t *mutex, pthread_cond_t *cond,
+			   const uint32_t *completed, uint32_t reported)
+{
+	pthread_mutex_lock(mutex);
+	while (*completed != reported)
+		pthread_cond_wait(cond, mutex);
+	pthread_mutex_unlock(mutex);
+	pthread_mutex_destroy(mutex);
+	pthread_cond_destroy(cond);
 }
 
 int oibv_poll_cq(struct oibv_cq *cq, int num_entries, struct oibv_wc *wc)
@@ -158,6 +175,10 @@ int oibv_get_async_event(struct oibv_context *ctx, struct oibv_async_event *even
 	case OIBV_EVENT_QP_LAST_WQE_REACHED:
 		event->element.qp = (struct oibv_qp *)(uintptr_t)ev.user_handle;
 		break;
+	case OIBV_EVENT_SRQ_ERR:
+	case OIBV_EVENT_SRQ_LIMIT_REACHED:
+		event->element.srq = (struct oibv_srq *)(uintptr_t)ev.user_handle;
+		break;
 	default:
 		event->element.port_num = ev.user_handle;
 		break;
@@ -167,16 +188,15 @@ int oibv_get_async_event(struct oibv_context *ctx, struct oibv_async_event *even
 
 void oibv_ack_async_event(struct oibv_async_event *event)
 {
-	switch (event->event_type) {
-	case OIBV_EVENT_CQ_ERR: {
-		struct oibv_cq *cq = event->element.cq;
+	struct oibv_srq *srq;
+	struct oibv_qp *qp;
+	struct oibv_cq *cq;
 
-		pthread_mutex_lock(&cq->mutex);
-		cq->async_events_completed++;
-		pthread_cond_signal(&cq->cond);
-		pthread_mutex_unlock(&cq->mutex);
+	switch (event->event_type) {
+	case OIBV_EVENT_CQ_ERR:
+		cq = event->element.cq;
+		oibv_events_ack(&cq->mutex, &cq->cond, &cq->async_events_completed, 1);
 		break;
-	}
 	case OIBV_EVENT_QP_FATAL:
 	case OIBV_EVENT_QP_REQ_ERR:
 	case OIBV_EVENT_QP_ACCESS_ERR:
@@ -184,15 +204,15 @@ void oibv_ack_async_event(struct oibv_async_event *event)
 	case OIBV_EVENT_SQ_DRAINED:
 	case OIBV_EVENT_PATH_MIG:
 	case OIBV_EVENT_PATH_MIG_ERR:
-	case OIBV_EVENT_QP_LAST_WQE_REACHED: {
-		struct oibv_qp *qp = event->element.qp;
-
-		pthread_mutex_lock(&qp->mutex);
-		qp->events_completed++;
-		pthread_cond_signal(&qp->cond);
-		pthread_mutex_unlock(&qp->mutex);
+	case OIBV_EVENT_QP_LAST_WQE_REACHED:
+		qp = event->element.qp;
+		oibv_events_ack(&qp->mutex, &qp->cond, &qp->events_completed, 1);
 		break;
-	}
+	case OIBV_EVENT_SRQ_ERR:
+	case OIBV_EVENT_SRQ_LIMIT_REACHED:
+		srq = event->element.srq;
+		oibv_events_ack(&srq->mutex, &srq->cond, &srq->events_completed, 1);
+		break;
 	default:
 		break;
 	}

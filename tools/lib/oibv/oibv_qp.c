@@ -48,6 +48,7 @@ struct oibv_qp *oibv_create_qp(struct oibv_pd *pd, struct oibv_qp_init_attr *att
 		.user_handle = (uintptr_t)qp, .pd_handle = pd->handle,
 		.send_cq_handle = attr->send_cq->handle, .recv_cq_handle = attr->recv_cq->handle,
 		.qp_type = attr->qp_type, .sq_sig_all = !!attr->sq_sig_all,
+		.port_num = attr->port_num, .srq_handle = attr->srq ? attr->srq->handle : 0,
 		.cap = {
 			.max_send_wr = attr->cap.max_send_wr, .max_recv_wr = attr->cap.max_recv_wr,
 			.max_send_sge = attr->cap.max_send_sge,
@@ -83,6 +84,18 @@ struct oibv_qp *oibv_create_qp(struct oibv_pd *pd, struct oibv_qp_init_attr *att
 	return qp;
 }
 
+static struct oib_uverbs_ah_attr oibv_ah_attr(const struct oibv_ah_attr *a)
+{
+	struct oib_uverbs_ah_attr u = {
+		.flow_label = a->grh.flow_label, .dlid = a->dlid, .sgid_index = a->grh.sgid_index,
+		.hop_limit = a->grh.hop_limit, .traffic_class = a->grh.traffic_class, .sl = a->sl,
+		.is_global = !!a->is_global, .port_num = a->port_num,
+	};
+
+	memcpy(u.dgid, a->grh.dgid.raw, sizeof(u.dgid));
+	return u;
+}
+
 int oibv_modify_qp(struct oibv_qp *qp, struct oibv_qp_attr *a, int mask)
 {
 	struct oib_uverbs_modify_qp c = {
@@ -93,17 +106,41 @@ int oibv_modify_qp(struct oibv_qp *qp, struct oibv_qp_attr *a, int mask)
 		.retry_cnt = a->retry_cnt, .rnr_retry = a->rnr_retry,
 		.min_rnr_timer = a->min_rnr_timer, .max_rd_atomic = a->max_rd_atomic,
 		.max_dest_rd_atomic = a->max_dest_rd_atomic,
-		.ah_attr = {
-			.flow_label = a->ah_attr.grh.flow_label, .dlid = a->ah_attr.dlid,
-			.sgid_index = a->ah_attr.grh.sgid_index,
-			.hop_limit = a->ah_attr.grh.hop_limit,
-			.traffic_class = a->ah_attr.grh.traffic_class, .sl = a->ah_attr.sl,
-			.is_global = !!a->ah_attr.is_global, .port_num = a->ah_attr.port_num,
-		},
+		.qkey = mask & OIBV_QP_QKEY ? a->qkey : 0,
+		.ah_attr = oibv_ah_attr(&a->ah_attr),
 	};
 
-	memcpy(c.ah_attr.dgid, a->ah_attr.grh.dgid.raw, sizeof(c.ah_attr.dgid));
 	return oibv_cmd(qp->context->cmd_fd, OIB_UVERBS_MODIFY_QP, &c, sizeof(c));
+}
+
+struct oibv_ah *oibv_create_ah(struct oibv_pd *pd, struct oibv_ah_attr *attr)
+{
+	struct oibv_ah *ah = calloc(1, sizeof(*ah));
+	struct oib_uverbs_create_ah c = {
+		.user_handle = (uintptr_t)ah, .pd_handle = pd->handle, .attr = oibv_ah_attr(attr),
+	};
+	int ret;
+
+	if (!ah)
+		return NULL;
+	ret = oibv_cmd(pd->context->cmd_fd, OIB_UVERBS_CREATE_AH, &c, sizeof(c));
+	if (ret) {
+		free(ah);
+		errno = ret;
+		return NULL;
+	}
+	*ah = (struct oibv_ah){ .context = pd->context, .pd = pd, .handle = c.handle };
+	return ah;
+}
+
+int oibv_destroy_ah(struct oibv_ah *ah)
+{
+	struct oib_uverbs_destroy c = { .handle = ah->handle };
+	int ret = oibv_cmd(ah->context->cmd_fd, OIB_UVERBS_DESTROY_AH, &c, sizeof(c));
+
+	if (!ret)
+		free(ah);
+	return ret;
 }
 
 int oibv_destroy_qp(struct oibv_qp *qp)
@@ -113,18 +150,50 @@ int oibv_destroy_qp(struct oibv_qp *qp)
 
 	if (ret)
 		return ret;
-	pthread_mutex_lock(&qp->mutex);
-	while (qp->events_completed != c.async_events_reported)
-		pthread_cond_wait(&qp->cond, &qp->mutex);
-	pthread_mutex_unlock(&qp->mutex);
-	pthread_mutex_destroy(&qp->mutex);
-	pthread_cond_destroy(&qp->cond);
+	oibv_events_wait_done(&qp->mutex, &qp->cond, &qp->events_completed,
+			      c.async_events_reported);
 	free(qp);
 	return 0;
 }
 
 /* SGEs pass as they are: struct oibv_sge has the layout of struct oib_uverbs_sge. */
 _Static_assert(sizeof(struct oibv_sge) == sizeof(struct oib_uverbs_sge), "sge layout");
+
+/* @w as the kernel takes it: only the fields its opcode and the QP's type use. */
+static void oibv_send_wr(const struct oibv_qp *qp, const struct oibv_send_wr *w,
+			 struct oib_uverbs_send_wr *u)
+{
+	*u = (struct oib_uverbs_send_wr){
+		.wr_id = w->wr_id, .sg_list = (uintptr_t)w->sg_list, .num_sge = w->num_sge,
+		.opcode = w->opcode, .send_flags = w->send_flags,
+	};
+	if (w->opcode == OIBV_WR_SEND_WITH_IMM || w->opcode == OIBV_WR_RDMA_WRITE_WITH_IMM)
+		u->imm_data = w->imm_data;
+	switch (w->opcode) {
+	case OIBV_WR_ATOMIC_CMP_AND_SWP:
+		u->swap = w->wr.atomic.swap;
+		__attribute__((fallthrough));
+	case OIBV_WR_ATOMIC_FETCH_AND_ADD:
+		u->remote_addr = w->wr.atomic.remote_addr;
+		u->compare_add = w->wr.atomic.compare_add;
+		u->rkey = w->wr.atomic.rkey;
+		break;
+	case OIBV_WR_RDMA_WRITE:
+	case OIBV_WR_RDMA_WRITE_WITH_IMM:
+	case OIBV_WR_RDMA_READ:
+		u->remote_addr = w->wr.rdma.remote_addr;
+		u->rkey = w->wr.rdma.rkey;
+		break;
+	default:
+		break;
+	}
+	if (qp->qp_type == OIBV_QPT_UD || qp->qp_type == OIBV_QPT_GSI ||
+	    qp->qp_type == OIBV_QPT_SMI) {
+		u->ah_handle = w->wr.ud.ah ? w->wr.ud.ah->handle : 0;
+		u->remote_qpn = w->wr.ud.remote_qpn;
+		u->remote_qkey = w->wr.ud.remote_qkey;
+	}
+}
 
 int oibv_post_send(struct oibv_qp *qp, struct oibv_send_wr *wr, struct oibv_send_wr **bad_wr)
 {
@@ -137,11 +206,7 @@ int oibv_post_send(struct oibv_qp *qp, struct oibv_send_wr *wr, struct oibv_send
 	while (w && !ret) {
 		first = w;
 		for (i = 0; w && i < OIB_UVERBS_MAX_WR; i++, w = w->next)
-			u[i] = (struct oib_uverbs_send_wr){
-				.wr_id = w->wr_id, .sg_list = (uintptr_t)w->sg_list,
-				.num_sge = w->num_sge, .opcode = w->opcode,
-				.send_flags = w->send_flags, .imm_data = w->imm_data,
-			};
+			oibv_send_wr(qp, w, &u[i]);
 		c.count = i;
 		c.bad_wr = 0;
 		ret = oibv_cmd(qp->context->cmd_fd, OIB_UVERBS_POST_SEND, &c, sizeof(c));
@@ -154,11 +219,13 @@ int oibv_post_send(struct oibv_qp *qp, struct oibv_send_wr *wr, struct oibv_send
 	return ret;
 }
 
-int oibv_post_recv(struct oibv_qp *qp, struct oibv_recv_wr *wr, struct oibv_recv_wr **bad_wr)
+/* POST_RECV or POST_SRQ_RECV (@nr) on the QP or SRQ @handle. */
+static int oibv_post_recvs(int fd, unsigned int nr, uint32_t handle, struct oibv_recv_wr *wr,
+			   struct oibv_recv_wr **bad_wr)
 {
 	struct oib_uverbs_recv_wr u[OIB_UVERBS_MAX_WR];
 	struct oibv_recv_wr *w = wr, *first = wr;
-	struct oib_uverbs_post c = { .handle = qp->handle, .wrs = (uintptr_t)u };
+	struct oib_uverbs_post c = { .handle = handle, .wrs = (uintptr_t)u };
 	int ret = 0;
 	uint32_t i;
 
@@ -171,7 +238,7 @@ int oibv_post_recv(struct oibv_qp *qp, struct oibv_recv_wr *wr, struct oibv_recv
 			};
 		c.count = i;
 		c.bad_wr = 0;
-		ret = oibv_cmd(qp->context->cmd_fd, OIB_UVERBS_POST_RECV, &c, sizeof(c));
+		ret = oibv_cmd(fd, nr, &c, sizeof(c));
 	}
 	if (ret && bad_wr) {
 		for (i = 0; i < c.bad_wr && first->next; i++)
@@ -179,4 +246,16 @@ int oibv_post_recv(struct oibv_qp *qp, struct oibv_recv_wr *wr, struct oibv_recv
 		*bad_wr = first;
 	}
 	return ret;
+}
+
+int oibv_post_recv(struct oibv_qp *qp, struct oibv_recv_wr *wr, struct oibv_recv_wr **bad_wr)
+{
+	return oibv_post_recvs(qp->context->cmd_fd, OIB_UVERBS_POST_RECV, qp->handle, wr, bad_wr);
+}
+
+int oibv_post_srq_recv(struct oibv_srq *srq, struct oibv_recv_wr *wr,
+		       struct oibv_recv_wr **bad_wr)
+{
+	return oibv_post_recvs(srq->context->cmd_fd, OIB_UVERBS_POST_SRQ_RECV, srq->handle, wr,
+			       bad_wr);
 }

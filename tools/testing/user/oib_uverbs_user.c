@@ -20,8 +20,14 @@
 #include "ktap.h"
 #include "uverbs_util.h"
 #include "uverbs_abuse.h"
+#include "uverbs_rdma.h"
 
 static struct oibv_context *ctx;	/* the suite's context, open from device_list on */
+
+struct oibv_context *ctx_for_tests(void)
+{
+	return ctx;
+}
 
 static bool t_device_list(void)
 {
@@ -487,6 +493,19 @@ static const struct ktap_case cases[] = {
 	{ "memlock_limit", abuse_memlock_limit },
 	{ "rc_send_recv", t_rc_send_recv },
 	{ "uc_send_recv", t_uc_send_recv },
+	{ "rc_rdma_write_read", t_rc_rdma },
+	{ "uc_rdma_write", t_uc_rdma_write },
+	{ "rc_atomics", t_rc_atomics },
+	{ "mr_permissions", t_mr_permissions },
+	{ "ud_send_recv", t_ud_send_recv },
+	{ "ud_checks", t_ud_checks },
+	{ "qp1_as_root", t_qp1_root },
+	{ "rc_between_processes", t_rc_between_processes },
+	{ "uc_between_processes", t_uc_between_processes },
+	{ "ud_between_processes", t_ud_between_processes },
+	{ "srq_recv", t_srq_recv },
+	{ "srq_limit_event", t_srq_limit_event },
+	{ "srq_checks", t_srq_checks },
 	{ "channel_one_cq", t_channel_one_cq },
 	{ "channel_many_cqs", t_channel_many_cqs },
 	{ "channel_per_cq", t_channel_per_cq },

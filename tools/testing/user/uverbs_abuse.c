@@ -211,6 +211,41 @@ static int post_one(struct pair *p, struct oibv_sge *sge, int nsge, int opcode)
 	return oibv_post_send(p->a, &wr, &bad);
 }
 
+/* A request with a field its opcode (or an RC QP) does not use: refused. */
+static bool unused_fields(struct pair *p, struct oibv_sge *sge)
+{
+	struct oib_uverbs_send_wr u = {
+		.sg_list = (uintptr_t)sge, .num_sge = 1, .opcode = OIB_UVERBS_WR_SEND,
+	};
+	struct oib_uverbs_post c = { .handle = p->a->handle, .count = 1, .wrs = (uintptr_t)&u };
+	__u32 *fields[] = { &u.imm_data, &u.rkey, &u.ah_handle, &u.remote_qpn, &u.remote_qkey };
+	__u64 *fields64[] = { &u.remote_addr, &u.compare_add, &u.swap };
+	bool ok = true;
+	size_t i;
+
+	for (i = 0; ok && i < sizeof(fields) / sizeof(fields[0]); i++) {
+		*fields[i] = 1;
+		ok = CHECK(raw_cmd(p->ctx->cmd_fd, OIB_UVERBS_POST_SEND, &c, sizeof(c)) == EINVAL);
+		*fields[i] = 0;
+		c.bad_wr = 0;
+	}
+	for (i = 0; ok && i < sizeof(fields64) / sizeof(fields64[0]); i++) {
+		*fields64[i] = 8;
+		ok = CHECK(raw_cmd(p->ctx->cmd_fd, OIB_UVERBS_POST_SEND, &c, sizeof(c)) == EINVAL);
+		*fields64[i] = 0;
+		c.bad_wr = 0;
+	}
+	/* RDMA WRITE with swap, READ with compare_add */
+	u.opcode = OIB_UVERBS_WR_RDMA_WRITE;
+	u.swap = 1;
+	ok = ok && CHECK(raw_cmd(p->ctx->cmd_fd, OIB_UVERBS_POST_SEND, &c, sizeof(c)) == EINVAL);
+	u.opcode = OIB_UVERBS_WR_RDMA_READ;
+	u.swap = 0;
+	u.compare_add = 1;
+	c.bad_wr = 0;
+	return ok && CHECK(raw_cmd(p->ctx->cmd_fd, OIB_UVERBS_POST_SEND, &c, sizeof(c)) == EINVAL);
+}
+
 bool abuse_post(void)
 {
 	struct oibv_context *c = oibv_open_device(test_dev), *o = oibv_open_device(test_dev);
@@ -235,7 +270,8 @@ bool abuse_post(void)
 	sge[1] = (struct oibv_sge){ (uintptr_t)q.buf, 8, q.mr->lkey };	/* another context's */
 	ok = ok && CHECK_ERR(post_one(&p, sge + 1, 1, OIBV_WR_SEND), EINVAL);
 	ok = ok && CHECK_ERR(post_one(&p, sge, OIB_UVERBS_MAX_SGE + 1, OIBV_WR_SEND), EINVAL) &&
-	     CHECK_ERR(post_one(&p, sge, 1, 0 /* RDMA WRITE */), EINVAL) &&
+	     CHECK_ERR(post_one(&p, sge, 1, 7 /* SEND_WITH_INV: not offered */), EINVAL) &&
+	     unused_fields(&p, sge) &&
 	     CHECK_ERR(post_one(&p, (void *)8, 1, OIBV_WR_SEND), EFAULT);
 	/* the second of two is bad: the first is posted, bad_wr names the second */
 	memset(wr, 0, sizeof(wr));
@@ -410,17 +446,37 @@ bool abuse_fork(void)
 }
 
 /* A child in the middle of traffic, killed: its objects go with it. */
+/* RDMA WRITEs and sends into an SRQ's receives, an AH on the side, until killed. */
 static void kill9_child(int wfd)
 {
 	struct oibv_context *c = oibv_open_device(test_dev);
+	struct oibv_ah_attr aa = { .is_global = 1, .port_num = 1, .grh.hop_limit = 64 };
 	struct oibv_wc wc[2];
+	struct oibv_mr *rmr;
 	struct pair p;
+	uintptr_t up;
 	int i;
 
-	if (!c || !pair_setup(&p, c, OIBV_QPT_RC, NULL, NULL))
+	if (!c || !pair_setup_srq(&p, c, OIBV_QPT_RC) || !oibv_create_ah(p.pd, &aa))
+		_exit(1);
+	up = (uintptr_t)p.buf + BUF_SIZE / 2;
+	rmr = oibv_reg_mr(p.pd, (void *)up, BUF_SIZE / 2,
+			  OIBV_ACCESS_LOCAL_WRITE | OIBV_ACCESS_REMOTE_WRITE);
+	if (!rmr)
 		_exit(1);
 	for (i = 0;; i++) {
-		if (!pair_send(&p, 512, 0, i) || !poll_n(p.cq_a, 1, wc) || !poll_n(p.cq_b, 1, wc))
+		struct oibv_sge rs = { up, 4096, p.mr->lkey }, ss = { (uintptr_t)p.buf, 512,
+								       p.mr->lkey };
+		struct oibv_recv_wr rwr = { .sg_list = &rs, .num_sge = 1 }, *rbad;
+		struct oibv_send_wr w[2] = {
+			{ .next = &w[1], .sg_list = &ss, .num_sge = 1,
+			  .opcode = OIBV_WR_RDMA_WRITE, .wr.rdma = { up + 8192, rmr->rkey } },
+			{ .sg_list = &ss, .num_sge = 1, .opcode = OIBV_WR_SEND,
+			  .send_flags = OIBV_SEND_SIGNALED },
+		}, *sbad;
+
+		if (oibv_post_srq_recv(p.srq, &rwr, &rbad) || oibv_post_send(p.a, w, &sbad) ||
+		    !poll_n(p.cq_a, 1, wc) || !poll_n(p.cq_b, 1, wc))
 			_exit(2);
 		if (i == 10 && write(wfd, "R", 1) != 1)
 			_exit(3);
@@ -485,7 +541,11 @@ static int nobody_child(bool want_open)
 	struct oibv_pd *pd;
 	struct oibv_cq *cq;
 	struct oibv_mr *mr;
-	struct oibv_qp_init_attr ia = { .qp_type = 1 /* GSI: QP1 */ };
+	struct oibv_qp_init_attr ia = { .qp_type = OIBV_QPT_GSI, .port_num = 1 };
+	struct oibv_qp_attr a = {
+		.qp_state = OIBV_QPS_INIT, .port_num = 1, .qkey = 0x80010000 /* controlled */,
+	};
+	struct oibv_qp *ud;
 	static char buf[4096] __attribute__((aligned(4096)));
 
 	if (setgid(65534) || setuid(65534))
@@ -504,9 +564,23 @@ static int nobody_child(bool want_open)
 		return diag("reg_mr: errno %d", errno), 8;
 	ia.send_cq = cq;
 	ia.recv_cq = cq;
-	if (oibv_create_qp(pd, &ia) || errno != EOPNOTSUPP)
+	if (oibv_create_qp(pd, &ia) || errno != EPERM)
 		return 5;
-	return oibv_dereg_mr(mr) || oibv_destroy_cq(cq) || oibv_dealloc_pd(pd) ? 6 : 0;
+	ia.qp_type = OIBV_QPT_SMI;
+	if (oibv_create_qp(pd, &ia) || errno != EPERM)
+		return 9;
+	ia.qp_type = OIBV_QPT_UD;
+	ia.port_num = 0;
+	ia.cap = (struct oibv_qp_cap){ .max_send_wr = 4, .max_recv_wr = 4, .max_send_sge = 1,
+				       .max_recv_sge = 1 };
+	ud = oibv_create_qp(pd, &ia);
+	if (!ud)
+		return diag("UD QP: errno %d", errno), 10;
+	if (oibv_modify_qp(ud, &a, OIBV_QP_STATE | OIBV_QP_PKEY_INDEX | OIBV_QP_PORT |
+			   OIBV_QP_QKEY) != EPERM)
+		return 11;
+	return oibv_destroy_qp(ud) || oibv_dereg_mr(mr) || oibv_destroy_cq(cq) ||
+	       oibv_dealloc_pd(pd) ? 6 : 0;
 }
 
 static bool run_nobody(bool want_open)
@@ -525,7 +599,8 @@ static bool run_nobody(bool want_open)
 
 /*
  * A user without privileges reaches the device only if its file permissions let it; then it
- * may use it (its MRs charged to its RLIMIT_MEMLOCK), but not ask for QP1.
+ * may use it (its MRs charged to its RLIMIT_MEMLOCK), but not ask for QP0 or QP1, nor give a
+ * UD QP a controlled Q_Key (CAP_NET_RAW's).
  */
 bool abuse_unprivileged(void)
 {

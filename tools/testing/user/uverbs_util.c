@@ -108,12 +108,13 @@ int raw_cmd(int fd, unsigned int nr, void *cmd, uint32_t size)
 	return ioctl(fd, OIB_UVERBS_IOC(nr), cmd) ? errno : 0;
 }
 
-static bool qp_connect(struct oibv_qp *qp, uint32_t remote_qpn, const union oibv_gid *gid)
+bool qp_connect(struct oibv_qp *qp, uint32_t remote_qpn, const union oibv_gid *gid)
 {
 	bool rc = qp->qp_type == OIBV_QPT_RC;
 	struct oibv_qp_attr a = {
 		.qp_state = OIBV_QPS_INIT, .port_num = 1,
-		.qp_access_flags = OIBV_ACCESS_LOCAL_WRITE,
+		.qp_access_flags = OIBV_ACCESS_LOCAL_WRITE | OIBV_ACCESS_REMOTE_WRITE |
+				   OIBV_ACCESS_REMOTE_READ | OIBV_ACCESS_REMOTE_ATOMIC,
 	};
 	int mask;
 
@@ -143,22 +144,24 @@ static bool qp_connect(struct oibv_qp *qp, uint32_t remote_qpn, const union oibv
 	return CHECK(!oibv_modify_qp(qp, &a, mask));
 }
 
-static struct oibv_qp *make_qp(struct pair *p, enum oibv_qp_type type, struct oibv_cq *cq)
+static struct oibv_qp *make_qp(struct pair *p, enum oibv_qp_type type, struct oibv_cq *cq,
+			       struct oibv_srq *srq)
 {
 	struct oibv_qp_init_attr ia = {
-		.send_cq = cq, .recv_cq = cq, .qp_type = type, .sq_sig_all = 0,
+		.send_cq = cq, .recv_cq = cq, .srq = srq, .qp_type = type, .sq_sig_all = 0,
 		.cap = {
-			.max_send_wr = 64, .max_recv_wr = 64, .max_send_sge = 2, .max_recv_sge = 2,
+			.max_send_wr = 64, .max_recv_wr = srq ? 0 : 64, .max_send_sge = 2,
+			.max_recv_sge = srq ? 0 : 2,
 		},
 	};
 
 	return oibv_create_qp(p->pd, &ia);
 }
 
-bool pair_setup(struct pair *p, struct oibv_context *ctx, enum oibv_qp_type type,
-		struct oibv_cq *cq_a, struct oibv_cq *cq_b)
+static bool pair_make(struct pair *p, struct oibv_context *ctx, enum oibv_qp_type type,
+		      struct oibv_cq *cq_a, struct oibv_cq *cq_b, bool srq)
 {
-	union oibv_gid gid;
+	struct oibv_srq_init_attr sa = { .attr = { .max_wr = 64, .max_sge = 2 } };
 
 	memset(p, 0, sizeof(*p));
 	p->ctx = ctx;
@@ -173,11 +176,39 @@ bool pair_setup(struct pair *p, struct oibv_context *ctx, enum oibv_qp_type type
 	p->mr = oibv_reg_mr(p->pd, p->buf, BUF_SIZE, OIBV_ACCESS_LOCAL_WRITE);
 	if (!CHECK(p->cq_a && p->cq_b && p->mr))
 		return false;
-	p->a = make_qp(p, type, p->cq_a);
-	p->b = make_qp(p, type, p->cq_b);
-	if (!CHECK(p->a && p->b) || !CHECK(!oibv_query_gid(ctx, 1, 0, &gid)))
+	if (srq) {
+		p->srq = oibv_create_srq(p->pd, &sa);
+		if (!CHECK(p->srq))
+			return false;
+	}
+	p->a = make_qp(p, type, p->cq_a, NULL);
+	p->b = make_qp(p, type, p->cq_b, p->srq);
+	return CHECK(p->a && p->b);
+}
+
+bool pair_setup_qps(struct pair *p, struct oibv_context *ctx, enum oibv_qp_type type)
+{
+	return pair_make(p, ctx, type, NULL, NULL, false);
+}
+
+static bool pair_connect(struct pair *p)
+{
+	union oibv_gid gid;
+
+	if (!CHECK(!oibv_query_gid(p->ctx, 1, 0, &gid)))
 		return false;
 	return qp_connect(p->a, p->b->qp_num, &gid) && qp_connect(p->b, p->a->qp_num, &gid);
+}
+
+bool pair_setup(struct pair *p, struct oibv_context *ctx, enum oibv_qp_type type,
+		struct oibv_cq *cq_a, struct oibv_cq *cq_b)
+{
+	return pair_make(p, ctx, type, cq_a, cq_b, false) && pair_connect(p);
+}
+
+bool pair_setup_srq(struct pair *p, struct oibv_context *ctx, enum oibv_qp_type type)
+{
+	return pair_make(p, ctx, type, NULL, NULL, true) && pair_connect(p);
 }
 
 /* Destroys what pair_setup() made (CQs it was given are the caller's). */
@@ -187,6 +218,8 @@ void pair_teardown_cqs(struct pair *p, bool own_cqs)
 		CHECK(!oibv_destroy_qp(p->a));
 	if (p->b)
 		CHECK(!oibv_destroy_qp(p->b));
+	if (p->srq)
+		CHECK(!oibv_destroy_srq(p->srq));
 	if (p->mr)
 		CHECK(!oibv_dereg_mr(p->mr));
 	if (own_cqs && p->cq_a)

@@ -32,13 +32,21 @@ struct pair {
 	struct oibv_pd *pd;
 	struct oibv_cq *cq_a, *cq_b;	/* A's send and receive CQ, B's */
 	struct oibv_qp *a, *b;
+	struct oibv_srq *srq;		/* B's receives come from it (pair_setup_srq()) */
 	struct oibv_mr *mr;
 	char *buf;			/* BUF_SIZE bytes, registered */
 };
 
+/* An RC or UC QP through INIT and RTR to RTS, its peer @remote_qpn at @gid (port 1). */
+bool qp_connect(struct oibv_qp *qp, uint32_t remote_qpn, const union oibv_gid *gid);
+
 /* Two QPs of @type on @ctx (CQs given, or made without channel), connected to each other. */
 bool pair_setup(struct pair *p, struct oibv_context *ctx, enum oibv_qp_type type,
 		struct oibv_cq *cq_a, struct oibv_cq *cq_b);
+/* The same, own CQs, QPs left in RESET. */
+bool pair_setup_qps(struct pair *p, struct oibv_context *ctx, enum oibv_qp_type type);
+/* As pair_setup() with own CQs, B's receives from an SRQ of 64 requests on the pair's PD. */
+bool pair_setup_srq(struct pair *p, struct oibv_context *ctx, enum oibv_qp_type type);
 void pair_teardown(struct pair *p);
 void pair_teardown_cqs(struct pair *p, bool own_cqs);
 /* B posts a receive at buf + 32768, A sends @len bytes from buf (signalled, @flags added). */

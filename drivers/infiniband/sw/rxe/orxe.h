@@ -111,6 +111,7 @@ struct orxe_mr {
 	u32 lkey, rkey;			/* rkey 0: no remote access */
 	int access;
 	u64 iova, length;
+	u64 kbase;			/* kernel MRs: the kernel address of iova */
 	u32 page_size;
 	u64 *pages;			/* fast registration only: NULL for kernel MRs */
 	u32 npages;

@@ -63,11 +63,13 @@ int orxe_get_dma_mr(struct oib_mr *ibmr, int access)
 }
 
 /*
- * Kernel memory stays mapped at its address, so the key is all a kernel MR needs: the data path
- * reaches the bytes through iova (see orxe_mr_kva_locked()).
+ * Kernel memory stays mapped, so a kernel MR needs its key and where iova lies in the kernel's
+ * address space (@addr; iova is @addr itself unless the registrant named it otherwise, as a user
+ * MR does): see orxe_mr_kva_locked().
  */
 int orxe_reg_kernel_mr(struct oib_mr *ibmr, void *addr, size_t len, int access)
 {
+	to_rmr(ibmr)->kbase = (u64)(uintptr_t)addr;
 	return orxe_kernel_mr(ibmr, access);
 }
 
@@ -129,8 +131,8 @@ static void *orxe_mr_kva_locked(struct orxe_mr *mr, u64 va, u32 len)
 
 	if (va < mr->iova || va + len > mr->iova + mr->length)
 		return NULL;
-	if (!mr->pages)
-		return (void *)(uintptr_t)va;	/* kernel MRs: iova is the address */
+	if (!mr->pages)			/* kernel MRs: iova lies at kbase (DMA MRs: both 0) */
+		return (void *)(uintptr_t)(mr->kbase + (va - mr->iova));
 	base = ALIGN_DOWN(mr->iova, mr->page_size);
 	first = div_u64(va - base, mr->page_size);
 	last = div_u64(va + len - 1 - base, mr->page_size);

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Shared receive queues from user space: created on a PD, modified (limit, size), queried and
+ * destroyed through ioctls; receives posted with POST_SRQ_RECV (post.c); QPs name one at
+ * creation (qp.c), and the core refuses destroying it while they do (-EBUSY).  Its limit event
+ * goes to the context's async event file.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include "uverbs.h"
+
+static void oib_uverbs_srq_event(struct oib_event *event, void *context)
+{
+	struct oib_uverbs_srq *usrq = context;
+
+	oib_uverbs_async_object_event(&usrq->uobj, &usrq->async_list, &usrq->async_reported,
+				      event->event);
+}
+
+static int oib_uverbs_srq_make(struct oib_uverbs_call *call, struct oib_uverbs_srq *usrq,
+			       struct oib_uverbs_create_srq *cmd, struct oib_uverbs_pd *upd)
+{
+	struct oib_srq_init_attr attr = {
+		.event_handler = oib_uverbs_srq_event, .srq_context = usrq,
+		.srq_type = OIB_SRQT_BASIC,
+		.attr = {
+			.max_wr = cmd->attr.max_wr, .max_sge = cmd->attr.max_sge,
+			.srq_limit = cmd->attr.srq_limit,
+		},
+	};
+	struct oib_srq *srq;
+	int ret;
+
+	ret = oib_uobj_insert(call->ufile, &usrq->uobj, OIB_UVERBS_OBJ_SRQ, cmd->user_handle);
+	if (ret)
+		return ret;
+	srq = oib_create_srq(upd->pd, &attr);
+	if (IS_ERR(srq)) {
+		xa_erase(&call->ufile->handles, usrq->uobj.handle);
+		return PTR_ERR(srq);
+	}
+	usrq->srq = srq;
+	cmd->handle = usrq->uobj.handle;
+	cmd->attr.max_wr = attr.attr.max_wr;
+	cmd->attr.max_sge = attr.attr.max_sge;
+	oib_uobj_commit(&usrq->uobj);
+	return 0;
+}
+
+int oib_uverbs_create_srq(struct oib_uverbs_call *call, void *buf)
+{
+	struct oib_uverbs_create_srq *cmd = buf;
+	struct oib_uverbs_srq *usrq;
+	struct oib_uverbs_pd *upd;
+	int ret;
+
+	if (cmd->handle || cmd->attr.reserved || cmd->attr.max_sge > OIB_UVERBS_MAX_SGE)
+		return -EINVAL;
+	usrq = kzalloc(sizeof(*usrq), GFP_KERNEL);
+	if (!usrq)
+		return -ENOMEM;
+	INIT_LIST_HEAD(&usrq->async_list);
+	upd = oib_uobj_get(call->ufile, cmd->pd_handle, OIB_UVERBS_OBJ_PD);
+	ret = PTR_ERR_OR_ZERO(upd);
+	if (!ret) {
+		ret = oib_uverbs_srq_make(call, usrq, cmd, upd);
+		oib_uobj_put(&upd->uobj);
+	}
+	if (ret)
+		kfree(usrq);
+	return ret;
+}
+
+int oib_uverbs_modify_srq(struct oib_uverbs_call *call, void *buf)
+{
+	struct oib_uverbs_modify_srq *cmd = buf;
+	struct oib_srq_attr attr = {
+		.max_wr = cmd->attr.max_wr, .srq_limit = cmd->attr.srq_limit,
+	};
+	struct oib_uverbs_srq *usrq;
+	int ret;
+
+	if (cmd->attr.reserved || cmd->attr.max_sge || !cmd->attr_mask ||
+	    cmd->attr_mask & ~(OIB_UVERBS_SRQ_MAX_WR | OIB_UVERBS_SRQ_LIMIT))
+		return -EINVAL;
+	usrq = oib_uobj_get(call->ufile, cmd->handle, OIB_UVERBS_OBJ_SRQ);
+	if (IS_ERR(usrq))
+		return PTR_ERR(usrq);
+	ret = oib_modify_srq(usrq->srq, &attr, cmd->attr_mask);
+	oib_uobj_put(&usrq->uobj);
+	return ret;
+}
+
+int oib_uverbs_query_srq(struct oib_uverbs_call *call, void *buf)
+{
+	struct oib_uverbs_modify_srq *cmd = buf;
+	struct oib_uverbs_srq *usrq;
+	struct oib_srq_attr attr;
+	int ret;
+
+	if (cmd->attr_mask || memchr_inv(&cmd->attr, 0, sizeof(cmd->attr)))
+		return -EINVAL;
+	usrq = oib_uobj_get(call->ufile, cmd->handle, OIB_UVERBS_OBJ_SRQ);
+	if (IS_ERR(usrq))
+		return PTR_ERR(usrq);
+	ret = oib_query_srq(usrq->srq, &attr);
+	oib_uobj_put(&usrq->uobj);
+	if (!ret)
+		cmd->attr = (struct oib_uverbs_srq_attr){
+			.max_wr = attr.max_wr, .max_sge = attr.max_sge,
+			.srq_limit = attr.srq_limit,
+		};
+	return ret;
+}
+
+int oib_uverbs_srq_destroy(struct oib_uverbs_uobj *uobj, void *resp)
+{
+	struct oib_uverbs_srq *usrq = container_of(uobj, struct oib_uverbs_srq, uobj);
+	struct oib_uverbs_destroy_reported *cmd = resp;
+	struct oib_uverbs_event_file *async = uobj->ufile->async;
+	int ret;
+
+	ret = oib_destroy_srq(usrq->srq);	/* -EBUSY while QPs use it */
+	if (ret)
+		return ret;
+	if (async)
+		cmd->async_events_reported =
+			oib_uverbs_event_drop_unread(async, &usrq->async_list,
+						     &usrq->async_reported);
+	return 0;
+}
+
+int oib_uverbs_destroy_srq(struct oib_uverbs_call *call, void *buf)
+{
+	struct oib_uverbs_destroy_reported *cmd = buf;
+
+	if (cmd->reserved || cmd->comp_events_reported || cmd->async_events_reported)
+		return -EINVAL;
+	return oib_uobj_destroy(call->ufile, cmd->handle, OIB_UVERBS_OBJ_SRQ, cmd);
+}

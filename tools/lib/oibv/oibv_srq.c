@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/* liboibv: shared receive queues (posting to them is in oibv_qp.c). */
+#include <errno.h>
+#include <stdlib.h>
+#include <oib/uverbs.h>
+#include "oibv.h"
+#include "oibv_priv.h"
+
+struct oibv_srq *oibv_create_srq(struct oibv_pd *pd, struct oibv_srq_init_attr *attr)
+{
+	struct oibv_srq *srq = calloc(1, sizeof(*srq));
+	struct oib_uverbs_create_srq c = {
+		.user_handle = (uintptr_t)srq, .pd_handle = pd->handle,
+		.attr = {
+			.max_wr = attr->attr.max_wr, .max_sge = attr->attr.max_sge,
+			.srq_limit = attr->attr.srq_limit,
+		},
+	};
+	int ret;
+
+	if (!srq)
+		return NULL;
+	ret = oibv_cmd(pd->context->cmd_fd, OIB_UVERBS_CREATE_SRQ, &c, sizeof(c));
+	if (ret) {
+		free(srq);
+		errno = ret;
+		return NULL;
+	}
+	srq->context = pd->context;
+	srq->srq_context = attr->srq_context;
+	srq->pd = pd;
+	srq->handle = c.handle;
+	pthread_mutex_init(&srq->mutex, NULL);
+	pthread_cond_init(&srq->cond, NULL);
+	attr->attr.max_wr = c.attr.max_wr;
+	attr->attr.max_sge = c.attr.max_sge;
+	return srq;
+}
+
+int oibv_modify_srq(struct oibv_srq *srq, struct oibv_srq_attr *attr, int attr_mask)
+{
+	struct oib_uverbs_modify_srq c = {
+		.handle = srq->handle, .attr_mask = attr_mask,
+		.attr = { .max_wr = attr->max_wr, .srq_limit = attr->srq_limit },
+	};
+
+	return oibv_cmd(srq->context->cmd_fd, OIB_UVERBS_MODIFY_SRQ, &c, sizeof(c));
+}
+
+int oibv_query_srq(struct oibv_srq *srq, struct oibv_srq_attr *attr)
+{
+	struct oib_uverbs_modify_srq c = { .handle = srq->handle };
+	int ret = oibv_cmd(srq->context->cmd_fd, OIB_UVERBS_QUERY_SRQ, &c, sizeof(c));
+
+	if (!ret)
+		*attr = (struct oibv_srq_attr){
+			.max_wr = c.attr.max_wr, .max_sge = c.attr.max_sge,
+			.srq_limit = c.attr.srq_limit,
+		};
+	return ret;
+}
+
+/* As libibverbs: returns once the program has acknowledged every async event it read. */
+int oibv_destroy_srq(struct oibv_srq *srq)
+{
+	struct oib_uverbs_destroy_reported c = { .handle = srq->handle };
+	int ret = oibv_cmd(srq->context->cmd_fd, OIB_UVERBS_DESTROY_SRQ, &c, sizeof(c));
+
+	if (ret)
+		return ret;
+	oibv_events_wait_done(&srq->mutex, &srq->cond, &srq->events_completed,
+			      c.async_events_reported);
+	free(srq);
+	return 0;
+}
