@@ -118,29 +118,31 @@ static void orxe_link_gid_work(struct work_struct *work)
 /* ---- Reaching ---- */
 
 /*
- * Whether the netdev routes to @dgid itself (not over another interface), and the hop limit its
- * route gives; for the reach op, when no port of the device's fabric owns @dgid.
+ * Whether the netdev's namespace routes to @dgid through the netdev (not over another interface),
+ * and the hop limit its route gives; for the reach op, when no port of the device's fabric owns
+ * @dgid.  The lookup names no output device (but for IPv6 link-local destinations, which need
+ * one): with one, the kernel assumes any destination without a route to be on that link.
  */
 int orxe_link_reach(struct orxe_link *link, const union oib_gid *dgid, u8 *hop_limit)
 {
-	struct net_device *ndev;
+	bool v4 = ipv6_addr_v4mapped(&dgid->in6);
 	struct dst_entry *dst = NULL;
+	struct net_device *ndev;
 	int ret = -EHOSTUNREACH;
 
 	rcu_read_lock();
 	ndev = rcu_dereference(link->ndev);
-	if (ndev && ipv6_addr_v4mapped(&dgid->in6)) {
-		struct flowi4 fl4 = {
-			.flowi4_oif = ndev->ifindex,
-			.daddr = dgid->in6.s6_addr32[3],
-		};
+	if (ndev && v4) {
+		struct flowi4 fl4 = { .daddr = dgid->in6.s6_addr32[3] };
 		struct rtable *rt = ip_route_output_key(dev_net(ndev), &fl4);
 
 		if (!IS_ERR(rt))
 			dst = &rt->dst;
 	} else if (ndev) {
-		struct flowi6 fl6 = { .flowi6_oif = ndev->ifindex, .daddr = dgid->in6 };
+		struct flowi6 fl6 = { .daddr = dgid->in6 };
 
+		if (ipv6_addr_type(&dgid->in6) & IPV6_ADDR_LINKLOCAL)
+			fl6.flowi6_oif = ndev->ifindex;
 		dst = ip6_route_output(dev_net(ndev), NULL, &fl6);
 		if (dst->error) {
 			dst_release(dst);
@@ -148,8 +150,7 @@ int orxe_link_reach(struct orxe_link *link, const union oib_gid *dgid, u8 *hop_l
 		}
 	}
 	if (dst && dst->dev == ndev) {
-		*hop_limit = ipv6_addr_v4mapped(&dgid->in6) ? ip4_dst_hoplimit(dst) :
-							       ip6_dst_hoplimit(dst);
+		*hop_limit = v4 ? ip4_dst_hoplimit(dst) : ip6_dst_hoplimit(dst);
 		ret = 0;
 	}
 	dst_release(dst);
