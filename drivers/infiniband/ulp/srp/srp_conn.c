@@ -9,6 +9,7 @@
  * released by one thread at a time and never under a handler.  Releasing drains the QP first:
  * every command the target did not answer is then requeued.
  */
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <net/net_namespace.h>
 #include <scsi/scsi_host.h>
@@ -240,12 +241,15 @@ refused:
 /*
  * Whatever a login made, released: the QP drained first (every completion's callback has run),
  * so the commands it leaves unanswered are requeued and the target reaches none of their memory.
- * Never while live; one thread at a time (the login's owner, or the host's stop after it).
+ * Never while live; one thread at a time (the login's owner, or the host's stop after it).  Who
+ * uses the objects outside a callback (queuecommand, task management) does so in an RCU
+ * read-side section begun while live, which the release waits out.
  */
 void srp_conn_release(struct srp_host *h)
 {
 	int i;
 
+	synchronize_rcu();	/* queuecommand and task management, begun while live, are done */
 	if (h->id && h->id->qp) {
 		oib_drain_qp(h->id->qp);
 		oib_cma_destroy_qp(h->id);

@@ -7,6 +7,7 @@
  * completed, so the target can no longer reach the memory the midlayer gets back.
  */
 #include <linux/blk-mq.h>
+#include <linux/rcupdate.h>
 #include <scsi/scsi.h>
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_tcq.h>
@@ -148,7 +149,10 @@ static int srp_map(struct srp_host *h, struct srp_req *req, struct oib_send_wr *
 	return 0;
 }
 
-/* Pack and post @cmd (REG_MR first if it has data); -EINVAL: it cannot go at all. */
+/*
+ * Pack and post @cmd (REG_MR first if it has data); -EINVAL: it cannot go at all.  In an RCU
+ * read-side section begun while live: the connection's MRs and PD stay until it ends.
+ */
 static int srp_send_cmd(struct srp_host *h, struct scsi_cmnd *cmd, struct srp_req *req)
 {
 	u32 tag = blk_mq_unique_tag(scsi_cmd_to_rq(cmd));
@@ -201,7 +205,9 @@ int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *cmd)
 		scsi_done(cmd);
 		return 0;
 	}
-	ret = srp_send_cmd(h, cmd, req);
+	rcu_read_lock();	/* the connection's objects: see srp_conn_release() */
+	ret = READ_ONCE(h->state) == SRP_CONN_LIVE ? srp_send_cmd(h, cmd, req) : -ENOTCONN;
+	rcu_read_unlock();
 	if (!ret)
 		return 0;
 	if (ret != -EINVAL)
@@ -323,18 +329,22 @@ static void srp_tsk_send_done(struct oib_cq *cq, struct oib_wc *wc)
 int srp_send_tsk(struct srp_host *h, u64 lun, u8 func, u64 task_tag)
 {
 	struct oib_srp_tsk_info t = { .lun = lun, .func = func, .task_tag = task_tag };
-	struct oib_sge sge = { .addr = (uintptr_t)h->tsk_iu, .length = sizeof(h->tsk_iu),
-			       .lkey = h->pd->local_dma_lkey };
+	struct oib_sge sge = { .addr = (uintptr_t)h->tsk_iu, .length = sizeof(h->tsk_iu) };
 	struct oib_send_wr wr = { .wr_cqe = &h->tsk_cqe, .sg_list = &sge, .num_sge = 1,
 				  .opcode = OIB_WR_SEND, .send_flags = OIB_SEND_SIGNALED };
-	int ret;
+	int ret = -ENOTCONN;
 
 	mutex_lock(&h->tsk_mutex);
 	t.tag = SRP_TAG_TSK | ++h->tsk_tag;
 	oib_srp_pack_tsk_mgmt(h->tsk_iu, &t);
 	h->tsk_cqe.done = srp_tsk_send_done;
 	reinit_completion(&h->tsk_done);
-	ret = srp_post(h, &wr, 0, NULL);
+	rcu_read_lock();	/* the connection's objects: see srp_conn_release() */
+	if (READ_ONCE(h->state) == SRP_CONN_LIVE) {
+		sge.lkey = h->pd->local_dma_lkey;
+		ret = srp_post(h, &wr, 0, NULL);
+	}
+	rcu_read_unlock();
 	if (!ret)
 		ret = wait_for_completion_timeout(&h->tsk_done, 10 * HZ) ? h->tsk_code :
 									   -ETIMEDOUT;
