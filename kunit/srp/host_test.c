@@ -61,6 +61,16 @@ static void ht_host_release(void *h)
 KUNIT_DEFINE_ACTION_WRAPPER(ht_sdev_release, scsi_device_put, struct scsi_device *);
 KUNIT_DEFINE_ACTION_WRAPPER(ht_wq_release, destroy_workqueue, struct workqueue_struct *);
 
+/* Whether the scan found LUN 0 (no reference kept: the wait evaluates this more than once). */
+static bool ht_has_lun0(struct Scsi_Host *shost)
+{
+	struct scsi_device *sdev = scsi_device_lookup(shost, 0, 0, 0);
+
+	if (sdev)
+		scsi_device_put(sdev);
+	return sdev;
+}
+
 /* Devices, a target of one LUN on b, a host on a logged in to it, and its LUN 0. */
 static struct ht *ht_setup(struct kunit *test)
 {
@@ -81,7 +91,9 @@ static struct ht *ht_setup(struct kunit *test)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ht->h);
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, ht_host_release, ht->h));
 	shost = srp_host_shost(ht->h);
-	KUNIT_ASSERT_TRUE(test, oib_test_wait_for((ht->sdev = scsi_device_lookup(shost, 0, 0, 0))));
+	KUNIT_ASSERT_TRUE(test, oib_test_wait_for(ht_has_lun0(shost)));
+	ht->sdev = scsi_device_lookup(shost, 0, 0, 0);
+	KUNIT_ASSERT_NOT_NULL(test, ht->sdev);
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, ht_sdev_release, ht->sdev));
 	ht->wq = alloc_workqueue("oib_srp_ht", WQ_UNBOUND, HT_WORKERS);
 	KUNIT_ASSERT_NOT_NULL(test, ht->wq);

@@ -67,7 +67,7 @@ t "$A has 10.9.0.1" w $RXE/addr "$A 1 10.9.0.1"
 t "$B has 10.9.0.2" w $RXE/addr "$B 1 10.9.0.2"
 t "a target of 1 LUN of 256 MiB on port 5610" w $T "5610 1 256"
 t "log in" w $I/add_target "10.9.0.2 5610"
-t "its disk appeared ($D)" disk
+t "its disk appeared" disk
 get /sys/block/${D#/dev/}/size
 t "it has 256 MiB" test "$V" = 524288
 t "mkfs.ext4" mkfs.ext4 -q -F -E nodiscard "$D"
@@ -78,7 +78,7 @@ t "the filesystem is clean" clean
 t "the files read back the same" verify /tmp/a
 t "log out" w $I/remove_target "10.9.0.2 5610"
 t "log in again" w $I/add_target "10.9.0.2 5610"
-t "the disk is back ($D)" disk
+t "the disk is back" disk
 t "the filesystem is still clean" clean
 t "the files still read back the same" verify /tmp/a
 

@@ -68,7 +68,7 @@ t "fail_timeout 0 is refused" fails w $I/fail_timeout 0
 t "fail_timeout 3601 is refused" fails w $I/fail_timeout 3601
 t "log in" w $I/add_target "10.9.0.2 5600"
 t "the host is live" until_state live
-t "its disk appeared ($D)" disk
+t "its disk appeared" disk
 t "8 MiB of random data" dd if=/dev/urandom of=/tmp/a bs=64k count=128
 
 # The fabric drops everything under a write: the host goes down, holds, and logs in again.
