@@ -60,6 +60,26 @@ for a in $(/bin/busybox --list); do
 done
 mknod -m 600 "$stage/dev/console" c 5 1 2>/dev/null || true
 
+# e2fsprogs for the SRP disk tests: mke2fs (also as mkfs.ext4), e2fsck and debugfs (which reads
+# and writes files in an ext4 image from userspace) with their libraries and mke2fs.conf, in
+# place of busybox's applets of those names.  Left out when the host has none.
+add_e2fsprogs() {
+	local b lib
+	[ -x /sbin/mke2fs ] && [ -x /sbin/e2fsck ] && [ -x /sbin/debugfs ] || return 0
+	for b in mke2fs e2fsck debugfs; do
+		rm -f "$stage/bin/$b"
+		cp /sbin/$b "$stage/bin/"
+		for lib in $(ldd /sbin/$b | grep -o '/[^ ]*'); do
+			mkdir -p "$stage$(dirname "$lib")"
+			cp -L "$lib" "$stage$lib"
+		done
+	done
+	ln -sf mke2fs "$stage/bin/mkfs.ext4"
+	mkdir -p "$stage/etc"
+	cp /etc/mke2fs.conf "$stage/etc/"
+}
+add_e2fsprogs
+
 cp "$guest/init.sh" "$stage/init"
 find "$guest" -maxdepth 1 -type f -exec cp {} "$stage/oib/guest/" \;
 find "$top/tools/testing/integration" -maxdepth 1 -name '*.sh' -exec cp {} "$stage/oib/integration/" \;

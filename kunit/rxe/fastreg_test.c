@@ -333,6 +333,32 @@ static void fastreg_map_pages(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, p->a.buf + 3 * PAGE_SIZE, p->a.buf + PAGE_SIZE + 10, 100);
 }
 
+/*
+ * One page three times (as the block layer writes zeroes: the zero page, repeated): three
+ * blocks, each reaching it.
+ */
+static void fastreg_map_same_page(struct kunit *test)
+{
+	struct fr_pair *p = fr_pair(test);
+	struct page *pg = fr_page(test);
+	struct scatterlist sg[3];
+	int i;
+
+	sg_init_table(sg, 3);
+	for (i = 0; i < 3; i++)
+		sg_set_page(&sg[i], pg, PAGE_SIZE, 0);
+	KUNIT_ASSERT_EQ(test, 3, oib_map_mr_sg(p->mr, sg, 3, NULL, PAGE_SIZE));
+	KUNIT_EXPECT_EQ(test, p->mr->length, 3 * PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, OIB_WC_SUCCESS, fr_reg(test, p, FR_RW));
+	fr_fill(page_address(pg), PAGE_SIZE, 7);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, OIB_WC_SUCCESS,
+				fr_rdma(test, p, OIB_WR_RDMA_READ, p->mr->iova + i * PAGE_SIZE,
+					p->mr->rkey, i * PAGE_SIZE, PAGE_SIZE));
+		KUNIT_EXPECT_MEMEQ(test, p->a.buf + i * PAGE_SIZE, page_address(pg), PAGE_SIZE);
+	}
+}
+
 /* Page sizes, offsets, merged and cut entries, and the refusals. */
 static void fastreg_map_sg(struct kunit *test)
 {
@@ -456,6 +482,7 @@ static struct kunit_case fastreg_cases[] = {
 	KUNIT_CASE(fastreg_local_inv),
 	KUNIT_CASE(fastreg_remote_inv),
 	KUNIT_CASE(fastreg_map_pages),
+	KUNIT_CASE(fastreg_map_same_page),
 	KUNIT_CASE(fastreg_map_sg),
 	KUNIT_CASE(fastreg_errors),
 	KUNIT_CASE(fastreg_failslab),

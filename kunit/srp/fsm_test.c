@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests for the SRP initiator connection's state table (drivers/infiniband/ulp/srp/
- * srp_fsm.c), against a second encoding written event by event: the login starts once, its
- * answer wakes the waiter whatever it is, a live connection that goes fails its commands once,
- * removal ends everything and absorbs what comes late.
+ * srp_fsm.c), against a second encoding written event by event: the first login's answer
+ * wakes the waiter whatever it is; a live connection that goes holds its commands and is logged
+ * in again until it is given up, when they fail; removal ends everything and absorbs what comes
+ * late.
  */
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -17,24 +18,47 @@ struct fsm_tuple {
 };
 
 static const struct fsm_tuple fsm_spec[] = {
-	/* The login. */
+	/* The first login: its answer wakes add_target, whatever it is; a failure is final. */
 	T(IDLE, CONNECT, CONNECTING, LOGIN),
+	T(CONNECTING, RESOLVED, CONNECTING, WAKE),
 	T(CONNECTING, LOGGED_IN, LIVE, WAKE),
-	T(CONNECTING, REFUSED, LOST, WAKE),
-	T(CONNECTING, GONE, LOST, WAKE),
-	/* The connection going. */
-	T(LIVE, GONE, LOST, FAIL),
-	T(LIVE, REFUSED, LOST, FAIL),
-	T(LOST, GONE, LOST, NOTHING),
-	T(LOST, REFUSED, LOST, NOTHING),
+	T(CONNECTING, REFUSED, FAILED, WAKE),
+	T(CONNECTING, GONE, FAILED, WAKE),
+	/* A live connection going: commands held, the reconnect work started. */
+	T(LIVE, GONE, DOWN, RECOVER),
+	T(LIVE, REFUSED, DOWN, RECOVER),
+	T(LIVE, GIVE_UP, LIVE, NOTHING),
+	/* Down: the old connection's late news ignored; log in again or give up. */
+	T(DOWN, RESOLVED, DOWN, NOTHING),
+	T(DOWN, LOGGED_IN, DOWN, NOTHING),
+	T(DOWN, REFUSED, DOWN, NOTHING),
+	T(DOWN, GONE, DOWN, NOTHING),
+	T(DOWN, RETRY, RECONNECTING, LOGIN),
+	T(DOWN, GIVE_UP, FAILED, RELEASE),
+	/* A new login: its answer wakes the reconnect work. */
+	T(RECONNECTING, RESOLVED, RECONNECTING, WAKE),
+	T(RECONNECTING, LOGGED_IN, LIVE, WAKE),
+	T(RECONNECTING, REFUSED, DOWN, WAKE),
+	T(RECONNECTING, GONE, DOWN, WAKE),
+	T(RECONNECTING, GIVE_UP, FAILED, RELEASE),
+	/* Failed: commands fail; nothing brings it back. */
+	T(FAILED, RESOLVED, FAILED, NOTHING),
+	T(FAILED, LOGGED_IN, FAILED, NOTHING),
+	T(FAILED, REFUSED, FAILED, NOTHING),
+	T(FAILED, GONE, FAILED, NOTHING),
+	T(FAILED, GIVE_UP, FAILED, NOTHING),
 	/* Removal, and what comes after it. */
 	T(IDLE, REMOVE, REMOVING, NOTHING),
 	T(CONNECTING, REMOVE, REMOVING, WAKE),
 	T(LIVE, REMOVE, REMOVING, NOTHING),
-	T(LOST, REMOVE, REMOVING, NOTHING),
+	T(DOWN, REMOVE, REMOVING, RELEASE),
+	T(RECONNECTING, REMOVE, REMOVING, RELEASE),
+	T(FAILED, REMOVE, REMOVING, NOTHING),
+	T(REMOVING, RESOLVED, REMOVING, NOTHING),
 	T(REMOVING, LOGGED_IN, REMOVING, NOTHING),
 	T(REMOVING, REFUSED, REMOVING, NOTHING),
 	T(REMOVING, GONE, REMOVING, NOTHING),
+	T(REMOVING, GIVE_UP, REMOVING, NOTHING),
 };
 
 static const struct fsm_tuple *fsm_find(u8 from, u8 event)
@@ -68,8 +92,11 @@ static void fsm_test_table(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, srp_conn_fsm_step(0, SRP_CEV_NEVENTS).valid, 0);
 }
 
-/* FAIL (the lost work) is the action of one step per lifetime at most: only LIVE has it. */
-static void fsm_test_fail_once(struct kunit *test)
+/*
+ * RECOVER (hold the commands, start the reconnect work) only from LIVE; only a login's state
+ * reaches LIVE; RELEASE (let held commands fail) only where they are held.
+ */
+static void fsm_test_actions(struct kunit *test)
 {
 	struct srp_conn_step st;
 	u8 s, e;
@@ -77,21 +104,75 @@ static void fsm_test_fail_once(struct kunit *test)
 	for (s = 0; s < SRP_CONN_NSTATES; s++) {
 		for (e = 0; e < SRP_CEV_NEVENTS; e++) {
 			st = srp_conn_fsm_step(s, e);
-			if (st.valid && st.action == SRP_DO_FAIL) {
+			if (!st.valid)
+				continue;
+			if (st.action == SRP_DO_RECOVER)
 				KUNIT_EXPECT_EQ(test, s, SRP_CONN_LIVE);
-				KUNIT_EXPECT_NE(test, st.next, SRP_CONN_LIVE);
-			}
+			if (st.action == SRP_DO_RELEASE)
+				KUNIT_EXPECT_TRUE(test, s == SRP_CONN_DOWN ||
+						  s == SRP_CONN_RECONNECTING);
+			if (st.next == SRP_CONN_LIVE && s != SRP_CONN_LIVE)
+				KUNIT_EXPECT_TRUE(test, s == SRP_CONN_CONNECTING ||
+						  s == SRP_CONN_RECONNECTING);
 		}
 	}
-	for (e = 0; e < SRP_CEV_NEVENTS; e++) {
-		st = srp_conn_fsm_step(SRP_CONN_LIVE, e);
-		KUNIT_EXPECT_NE(test, st.next, SRP_CONN_CONNECTING);
+}
+
+static u8 fsm_walk(struct kunit *test, const u8 *events, int n, u8 *actions)
+{
+	struct srp_conn_step st;
+	u8 s = SRP_CONN_IDLE;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		st = srp_conn_fsm_step(s, events[i]);
+		KUNIT_EXPECT_EQ_MSG(test, st.valid, 1, "step %d", i);
+		actions[i] = st.action;
+		s = st.next;
 	}
+	return s;
+}
+
+/* Lifetimes: lost twice and back twice, then away for good; a host reset under a login. */
+static void fsm_test_lifetimes(struct kunit *test)
+{
+	static const u8 back[] = {
+		SRP_CEV_CONNECT, SRP_CEV_RESOLVED, SRP_CEV_RESOLVED, SRP_CEV_LOGGED_IN,
+		SRP_CEV_GONE, SRP_CEV_GONE, SRP_CEV_RETRY, SRP_CEV_REFUSED, SRP_CEV_RETRY,
+		SRP_CEV_LOGGED_IN, SRP_CEV_GONE, SRP_CEV_RETRY, SRP_CEV_LOGGED_IN,
+		SRP_CEV_REMOVE,
+	};
+	static const u8 back_do[] = {
+		SRP_DO_LOGIN, SRP_DO_WAKE, SRP_DO_WAKE, SRP_DO_WAKE,
+		SRP_DO_RECOVER, SRP_DO_NOTHING, SRP_DO_LOGIN, SRP_DO_WAKE, SRP_DO_LOGIN,
+		SRP_DO_WAKE, SRP_DO_RECOVER, SRP_DO_LOGIN, SRP_DO_WAKE,
+		SRP_DO_NOTHING,
+	};
+	static const u8 away[] = {
+		SRP_CEV_CONNECT, SRP_CEV_LOGGED_IN, SRP_CEV_REFUSED, SRP_CEV_RETRY,
+		SRP_CEV_GIVE_UP, SRP_CEV_LOGGED_IN, SRP_CEV_GONE, SRP_CEV_GIVE_UP,
+		SRP_CEV_REMOVE, SRP_CEV_GONE,
+	};
+	static const u8 away_do[] = {
+		SRP_DO_LOGIN, SRP_DO_WAKE, SRP_DO_RECOVER, SRP_DO_LOGIN,
+		SRP_DO_RELEASE, SRP_DO_NOTHING, SRP_DO_NOTHING, SRP_DO_NOTHING,
+		SRP_DO_NOTHING, SRP_DO_NOTHING,
+	};
+	u8 got[ARRAY_SIZE(back)];
+
+	KUNIT_EXPECT_EQ(test, fsm_walk(test, back, ARRAY_SIZE(back), got), SRP_CONN_REMOVING);
+	KUNIT_EXPECT_MEMEQ(test, got, back_do, sizeof(back_do));
+	KUNIT_EXPECT_EQ(test, fsm_walk(test, away, ARRAY_SIZE(away), got), SRP_CONN_REMOVING);
+	KUNIT_EXPECT_MEMEQ(test, got, away_do, sizeof(away_do));
+	/* The first login is never retried: its failure is final. */
+	KUNIT_EXPECT_EQ(test, srp_conn_fsm_step(SRP_CONN_FAILED, SRP_CEV_RETRY).valid, 0);
+	KUNIT_EXPECT_EQ(test, srp_conn_fsm_step(SRP_CONN_FAILED, SRP_CEV_CONNECT).valid, 0);
 }
 
 static struct kunit_case fsm_test_cases[] = {
 	KUNIT_CASE(fsm_test_table),
-	KUNIT_CASE(fsm_test_fail_once),
+	KUNIT_CASE(fsm_test_actions),
+	KUNIT_CASE(fsm_test_lifetimes),
 	{}
 };
 

@@ -54,7 +54,7 @@ int oib_map_mr_sg(struct oib_mr *mr, struct scatterlist *sg, int sg_nents,
 }
 EXPORT_SYMBOL(oib_map_mr_sg);
 
-/* How many @size blocks [@start, @end) touches, not counting @last if the list ends with it. */
+/* How many @size blocks [@start, @end) touches, not counting @last if the entry goes on in it. */
 static u32 oib_sg_new_blocks(u64 start, u64 end, u32 size, u64 last, bool have_last)
 {
 	u64 first = ALIGN_DOWN(start, size);
@@ -76,6 +76,7 @@ int oib_sg_to_pages(struct oib_mr *mr, struct scatterlist *sgl, int sg_nents,
 	u32 size = mr->page_size;
 	struct scatterlist *sg;
 	u32 npages = 0, need;
+	bool cont;
 	int i;
 
 	mr->iova = 0;
@@ -87,15 +88,20 @@ int oib_sg_to_pages(struct oib_mr *mr, struct scatterlist *sgl, int sg_nents,
 		/* a block may have a gap only at its start (first entry) or end (last entry) */
 		if (i && start != end && ((end & ~mask) || (start & ~mask)))
 			break;
+		/*
+		 * Only an entry that goes on where the last one ended shares its block; after a
+		 * gap even the same page is a block again (the zero page, repeated).
+		 */
+		cont = i && start == end;
 		need = oib_sg_new_blocks(start, start + sg->length - (i ? 0 : sg_offset), size,
-					 last, npages);
+					 last, cont);
 		if (npages + need > mr->max_num_sg)
 			break;
 		if (!i)
 			mr->iova = start;
 		end = start + sg->length - (i ? 0 : sg_offset);
 		for (block = start & mask; block < end; block += size) {
-			if (npages && block == last)
+			if (cont && block == last)
 				continue;
 			set_page(mr, block);
 			last = block;

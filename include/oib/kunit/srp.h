@@ -1,26 +1,33 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * oib_srp's internals for its KUnit suites: the initiator connection's state table.
+ * oib_srp's internals for its KUnit suites: the initiator connection's state table, and hosts
+ * made, watched, reset and removed by the test.
  */
 #ifndef OIB_KUNIT_SRP_H
 #define OIB_KUNIT_SRP_H
 
+#include <linux/socket.h>
 #include <linux/types.h>
 
 enum srp_conn_state {
 	SRP_CONN_IDLE,		/* no login yet */
-	SRP_CONN_CONNECTING,	/* resolving, REQ with the login sent */
+	SRP_CONN_CONNECTING,	/* the first login: resolving, REQ with the login sent */
 	SRP_CONN_LIVE,		/* logged in: commands go */
-	SRP_CONN_LOST,		/* refused, unreachable or gone: commands fail */
+	SRP_CONN_DOWN,		/* lost: commands held, the reconnect work releases and retries */
+	SRP_CONN_RECONNECTING,	/* a new login under way: commands held */
+	SRP_CONN_FAILED,	/* refused, or away past fail_timeout: commands fail */
 	SRP_CONN_REMOVING,	/* the host is being removed */
 	SRP_CONN_NSTATES
 };
 
 enum srp_conn_event {
-	SRP_CEV_CONNECT,	/* the owner starts the login */
+	SRP_CEV_CONNECT,	/* the owner starts the first login */
+	SRP_CEV_RESOLVED,	/* ADDR_RESOLVED or ROUTE_RESOLVED: the login goes on */
 	SRP_CEV_LOGGED_IN,	/* ESTABLISHED with a LOGIN_RSP */
 	SRP_CEV_REFUSED,	/* REJECTED, UNREACHABLE, CONNECT_ERROR, a bad answer, a timeout */
-	SRP_CEV_GONE,		/* DISCONNECTED, DEVICE_REMOVAL, a QP error, T_LOGOUT */
+	SRP_CEV_GONE,		/* DISCONNECTED, DEVICE_REMOVAL, a QP error, a host reset */
+	SRP_CEV_RETRY,		/* the reconnect work logs in again */
+	SRP_CEV_GIVE_UP,	/* fail_timeout passed, or the owner removes a host that is away */
 	SRP_CEV_REMOVE,		/* the owner removes the host */
 	SRP_CEV_NEVENTS
 };
@@ -29,7 +36,8 @@ enum srp_action {
 	SRP_DO_NOTHING,
 	SRP_DO_LOGIN,		/* resolve, connect with the login */
 	SRP_DO_WAKE,		/* the login's waiter learns the answer */
-	SRP_DO_FAIL,		/* queue the lost work: drain, fail the commands left */
+	SRP_DO_RECOVER,		/* hold the commands, queue the reconnect work */
+	SRP_DO_RELEASE,		/* wake the login's waiter; held commands go on (and fail) */
 };
 
 struct srp_conn_step {
@@ -39,5 +47,27 @@ struct srp_conn_step {
 };
 
 struct srp_conn_step srp_conn_fsm_step(enum srp_conn_state state, enum srp_conn_event event);
+const char *srp_conn_state_name(enum srp_conn_state state);
+
+/* ---- Hosts (srp_host.c) ---- */
+
+struct srp_host;
+struct Scsi_Host;
+
+/* The initiator's side of the credits, under the host's lock. */
+struct srp_host_stats {
+	u32 outstanding;	/* IUs sent that took a credit, not answered yet */
+	u32 max_outstanding;
+	u32 max_credits;	/* most held at once: each a receive the target has posted */
+	u32 logins;		/* successful, the first one included */
+};
+
+struct srp_host *srp_host_add(const struct sockaddr *dst);
+void srp_host_remove(struct srp_host *h);
+void srp_host_free(struct srp_host *h);
+struct Scsi_Host *srp_host_shost(struct srp_host *h);
+enum srp_conn_state srp_host_state(struct srp_host *h);
+struct srp_host_stats srp_host_get_stats(struct srp_host *h);
+int srp_conn_reset(struct srp_host *h);
 
 #endif /* OIB_KUNIT_SRP_H */

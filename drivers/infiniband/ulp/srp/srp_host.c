@@ -5,8 +5,10 @@
  * commands finished first, then the connection.  Error handling: an abort sends ABORT TASK and
  * succeeds if the command was answered and its memory invalidated meanwhile; a device reset
  * sends LUN RESET and succeeds when the target says so and no command of the LUN is left
- * unfinished; a host reset fails (no reconnect yet), which takes the devices offline.
+ * unfinished; a host reset drops the connection and logs in again (srp_reconnect.c), and fails
+ * if the target stays away past fail_timeout, which takes the devices offline.
  */
+#include <kunit/visibility.h>
 #include <linux/blk-mq.h>
 #include <linux/slab.h>
 #include <scsi/scsi.h>
@@ -19,11 +21,11 @@ static int srp_eh_abort(struct scsi_cmnd *cmd)
 	struct srp_req *req = scsi_cmd_priv(cmd);
 	u32 tag = blk_mq_unique_tag(scsi_cmd_to_rq(cmd));
 
-	if (READ_ONCE(req->finished))
+	if (!READ_ONCE(req->inflight))
 		return SUCCESS;
 	if (srp_send_tsk(h, cmd->device->lun, OIB_SRP_TSK_ABORT_TASK, tag) < 0)
 		return FAILED;
-	return READ_ONCE(req->finished) ? SUCCESS : FAILED;
+	return READ_ONCE(req->inflight) ? FAILED : SUCCESS;
 }
 
 struct srp_lun_scan {
@@ -36,7 +38,7 @@ static bool srp_lun_left(struct scsi_cmnd *cmd, void *data)
 	struct srp_lun_scan *s = data;
 	struct srp_req *req = scsi_cmd_priv(cmd);
 
-	if (cmd->device == s->sdev && !READ_ONCE(req->finished))
+	if (cmd->device == s->sdev && READ_ONCE(req->inflight))
 		s->left = true;
 	return true;
 }
@@ -54,7 +56,7 @@ static int srp_eh_device_reset(struct scsi_cmnd *cmd)
 
 static int srp_eh_host_reset(struct scsi_cmnd *cmd)
 {
-	return FAILED;
+	return srp_conn_reset(shost_priv(cmd->device->host)) ? FAILED : SUCCESS;
 }
 
 /* Not const: Debian's 6.1 takes it so. */
@@ -66,6 +68,7 @@ static struct scsi_host_template srp_template = {
 	.eh_abort_handler = srp_eh_abort,
 	.eh_device_reset_handler = srp_eh_device_reset,
 	.eh_host_reset_handler = srp_eh_host_reset,
+	.change_queue_depth = scsi_change_queue_depth,
 	.can_queue = SRP_MAX_QUEUE,
 	.this_id = -1,
 	.sg_tablesize = OIB_SRP_MAX_BUFS,
@@ -82,6 +85,7 @@ void srp_host_free(struct srp_host *h)
 	kfree(h->cmd_iu);
 	scsi_host_put(h->shost);
 }
+EXPORT_SYMBOL_IF_KUNIT(srp_host_free);
 
 static int srp_host_alloc_bufs(struct srp_host *h)
 {
@@ -99,6 +103,30 @@ static int srp_host_alloc_bufs(struct srp_host *h)
 	}
 	return 0;
 }
+
+struct Scsi_Host *srp_host_shost(struct srp_host *h)
+{
+	return h->shost;
+}
+EXPORT_SYMBOL_IF_KUNIT(srp_host_shost);
+
+enum srp_conn_state srp_host_state(struct srp_host *h)
+{
+	return READ_ONCE(h->state);
+}
+EXPORT_SYMBOL_IF_KUNIT(srp_host_state);
+
+struct srp_host_stats srp_host_get_stats(struct srp_host *h)
+{
+	struct srp_host_stats st;
+	unsigned long flags;
+
+	spin_lock_irqsave(&h->lock, flags);
+	st = h->stats;
+	spin_unlock_irqrestore(&h->lock, flags);
+	return st;
+}
+EXPORT_SYMBOL_IF_KUNIT(srp_host_get_stats);
 
 static struct srp_host *srp_host_new(void)
 {
@@ -135,6 +163,7 @@ struct srp_host *srp_host_add(const struct sockaddr *dst)
 	ret = srp_host_alloc_bufs(h) ?: srp_conn_start(h);
 	if (!ret) {
 		h->shost->can_queue = min(h->credits - 1, SRP_MAX_QUEUE);
+		h->shost->cmd_per_lun = h->shost->can_queue;	/* (else 1 per LUN) */
 		ret = scsi_add_host(h->shost, NULL);
 	}
 	if (ret) {
@@ -146,10 +175,16 @@ struct srp_host *srp_host_add(const struct sockaddr *dst)
 	scsi_scan_host(h->shost);
 	return h;
 }
+EXPORT_SYMBOL_IF_KUNIT(srp_host_add);
 
-/* Its commands finished (or failed), then the connection; srp_host_free() follows. */
+/*
+ * Its commands finished (or failed: a target that is away is given up at once), then the
+ * connection; srp_host_free() follows.
+ */
 void srp_host_remove(struct srp_host *h)
 {
+	srp_conn_step(h, SRP_CEV_GIVE_UP);
 	scsi_remove_host(h->shost);
 	srp_conn_stop(h);
 }
+EXPORT_SYMBOL_IF_KUNIT(srp_host_remove);

@@ -7,6 +7,7 @@
  * completed, so the target can no longer reach the memory the midlayer gets back.
  */
 #include <linux/blk-mq.h>
+#include <linux/rcupdate.h>
 #include <scsi/scsi.h>
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_tcq.h>
@@ -21,36 +22,76 @@ int srp_post_recv(struct srp_recv *r)
 	return oib_post_recv(r->h->id->qp, &wr, NULL);
 }
 
-/* Take a credit, leaving @keep for task management; false if there is none. */
-static bool srp_take_credit(struct srp_host *h, int keep)
+/* In flight before the post: its answer may come before the post returns. */
+static int srp_post_inflight(struct srp_host *h, const struct oib_send_wr *wr,
+			     struct srp_req *req)
+{
+	int ret;
+
+	lockdep_assert_held(&h->lock);
+	if (req)
+		req->inflight = true;
+	ret = oib_post_send(h->id->qp, wr, NULL);
+	if (ret && req)
+		req->inflight = false;
+	return ret;
+}
+
+/*
+ * Post @wr while the connection is live, taking a credit if @keep >= 0 and more than @keep are
+ * left (task management keeps none, commands one): -ENOTCONN, -EBUSY (no credit) or the post's
+ * error.  Under h->lock, so a connection that goes is drained after every post that made it:
+ * @req (if any) is in flight from here until answered, or requeued by srp_requeue_all().
+ */
+static int srp_post(struct srp_host *h, const struct oib_send_wr *wr, int keep,
+		    struct srp_req *req)
 {
 	unsigned long flags;
-	bool ok;
+	int ret;
 
 	spin_lock_irqsave(&h->lock, flags);
-	ok = h->credits > keep;
-	if (ok)
+	if (h->state != SRP_CONN_LIVE)
+		ret = -ENOTCONN;
+	else if (keep >= 0 && h->credits <= keep)
+		ret = -EBUSY;
+	else
+		ret = srp_post_inflight(h, wr, req);
+	if (!ret && keep >= 0) {
 		h->credits--;
+		h->stats.outstanding++;
+		h->stats.max_outstanding = max(h->stats.max_outstanding, h->stats.outstanding);
+	}
 	spin_unlock_irqrestore(&h->lock, flags);
-	return ok;
+	return ret;
 }
 
-static void srp_add_credits(struct srp_host *h, u32 n)
+/* A response: its request answered, @n credits more. */
+static void srp_answered(struct srp_host *h, u32 n)
 {
+	struct srp_host_stats *st = &h->stats;
 	unsigned long flags;
 
 	spin_lock_irqsave(&h->lock, flags);
+	if (st->outstanding)
+		st->outstanding--;
 	h->credits += n;
+	st->max_credits = max_t(u32, st->max_credits, h->credits);
 	spin_unlock_irqrestore(&h->lock, flags);
 }
 
-/* A completion in error: the connection is gone (said once, unless it is a flush). */
+/*
+ * A completion in error: the connection is gone.  An error other than a flush is said too: the
+ * other CQ's flush may be the one that takes the connection down.
+ */
 static void srp_wc_error(struct srp_host *h, const char *what, const struct oib_wc *wc)
 {
+	char why[64];
+
 	if (wc->status != OIB_WC_WR_FLUSH_ERR)
 		pr_warn_ratelimited("oib_srp: host%u: %s: %s\n", h->shost->host_no, what,
 				    oib_wc_status_msg(wc->status));
-	srp_conn_step(h, SRP_CEV_GONE);
+	snprintf(why, sizeof(why), "%s: %s", what, oib_wc_status_msg(wc->status));
+	srp_conn_gone(h, why);
 }
 
 static void srp_send_done(struct oib_cq *cq, struct oib_wc *wc)
@@ -108,8 +149,11 @@ static int srp_map(struct srp_host *h, struct srp_req *req, struct oib_send_wr *
 	return 0;
 }
 
-/* Pack and post @cmd (REG_MR first if it has data); -EINVAL: it cannot go at all. */
-static int srp_post_cmd(struct srp_host *h, struct scsi_cmnd *cmd, struct srp_req *req)
+/*
+ * Pack and post @cmd (REG_MR first if it has data); -EINVAL: it cannot go at all.  In an RCU
+ * read-side section begun while live: the connection's MRs and PD stay until it ends.
+ */
+static int srp_send_cmd(struct srp_host *h, struct scsi_cmnd *cmd, struct srp_req *req)
 {
 	u32 tag = blk_mq_unique_tag(scsi_cmd_to_rq(cmd));
 	u32 idx = blk_mq_unique_tag_to_tag(tag);
@@ -126,7 +170,6 @@ static int srp_post_cmd(struct srp_host *h, struct scsi_cmnd *cmd, struct srp_re
 	req->h = h;
 	req->cmd = cmd;
 	req->mr = NULL;
-	req->finished = false;
 	req->send_cqe.done = srp_send_done;
 	req->info.tag = tag;
 	req->info.lun = cmd->device->lun;
@@ -140,7 +183,15 @@ static int srp_post_cmd(struct srp_host *h, struct scsi_cmnd *cmd, struct srp_re
 	send.sg_list = &sge;
 	if (req->mr)
 		reg.next = &send;
-	return oib_post_send(h->id->qp, req->mr ? &reg : &send, NULL) ? -EAGAIN : 0;
+	return srp_post(h, req->mr ? &reg : &send, 1, req);
+}
+
+/* Not live: held while the connection is being logged in again, failed otherwise. */
+static bool srp_held(struct srp_host *h)
+{
+	enum srp_conn_state st = READ_ONCE(h->state);
+
+	return st == SRP_CONN_LIVE || st == SRP_CONN_DOWN || st == SRP_CONN_RECONNECTING;
 }
 
 int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *cmd)
@@ -149,22 +200,32 @@ int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *cmd)
 	struct srp_req *req = scsi_cmd_priv(cmd);
 	int ret;
 
-	if (READ_ONCE(h->state) != SRP_CONN_LIVE) {
+	if (!srp_held(h)) {
 		cmd->result = DID_NO_CONNECT << 16;
 		scsi_done(cmd);
 		return 0;
 	}
-	if (!srp_take_credit(h, 1))
-		return SCSI_MLQUEUE_HOST_BUSY;
-	ret = srp_post_cmd(h, cmd, req);
+	rcu_read_lock();	/* the connection's objects: see srp_conn_release() */
+	ret = READ_ONCE(h->state) == SRP_CONN_LIVE ? srp_send_cmd(h, cmd, req) : -ENOTCONN;
+	rcu_read_unlock();
 	if (!ret)
 		return 0;
-	srp_add_credits(h, 1);
-	if (ret == -EAGAIN)
-		return SCSI_MLQUEUE_HOST_BUSY;
+	if (ret != -EINVAL)
+		return SCSI_MLQUEUE_HOST_BUSY;	/* no credit, or not live (yet) */
 	cmd->result = DID_ERROR << 16;
 	scsi_done(cmd);
 	return 0;
+}
+
+/* No longer in flight (under the lock: srp_requeue_all() may look), then to the midlayer. */
+static void srp_done(struct srp_req *req)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&req->h->lock, flags);
+	req->inflight = false;
+	spin_unlock_irqrestore(&req->h->lock, flags);
+	scsi_done(req->cmd);
 }
 
 static void srp_inv_done(struct oib_cq *cq, struct oib_wc *wc)
@@ -173,27 +234,25 @@ static void srp_inv_done(struct oib_cq *cq, struct oib_wc *wc)
 
 	if (wc->status != OIB_WC_SUCCESS) {
 		srp_wc_error(req->h, "local invalidate", wc);
-		return;		/* the lost work fails the command */
+		return;		/* the reconnect work requeues the command */
 	}
-	WRITE_ONCE(req->finished, true);
-	scsi_done(req->cmd);
+	srp_done(req);
 }
 
-/* @req answered: invalidate its MR, then complete it. */
+/* @req answered: invalidate its MR, then complete it (not live: it is requeued instead). */
 static void srp_finish(struct srp_host *h, struct srp_req *req)
 {
 	struct oib_send_wr wr = { .wr_cqe = &req->inv_cqe, .opcode = OIB_WR_LOCAL_INV,
 				  .send_flags = OIB_SEND_SIGNALED };
 
 	if (!req->mr) {
-		WRITE_ONCE(req->finished, true);
-		scsi_done(req->cmd);
+		srp_done(req);
 		return;
 	}
 	req->inv_cqe.done = srp_inv_done;
 	wr.ex.invalidate_rkey = req->mr->rkey;
-	if (oib_post_send(h->id->qp, &wr, NULL))
-		srp_conn_step(h, SRP_CEV_GONE);
+	if (srp_post(h, &wr, -1, NULL))
+		srp_conn_gone(h, "local invalidate not posted");
 }
 
 static void srp_cmd_rsp(struct srp_host *h, const struct oib_srp_rsp_info *rsp)
@@ -208,6 +267,10 @@ static void srp_cmd_rsp(struct srp_host *h, const struct oib_srp_rsp_info *rsp)
 		return;
 	}
 	req = scsi_cmd_priv(cmd);
+	if (!READ_ONCE(req->inflight)) {
+		atomic_inc(&h->dropped);
+		return;
+	}
 	cmd->result = rsp->status;
 	if (rsp->sense_len)
 		memcpy(cmd->sense_buffer, rsp->sense,
@@ -217,6 +280,19 @@ static void srp_cmd_rsp(struct srp_host *h, const struct oib_srp_rsp_info *rsp)
 	else if (rsp->flags & OIB_SRP_RSP_DOUNDER)
 		scsi_set_resid(cmd, rsp->data_out_res_cnt);
 	srp_finish(h, req);
+}
+
+/* Reposted while live (a connection that goes drains it, or is released after its login). */
+static int srp_repost_recv(struct srp_host *h, struct srp_recv *r)
+{
+	unsigned long flags;
+	int ret = 0;
+
+	spin_lock_irqsave(&h->lock, flags);
+	if (h->state == SRP_CONN_LIVE)
+		ret = srp_post_recv(r);
+	spin_unlock_irqrestore(&h->lock, flags);
+	return ret;
 }
 
 void srp_recv_done(struct oib_cq *cq, struct oib_wc *wc)
@@ -232,7 +308,7 @@ void srp_recv_done(struct oib_cq *cq, struct oib_wc *wc)
 	if (oib_srp_parse_rsp(r->buf, wc->byte_len, &rsp)) {
 		atomic_inc(&h->dropped);	/* T_LOGOUT, CRED_REQ, AER: not taken yet */
 	} else {
-		srp_add_credits(h, rsp.req_lim_delta);
+		srp_answered(h, rsp.req_lim_delta);
 		if (rsp.tag & SRP_TAG_TSK) {
 			h->tsk_code = rsp.resp_len ? rsp.resp_code : -EPROTO;
 			complete(&h->tsk_done);
@@ -240,8 +316,8 @@ void srp_recv_done(struct oib_cq *cq, struct oib_wc *wc)
 			srp_cmd_rsp(h, &rsp);
 		}
 	}
-	if (srp_post_recv(r))
-		srp_conn_step(h, SRP_CEV_GONE);
+	if (srp_repost_recv(h, r))
+		srp_conn_gone(h, "receive not posted");
 }
 
 static void srp_tsk_send_done(struct oib_cq *cq, struct oib_wc *wc)
@@ -253,41 +329,53 @@ static void srp_tsk_send_done(struct oib_cq *cq, struct oib_wc *wc)
 int srp_send_tsk(struct srp_host *h, u64 lun, u8 func, u64 task_tag)
 {
 	struct oib_srp_tsk_info t = { .lun = lun, .func = func, .task_tag = task_tag };
-	struct oib_sge sge = { .addr = (uintptr_t)h->tsk_iu, .length = sizeof(h->tsk_iu),
-			       .lkey = h->pd->local_dma_lkey };
+	struct oib_sge sge = { .addr = (uintptr_t)h->tsk_iu, .length = sizeof(h->tsk_iu) };
 	struct oib_send_wr wr = { .wr_cqe = &h->tsk_cqe, .sg_list = &sge, .num_sge = 1,
 				  .opcode = OIB_WR_SEND, .send_flags = OIB_SEND_SIGNALED };
 	int ret = -ENOTCONN;
 
 	mutex_lock(&h->tsk_mutex);
-	if (READ_ONCE(h->state) != SRP_CONN_LIVE || !srp_take_credit(h, 0))
-		goto out;
 	t.tag = SRP_TAG_TSK | ++h->tsk_tag;
 	oib_srp_pack_tsk_mgmt(h->tsk_iu, &t);
 	h->tsk_cqe.done = srp_tsk_send_done;
 	reinit_completion(&h->tsk_done);
-	ret = oib_post_send(h->id->qp, &wr, NULL);
-	if (ret)
-		goto out;
-	ret = wait_for_completion_timeout(&h->tsk_done, 10 * HZ) ? h->tsk_code : -ETIMEDOUT;
-out:
+	rcu_read_lock();	/* the connection's objects: see srp_conn_release() */
+	if (READ_ONCE(h->state) == SRP_CONN_LIVE) {
+		sge.lkey = h->pd->local_dma_lkey;
+		ret = srp_post(h, &wr, 0, NULL);
+	}
+	rcu_read_unlock();
+	if (!ret)
+		ret = wait_for_completion_timeout(&h->tsk_done, 10 * HZ) ? h->tsk_code :
+									   -ETIMEDOUT;
 	mutex_unlock(&h->tsk_mutex);
 	return ret;
 }
 
-static bool srp_fail_one(struct scsi_cmnd *cmd, void *data)
+static bool srp_requeue_one(struct scsi_cmnd *cmd, void *data)
 {
+	struct srp_host *h = data;
 	struct srp_req *req = scsi_cmd_priv(cmd);
+	unsigned long flags;
+	bool mine;
 
-	if (!READ_ONCE(req->finished)) {
-		cmd->result = DID_TRANSPORT_FAILFAST << 16;
+	spin_lock_irqsave(&h->lock, flags);
+	mine = req->inflight;
+	req->inflight = false;
+	spin_unlock_irqrestore(&h->lock, flags);
+	if (mine) {
+		cmd->result = DID_REQUEUE << 16;
 		scsi_done(cmd);
 	}
 	return true;
 }
 
-/* After the drain: the commands the target never answered fail. */
-void srp_fail_all(struct srp_host *h)
+/*
+ * After the drain: the commands the target did not answer go back to the block layer's queue
+ * (not counted as retries); they go again once the host is live, or fail once it gave up.
+ * Before scsi_add_host() the tag set is empty: nothing to look at.
+ */
+void srp_requeue_all(struct srp_host *h)
 {
-	scsi_host_busy_iter(h->shost, srp_fail_one, NULL);
+	scsi_host_busy_iter(h->shost, srp_requeue_one, h);
 }

@@ -4,7 +4,8 @@
  *   /sys/module/oib_srp/parameters/add_target	"ADDRESS PORT": log in, add a SCSI host
  *   /sys/module/oib_srp/parameters/remove_target	"ADDRESS PORT": remove it
  * A write returns when the host is there (its LUNs scanned) or gone; reading add_target lists
- * the hosts, one "ADDRESS PORT hostN" a line.  Logins name the target port ID "oib_srpt".
+ * the hosts, one "ADDRESS PORT hostN STATE" a line.  Logins name the target port ID "oib_srpt".
+ * A lost connection is logged in again, its commands held until fail_timeout seconds passed.
  * The SRP wire (srp_wire_*.c) is exported for oib_srpt.
  */
 #include <linux/inet.h>
@@ -17,7 +18,30 @@ const u8 srp_target_port_id[16] __aligned(1) = "oib_srpt";
 
 static DEFINE_MUTEX(srp_hosts_mutex);	/* srp_hosts, each host's entry */
 static LIST_HEAD(srp_hosts);
-static struct workqueue_struct *srp_wq;
+struct workqueue_struct *srp_wq;	/* removal and reconnect works */
+
+unsigned int srp_fail_timeout = 15;
+
+static int srp_set_fail_timeout(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+	int ret = kstrtouint(val, 0, &v);
+
+	if (ret)
+		return ret;
+	if (v < 1 || v > 3600)
+		return -ERANGE;
+	WRITE_ONCE(srp_fail_timeout, v);
+	return 0;
+}
+
+static const struct kernel_param_ops srp_fail_timeout_ops = {
+	.set = srp_set_fail_timeout,
+	.get = param_get_uint,
+};
+module_param_cb(fail_timeout, &srp_fail_timeout_ops, &srp_fail_timeout, 0644);
+MODULE_PARM_DESC(fail_timeout,
+		 "seconds (1-3600) a lost target's commands wait for a new login before they fail");
 
 static int srp_parse_addr(const char *val, struct sockaddr_storage *ss)
 {
@@ -74,9 +98,9 @@ static int srp_list_targets(char *buf, const struct kernel_param *kp)
 
 	mutex_lock(&srp_hosts_mutex);
 	list_for_each_entry(h, &srp_hosts, entry)
-		n += sysfs_emit_at(buf, n, "%pISc %u host%u\n", &h->dst,
+		n += sysfs_emit_at(buf, n, "%pISc %u host%u %s\n", &h->dst,
 				   ntohs(((struct sockaddr_in *)&h->dst)->sin_port),
-				   h->shost->host_no);
+				   h->shost->host_no, srp_conn_state_name(READ_ONCE(h->state)));
 	mutex_unlock(&srp_hosts_mutex);
 	return n;
 }

@@ -10,6 +10,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <scsi/scsi_cmnd.h>
 #include <scsi/scsi_host.h>
@@ -24,7 +25,8 @@
 #define SRP_MAX_PAGES		128	/* one fast-registration MR per command: 512 KiB */
 #define SRP_SQ_SIZE		(3 * SRP_MAX_QUEUE + 4)	/* REG_MR, SEND, LOCAL_INV; task mgmt */
 #define SRP_TAG_TSK		BIT_ULL(63)	/* task management requests' tags */
-#define SRP_CONNECT_MS		10000
+#define SRP_CONNECT_MS		10000	/* each step of a login at most */
+#define SRP_RECONNECT_MS	500	/* between two logins of a lost connection */
 
 struct srp_host;
 
@@ -41,7 +43,7 @@ struct srp_req {
 	struct srp_host *h;
 	struct scsi_cmnd *cmd;
 	struct oib_mr *mr;		/* registered for this command, or NULL */
-	bool finished;			/* answered and invalidated: safe to give back */
+	bool inflight;			/* posted, not yet answered and invalidated (h->lock) */
 	struct oib_srp_cmd_info info;
 };
 
@@ -52,11 +54,14 @@ struct srp_host {
 	struct oib_cma_id *id;
 	struct oib_pd *pd;
 	struct oib_cq *scq, *rcq;
-	spinlock_t lock;		/* @state, @credits */
+	spinlock_t lock;		/* @state, @credits, posting on the QP, srp_req.inflight */
 	enum srp_conn_state state;
+	wait_queue_head_t state_wq;	/* woken at every change of @state */
 	int credits;			/* requests the target takes now */
-	struct completion answered;	/* the login's answer, or its failure */
+	struct completion answered;	/* a login's step done, its answer, or its failure */
 	int login_err;
+	unsigned long down_since;	/* jiffies: when the connection went */
+	struct delayed_work reconnect_work;	/* release the lost connection, log in again */
 	u32 max_ti_iu_len;
 	struct srp_recv recv[SRP_NRECV];
 	struct oib_mr *mr[SRP_MAX_QUEUE];	/* by blk-mq tag */
@@ -67,30 +72,32 @@ struct srp_host {
 	struct completion tsk_done;
 	u64 tsk_tag;
 	int tsk_code;
-	struct work_struct lost_work;	/* the connection went: drain, fail what is left */
 	struct work_struct removal_work;	/* the device goes: the host with it */
 	atomic_t dropped;		/* IUs received that nobody wanted */
+	struct srp_host_stats stats;	/* under @lock */
 };
 
 extern const u8 srp_target_port_id[16];
+extern struct workqueue_struct *srp_wq;
+extern unsigned int srp_fail_timeout;
 
 /* srp_conn.c */
+enum srp_action srp_conn_step(struct srp_host *h, enum srp_conn_event ev);
+void srp_conn_gone(struct srp_host *h, const char *why);
+int srp_conn_login(struct srp_host *h, enum srp_conn_event ev, unsigned long deadline);
+void srp_conn_release(struct srp_host *h);
+
+/* srp_reconnect.c */
 void srp_conn_init(struct srp_host *h);
 int srp_conn_start(struct srp_host *h);
 void srp_conn_stop(struct srp_host *h);
-enum srp_action srp_conn_step(struct srp_host *h, enum srp_conn_event ev);
 
 /* srp_io.c */
 int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *cmd);
 void srp_recv_done(struct oib_cq *cq, struct oib_wc *wc);
 int srp_post_recv(struct srp_recv *r);
 int srp_send_tsk(struct srp_host *h, u64 lun, u8 func, u64 task_tag);
-void srp_fail_all(struct srp_host *h);
-
-/* srp_host.c */
-struct srp_host *srp_host_add(const struct sockaddr *dst);
-void srp_host_remove(struct srp_host *h);
-void srp_host_free(struct srp_host *h);
+void srp_requeue_all(struct srp_host *h);
 
 /* srp_main.c */
 void srp_host_init_removal(struct srp_host *h);

@@ -21,6 +21,13 @@ static void srpt_wc_error(struct srpt_ch *ch, const char *what, const struct oib
 	srpt_ch_step(ch, SRPT_EV_QP_ERROR);
 }
 
+/* A post that failed ends the channel too (said: a QP in error takes posts, to flush them). */
+static void srpt_post_failed(struct srpt_ch *ch, const char *what)
+{
+	pr_warn_ratelimited("oib_srpt: %s not posted\n", what);
+	srpt_ch_step(ch, SRPT_EV_QP_ERROR);
+}
+
 static void srpt_rdma_done(struct oib_cq *cq, struct oib_wc *wc);
 
 void srpt_cmds_init(struct srpt_ch *ch)
@@ -62,7 +69,7 @@ static void srpt_repost(struct srpt_recv *r, bool grant)
 	unsigned long flags;
 
 	if (srpt_post_recv(r)) {
-		srpt_ch_step(ch, SRPT_EV_QP_ERROR);
+		srpt_post_failed(ch, "receive");
 		return;
 	}
 	spin_lock_irqsave(&ch->lock, flags);
@@ -125,7 +132,7 @@ static void srpt_send_rsp(struct srpt_cmd *cmd, struct oib_srp_rsp_info *rsp, u3
 				    .send_flags = OIB_SEND_SIGNALED };
 	if (len < 0 || oib_post_send(ch->id->qp, &cmd->wr[0], NULL)) {
 		srpt_cmd_put(cmd);
-		srpt_ch_step(ch, SRPT_EV_QP_ERROR);
+		srpt_post_failed(ch, "response");
 	}
 }
 
@@ -170,7 +177,7 @@ static void srpt_read_data(struct srpt_cmd *cmd, u32 n)
 	cmd->wr[k - 1].send_flags = OIB_SEND_SIGNALED;
 	if (oib_post_send(cmd->ch->id->qp, &cmd->wr[0], NULL)) {
 		srpt_cmd_put(cmd);
-		srpt_ch_step(cmd->ch, SRPT_EV_QP_ERROR);
+		srpt_post_failed(cmd->ch, "RDMA READ");
 	}
 }
 
