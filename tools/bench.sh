@@ -10,7 +10,8 @@
 # connections per second (1 and 64 in flight) and teardowns per second, oib only; then connections
 # per second through the RDMA CM (resolve, QPs, connect, both sides ESTABLISHED; 1 and 64 in flight)
 # for the in-tree rdma_cm on rxe and siw and for oib_cma, and krping's latency and bandwidth over
-# oib_cma.
+# oib_cma; then RoCEv2 over UDP: rping's exchange on the in-tree rxe and siw, on oib's fabric, between
+# oib devices on a veth pair (with krping's figures) and between the in-tree rxe and oib.
 # The benchmark modules print raw counts (operations, bytes, nanoseconds); the arithmetic (medians
 # over the rounds) is done here.
 # Environment: PROFILE=1 (the first round of each module under `perf record -a`, its hottest kernel
@@ -26,7 +27,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kernel bench iproute2 $([ "${PROFILE:-0}" != 1 ] || echo linux-perf)
+kernel bench iproute2 rdmacm-utils ibverbs-providers $([ "${PROFILE:-0}" != 1 ] || echo linux-perf)
 echo "bench: kernel $kdir ($kver)"
 
 # the oib modules (W=1 in a copy, build/bench-build), then the benchmark modules against their symbols
@@ -41,7 +42,13 @@ fi
 
 # the guest (mode bench) with the benchmark modules in /oib/bench, the in-tree modules rdma_rxe, siw,
 # rdma_cm and dummy and what they need (loaded by /init), `rdma` (and `perf`) with their libraries
-extra=(--kmods "rdma_rxe siw rdma_cm dummy" --bin "$(command -v rdma)")
+extra=(--kmods "rdma_rxe siw rdma_cm rdma_ucm dummy veth" --bin "$(command -v rdma)")
+for b in ip rping; do extra+=(--bin "$(command -v $b)"); done
+extra+=(--add /etc/libibverbs.d/rxe.driver etc/libibverbs.d --add /etc/libibverbs.d/siw.driver etc/libibverbs.d)
+for p in rxe siw; do
+	extra+=(--add "$(ls /usr/lib/x86_64-linux-gnu/libibverbs/lib$p-rdmav*.so)" usr/lib/x86_64-linux-gnu/libibverbs)
+done
+extra+=(--add /lib/x86_64-linux-gnu/libgcc_s.so.1 lib/x86_64-linux-gnu)
 for ko in "$out"/bench-build/tools/bench/*.ko; do extra+=(--add "$ko" oib/bench); done
 profile=
 if [ "${PROFILE:-0}" = 1 ]; then
@@ -68,7 +75,7 @@ figs=$(awk -v out="$out/bench.missing" '
 # second, or bandwidth in MB/s
 function val(t, o, b, n) {
 	if (t ~ /_lat$/) return n / o / 2 / 1000
-	if (t ~ /^mad_rt_|^cma?_/) return o * 1e9 / n
+	if (t ~ /^mad_rt_|^cma?_|^rping_/) return o * 1e9 / n
 	if (t ~ /_rate$/ || t == "copy_64B") return o * 1000 / n
 	return b * 1000 / n
 }
@@ -81,8 +88,8 @@ function fig(key,   k, i, j, x, a) {
 	lo = a[1]; hi = a[k]
 	return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
 }
-function unit(t) { return t ~ /_lat$/ ? "us" : t ~ /_rate$/ ? "Mpps" : t ~ /^mad_rt_/ ? "rt/s" : t ~ /^cma?_/ ? "/s" : "MB/s" }
-function fmt(t, f) { return sprintf(t ~ /_lat$/ ? "%.2f" : t ~ /_rate$/ ? "%.4f" : t ~ /^mad_rt_|^cma?_/ ? "%.0f" : t ~ /^rmpp_/ ? "%.2f" : "%.1f", f) }
+function unit(t) { return t ~ /_lat$/ ? "us" : t ~ /_rate$/ ? "Mpps" : t ~ /^mad_rt_/ ? "rt/s" : t ~ /^cma?_|^rping_/ ? "/s" : "MB/s" }
+function fmt(t, f) { return sprintf(t ~ /_lat$/ ? "%.2f" : t ~ /_rate$/ ? "%.4f" : t ~ /^mad_rt_|^cma?_|^rping_/ ? "%.0f" : t ~ /^rmpp_/ ? "%.2f" : "%.1f", f) }
 # the memcpy bandwidth a bandwidth figure is measured against: the same message size
 function mref(t) { return t ~ /1MiB/ ? mbig : mbw }
 function show(stack, t,   f, key, rng) {
@@ -98,7 +105,7 @@ function show(stack, t,   f, key, rng) {
 		printf "bench: %s %s %s us (%.0f x memcpy 64 B time) [%s]\n", stack, t, fmt(t, f), f / mlat, rng
 	else if (t ~ /^mad_rt_/)
 		printf "bench: %s %s %s round trips/s (one every %.1f us) [%s]\n", stack, t, fmt(t, f), 1e6 / f, rng
-	else if (t ~ /^cma?_/)
+	else if (t ~ /^cma?_|^rping_/)
 		printf "bench: %s %s %s per second (one every %.1f us) [%s]\n", stack, t, fmt(t, f), 1e6 / f, rng
 	else if (t ~ /_rate$/)
 		printf "bench: %s %s %s Mpps (%.1f MB/s) [%s]\n", stack, t, fmt(t, f), f * len[t], rng
@@ -205,6 +212,26 @@ END {
 	print "(a connection: the client id created, address and route resolved, QPs created on both sides, REQ to both"
 	print " sides ESTABLISHED; in-tree: loopback on one device; oib: oib_cma between two oib_rxe devices; target oib/rxe >= 3;"
 	print " krping: oib_krping over oib_cma between two oib_rxe devices, fast-registered buffers, every transfer verified)"
+	nu = split("rping_64B krping_write_lat krping_write_bw krping_read_bw", ut, " ")
+	split("rping exchange 64 B, iterations/s|krping RDMA WRITE ping-pong, one way|krping RDMA WRITE stream, 64 KiB|krping RDMA READ stream, 64 KiB", utname, "|")
+	print ""
+	for (i = 1; i <= 2; i++) show(intree[i], "rping_64B")
+	show("oib", "rping_64B")
+	for (i = 1; i <= nu; i++) show("oib_udp", ut[i])
+	show("mixed", "rping_64B")
+	printf "\n%-38s %-11s %-11s %-11s %-11s %-14s %s\n", "RoCEv2 over UDP (median)", "in-tree rxe", "in-tree siw",
+		"oib fabric", "oib UDP", "in-tree<->oib", "UDP/fabric"
+	for (i = 1; i <= nu; i++) {
+		fo = fig("oib" SUBSEP ut[i]); fu = fig("oib_udp" SUBSEP ut[i])
+		ur = fo <= 0 || fu <= 0 ? "n/a" : sprintf("%.2f", ut[i] ~ /_lat$/ ? fo / fu : fu / fo)
+		printf "%-38s %-11s %-11s %-11s %-11s %-14s %s\n", utname[i], i == 1 ? cell("rxe", ut[i]) : "-",
+			i == 1 ? cell("siw", ut[i]) : "-", cell("oib", ut[i]), cell("oib_udp", ut[i]),
+			i == 1 ? cell("mixed", ut[i]) : "-", ur
+	}
+	print "(rping exchange: per iteration four SENDs, an RDMA READ and an RDMA WRITE of 64 B buffers, data verified;"
+	print " in-tree: rdma-core rping server and client on one device, loopback; oib: oib_krping both sides;"
+	print " oib UDP: two oib_rxe devices on a veth pair between namespaces, MTU 9000; in-tree<->oib: rping serving on the"
+	print " in-tree rxe, oib_krping connecting from an oib_rxe device at the far end of a veth pair; UDP/fabric: speed-up)"
 }' "$out/bench.results")
 echo "$figs"
 [ ! -s "$out/bench.missing" ] || missing=$(wc -l <"$out/bench.missing")

@@ -9,8 +9,9 @@
 #   address: loopback), then oib_bench (the memcpy reference, then two oib_rxe devices for RC,
 #   then two for MAD and RMPP, then two for CM, then two for oib_cma's connection rate: it needs
 #   oib_mad, oib_cm and oib_cma), then oib_krping's latency and bandwidth between two more oib_rxe
-#   devices with IP addresses (krping_bench).  Each module runs its phases on insmod and is
-#   removed after.
+#   devices with IP addresses (krping_bench), then rping's exchange on the in-tree rxe and siw
+#   (loopback) and oib over UDP between namespaces, oib to oib and oib to the in-tree rxe
+#   (udp_bench).  Each module runs its phases on insmod and is removed after.
 # Kernel command line: oib.bench_rounds=N (default 3); bench.PARAM=V goes to every benchmark
 # module, oib_bench.PARAM=V and oib_bench_intree.PARAM=V to one.  Exit status 0 when every step worked (a
 # benchmark reporting "n/a" is not a failure of this script).
@@ -66,17 +67,71 @@ bench() {
 	fi
 }
 
-# krping_fig NAME OPTIONS: an oib_krping server and client with OPTIONS; the client's figures as
-# NAME's result line (or an n/a line), in the kernel log with the modules' lines
+# krping_fig NAME OPTIONS [STACK [SERVER]]: an oib_krping server (or, with SERVER, that command
+# started in the background: an rping server) and client with OPTIONS; the client's figures as
+# NAME's result line of STACK (default oib), or an n/a line, in the kernel log with the modules'
 krping_fig() {
-	if krping "server,$2" && _s=$KID && krping "client,$2" && krping_end "$_s" "$KID"; then
+	_st=${3:-oib}
+	if [ -n "${4:-}" ]; then
+		$4 >/dev/null 2>&1 &
+		_s=
+		_rp=$!
+		until20 sh -c "rdma resource show cm_id | grep -q 'state LISTEN'"
+	else
+		krping "server,$2" && _s=$KID
+	fi
+	if krping "client,$2" && krping_end "${_s:-$KID}" "$KID"; then
 		krping_get $KID iters; it=$V
 		krping_get $KID bytes; by=$V
 		krping_get $KID ns; ns=$V
-		echo "oib-bench: result oib $1 ops=$it bytes=$by ns=$ns" >/dev/kmsg
+		echo "oib-bench: result $_st $1 ops=$it bytes=$by ns=$ns" >/dev/kmsg
 	else
-		echo "oib-bench: n/a oib $1 krping_failed" >/dev/kmsg
+		echo "oib-bench: n/a $_st $1 krping_failed" >/dev/kmsg
 	fi
+	[ -z "${4:-}" ] || wait $_rp
+}
+
+# rping_fig STACK ADDR PORT: rdma-core's rping server and client on the in-tree device owning ADDR
+# (loopback), 2000 iterations of rping's exchange with 64 B buffers, timed by /proc/uptime (10 ms)
+uptime_cs() { read -r _u _rest </proc/uptime; _u=${_u%.*}${_u#*.}; echo "${_u#0}"; }
+rping_fig() {
+	timeout 120 rping -s -a "$2" -p "$3" -C 2000 -S 64 -V >/dev/null 2>&1 &
+	_rp=$!
+	until20 sh -c "rdma resource show cm_id | grep -q 'state LISTEN'"
+	_t0=$(uptime_cs)
+	if timeout 120 rping -c -a "$2" -p "$3" -C 2000 -S 64 -V >/dev/null 2>&1 && wait $_rp; then
+		echo "oib-bench: result $1 rping_64B ops=2000 bytes=128000 ns=$((($(uptime_cs) - _t0) * 10000000))" >/dev/kmsg
+	else
+		echo "oib-bench: n/a $1 rping_64B rping_failed" >/dev/kmsg
+	fi
+}
+
+# RoCEv2 over UDP: two oib_rxe devices on a veth pair between two namespaces (krping's figures and
+# rping's exchange, as oib_udp), and an oib device on another veth pair against the in-tree rxe at
+# its far end (rping's exchange, rping serving, oib_krping's client: as mixed); MTU 9000 as dummy0
+udp_bench() {
+	loaded oib_krping || { echo "oib-bench: n/a oib_udp all oib_krping_not_loaded" >/dev/kmsg; return 0; }
+	netns_pair uA va 10.79.0.1 fd79::1 uB vb 10.79.0.2 fd79::2 &&
+		netns_pair - vi 10.80.0.1 fd80::1 uC vo 10.80.0.2 fd80::2 || { err "udp: veth pairs"; return 1; }
+	ip -n uA link set va mtu 9000 && ip -n uB link set vb mtu 9000 && ip link set vi mtu 9000 &&
+		ip -n uC link set vo mtu 9000 || err "udp: MTU"
+	for _x in "uA ba va" "uB bb vb" "uC bc vo"; do
+		set -- $_x
+		ip netns exec $1 sh -c "echo '$2 $3' >$RXE_CTL/netdev" || err "udp: device $2"
+	done
+	rdma link add rxe1 type rxe netdev vi || err "udp: rdma link add rxe1"
+	wait_gid bb 0000:0000:0000:0000:0000:ffff:0a4f:0002 && wait_gid bc 0000:0000:0000:0000:0000:ffff:0a50:0002 ||
+		err "udp: GIDs"
+	krping_fig krping_write_lat "addr=10.79.0.2,port=7310,wlat,validate,poll,count=2000,size=64" oib_udp
+	krping_fig krping_write_bw "addr=10.79.0.2,port=7311,bw,validate,poll,count=500,size=65536" oib_udp
+	krping_fig krping_read_bw "addr=10.79.0.2,port=7312,rbw,validate,poll,count=500,size=65536" oib_udp
+	krping_fig rping_64B "addr=10.79.0.2,port=7313,validate,count=2000,size=64" oib_udp
+	krping_fig rping_64B "addr=10.80.0.1,port=7314,validate,count=2000,size=64" mixed \
+		"timeout 120 rping -s -a 10.80.0.1 -p 7314 -C 2000 -S 64 -V"
+	echo clear >$KRPING/ctl
+	rdma link delete rxe1 || err "udp: rdma link delete rxe1"
+	ip netns del uA; ip netns del uB; ip netns del uC
+	wait_gone /sys/class/oib/ba && wait_gone /sys/class/oib/bc || err "udp: devices left"
 }
 
 # krping over oib_cma between two oib_rxe devices of its own: WRITE ping-pong latency (64 B), WRITE
@@ -93,6 +148,7 @@ krping_bench() {
 	krping_fig krping_write_lat "addr=10.78.0.2,port=7300,wlat,validate,poll,count=2000,size=64"
 	krping_fig krping_write_bw "addr=10.78.0.2,port=7301,bw,validate,poll,count=500,size=65536"
 	krping_fig krping_read_bw "addr=10.78.0.2,port=7302,rbw,validate,poll,count=500,size=65536"
+	krping_fig rping_64B "addr=10.78.0.2,port=7303,validate,count=2000,size=64"
 	echo clear >$KRPING/ctl
 	rxe_remove "$ka" || err "krping: remove $ka"
 	rxe_remove "$kb" || err "krping: remove $kb"
@@ -118,6 +174,10 @@ while [ $i -lt "$rounds" ]; do
 	rmmod oib_bench || err "rmmod oib_bench"
 	msg "bench: round $i of $rounds: oib_krping"
 	krping_bench
+	msg "bench: round $i of $rounds: rping's exchange in-tree, and oib over UDP"
+	[ $rxe = 0 ] || rping_fig rxe 10.0.0.1 7320
+	[ $siw = 0 ] || rping_fig siw 10.0.1.1 7321
+	udp_bench
 done
 
 [ $rxe = 0 ] || rdma link delete rxe0 || err "rdma link delete rxe0"
