@@ -1,13 +1,14 @@
 #!/bin/sh
 # The oib demo, in the guest (make run): loads the modules it needs unless they are loaded
 # (oib_core, oib_mad, oib_cm, oib_rxe, oib_cma, oib_krping), creates two software devices with two
-# ports each on one fabric and gives port 1 of each an IPv4 and an IPv6 address, prints a table of
+# ports each on one fabric and gives port 1 of each an IPv4 and an IPv6 address (or, with two
+# hosts, one device on each end of a veth pair between two namespaces), prints a table of
 # their attributes (non-zero GIDs and P_Keys only), then runs oib_krping between them: the rping
 # exchange over IPv4 (300 verified iterations), the RDMA WRITE latency over IPv6, an RDMA WRITE
 # stream, and prints rate, latency and bandwidth, the CM states of both sides while connected
 # (oib_cm's cm_ids) and after, and the fabric counters of both ports; removes the devices and
 # unloads the modules it loaded, checking that the unload left nothing behind.
-# Exit status 0 when everything, including two ACTIVE ports per device and every krping test,
+# Exit status 0 when everything, including every port ACTIVE and every krping test,
 # went as expected.
 . "${OIB_GUEST:-/oib/guest}/lib.sh"
 rc=0
@@ -20,19 +21,43 @@ for m in oib_core oib_mad oib_cm oib_rxe oib_cma oib_krping; do
 	mine="$m $mine"
 done
 
+# Two hosts (TWO_HOSTS=1 make run: oib.two_hosts=1, or OIB_TWO_HOSTS=1): two network namespaces
+# joined by a veth pair, a device on each end over UDP (one port each, addresses from the netdevs);
+# else two devices with two ports each on one fabric.
+two=${OIB_TWO_HOSTS:-0}
+case " $CMDLINE " in *" oib.two_hosts=1 "*) two=1 ;; esac
 devs=
 ndevs=0
-for i in 1 2; do
-	if rxe_add 2; then
-		devs="$devs $DEV"
-		ndevs=$((ndevs + 1))
-		echo "$DEV 1 10.0.0.$i" >$RXE_CTL/addr || err "$DEV: IPv4 address"
-		echo "$DEV 1 fd00::$i" >$RXE_CTL/addr || err "$DEV: IPv6 address"
-	else
-		err "could not add a device"
-	fi
-done
-echo "demo: $ndevs devices:$devs (port 1: 10.0.0.1 and fd00::1, 10.0.0.2 and fd00::2)"
+if [ $two = 1 ]; then
+	nports=1
+	netns_pair hostA va 10.0.0.1 fd00::1 hostB vb 10.0.0.2 fd00::2 || err "the hosts' namespaces"
+	for h in A B; do
+		n=$(echo $h | tr AB ab)
+		if ip netns exec host$h sh -c "echo 'oib$h v$n' >$RXE_CTL/netdev"; then
+			devs="$devs oib$h"
+			ndevs=$((ndevs + 1))
+		else
+			err "could not add a device on v$n"
+		fi
+	done
+	wait_line /sys/class/oib/oibB/ports/1/state "4: ACTIVE" &&
+		wait_gid oibB fd00:0000:0000:0000:0000:0000:0000:0002 || err "oibB did not come up"
+	echo "demo: two hosts (network namespaces hostA and hostB joined by the veth pair va-vb): $ndevs" \
+		"devices on their netdevs:$devs (10.0.0.1 and fd00::1, 10.0.0.2 and fd00::2)"
+else
+	nports=2
+	for i in 1 2; do
+		if rxe_add 2; then
+			devs="$devs $DEV"
+			ndevs=$((ndevs + 1))
+			echo "$DEV 1 10.0.0.$i" >$RXE_CTL/addr || err "$DEV: IPv4 address"
+			echo "$DEV 1 fd00::$i" >$RXE_CTL/addr || err "$DEV: IPv6 address"
+		else
+			err "could not add a device"
+		fi
+	done
+	echo "demo: $ndevs devices:$devs (port 1: 10.0.0.1 and fd00::1, 10.0.0.2 and fd00::2)"
+fi
 set -- $devs
 dev1=$1
 dev2=$2
@@ -69,7 +94,8 @@ for d in $devs; do
 		case $state in *ACTIVE*) ;; *) err "$d port $p is not ACTIVE" ;; esac
 		p=$((p + 1))
 	done
-	[ $p -eq 3 ] && [ "$cnt" = 2 ] || err "$d has $((p - 1)) ports (phys_port_cnt $cnt), wanted 2"
+	[ $p -eq $((nports + 1)) ] && [ "$cnt" = $nports ] ||
+		err "$d has $((p - 1)) ports (phys_port_cnt $cnt), wanted $nports"
 done
 echo
 [ $ndevs -eq 2 ] || err "wanted 2 devices"
@@ -157,11 +183,17 @@ for d in $devs; do
 done
 echo
 
-for d in $devs; do
-	rxe_remove "$d" || err "could not remove $d"
-	[ ! -e /sys/class/oib/$d ] || err "$d still present after remove"
-done
-echo "demo: removed$devs"
+if [ $two = 1 ]; then
+	ip netns del hostA && ip netns del hostB || err "could not delete the namespaces"
+	for d in $devs; do wait_gone /sys/class/oib/$d || err "$d still present"; done
+	echo "demo: deleted the namespaces, and with their netdevs the devices$devs"
+else
+	for d in $devs; do
+		rxe_remove "$d" || err "could not remove $d"
+		[ ! -e /sys/class/oib/$d ] || err "$d still present after remove"
+	done
+	echo "demo: removed$devs"
+fi
 
 for m in $mine; do
 	unload $m || err "rmmod $m"
