@@ -3,9 +3,9 @@
  * The iWARP connection contract between an RNIC provider and oib_iwcm.
  *
  * On iWARP the connection is a TCP connection (with the MPA exchange on top) that the transport
- * sets up itself, so an RNIC exports connection-management verbs (struct oib_device_ops: iw_connect,
- * iw_accept, iw_reject, iw_create_listen, iw_destroy_listen) and reports what happens on the wire
- * through the handler of the struct oib_iw_cm_id oib_iwcm gave it.  A device of node type
+ * sets up itself, so an RNIC exports connection-management verbs (struct oib_device_ops:
+ * iw_connect, iw_accept, iw_reject, iw_create_listen, iw_destroy_listen) and reports what happens
+ * on the wire through the handler of the struct oib_iw_cm_id oib_iwcm gave it.  A device of node type
  * OIB_NODE_RNIC must have all five ops, and only an RNIC may have any (oib_register_device()).
  *
  * The provider's obligations:
