@@ -5,13 +5,13 @@
  * On iWARP the connection is a TCP connection (with the MPA exchange on top) that the transport
  * sets up itself, so an RNIC exports connection-management verbs (struct oib_device_ops:
  * iw_connect, iw_accept, iw_reject, iw_create_listen, iw_destroy_listen) and reports what happens
- * on the wire through the handler of the struct oib_iw_cm_id oib_iwcm gave it.  A device of node type
- * OIB_NODE_RNIC must have all five ops, and only an RNIC may have any (oib_register_device()).
+ * on the wire through the handler of the struct oib_iw_cm_id oib_iwcm gave it.  A device of node
+ * type OIB_NODE_RNIC must have all five ops, and only an RNIC may have any (oib_register_device()).
  *
  * The provider's obligations:
- * - Events may be reported from any context but hard-irq (the handler copies and queues them),
- *   in the order they happened, never after the id's last event: CLOSE, a CONNECT_REPLY with an
- *   error, or destroy_listen returning.
+ * - Events are reported from process context (the handler may sleep; it copies and queues them,
+ *   so the provider may hold its own locks), in the order they happened, never after the id's
+ *   last event: CLOSE, a CONNECT_REPLY with an error, or destroy_listen returning.
  * - A CONNECT_REQUEST goes to the listener's id with @provider_data naming the new connection;
  *   oib_iwcm answers it exactly once, on a new id whose provider_data is that value: iw_accept or
  *   iw_reject (also when the new id is abandoned).  Until then the provider keeps it.
@@ -57,7 +57,7 @@ struct oib_iw_cm_event {
 
 struct oib_iw_cm_id;
 
-/* Never fails; may be called from atomic context. */
+/* Never fails; process context. */
 typedef void (*oib_iw_cm_handler)(struct oib_iw_cm_id *cm_id, const struct oib_iw_cm_event *ev);
 
 /*
