@@ -15,10 +15,14 @@
  * - A CONNECT_REQUEST goes to the listener's id with @provider_data naming the new connection;
  *   oib_iwcm answers it exactly once, on a new id whose provider_data is that value: iw_accept or
  *   iw_reject (also when the new id is abandoned).  Until then the provider keeps it.
- * - iw_connect and iw_accept attach @qp to the connection; from ESTABLISHED on the QP carries it,
- *   and moving the QP to ERR (oib_modify_qp) closes it: DISCONNECT (if the peer had not closed
- *   first) and CLOSE follow.  A connection the peer closes gives DISCONNECT, then CLOSE once the
- *   QP is out of use.
+ * - iw_connect and iw_accept attach @qp to the connection and bring it up with it; once the
+ *   provider reported it up (CONNECT_REPLY 0, ESTABLISHED), oib_iwcm moves the QP's record on
+ *   to RTR and RTS (oib_modify_qp() with the state alone), which the provider's modify_qp
+ *   accepts.  From then on the QP carries the connection, and moving it to ERR closes it:
+ *   DISCONNECT (if the peer had not closed first) and CLOSE follow.  A connection the peer
+ *   closes gives DISCONNECT, then CLOSE once the QP is out of use.
+ * - A listener's wildcard address of either family takes requests to every address of the
+ *   device; the IPv6 wildcard takes IPv4 ones too.
  */
 #ifndef OIB_IW_CM_H
 #define OIB_IW_CM_H

@@ -145,6 +145,22 @@ static void iwcm_deliver_request(struct iwcm_id_priv *priv, const struct oib_iw_
 		iwcm_destroy(priv);
 }
 
+/*
+ * The connection is up: the QP's record follows the provider's QP from INIT through RTR to RTS
+ * (the provider's modify takes these as news of what it has done).  A QP the transport already
+ * moved to ERR stays there: CLOSE is on its way.
+ */
+static void iwcm_qp_rts_locked(struct iwcm_id_priv *priv)
+{
+	struct oib_qp_attr attr = { .qp_state = OIB_QPS_RTR };
+
+	lockdep_assert_held(&priv->lock);
+	if (!priv->qp || oib_modify_qp(priv->qp, &attr, OIB_QP_STATE))
+		return;
+	attr.qp_state = OIB_QPS_RTS;
+	oib_modify_qp(priv->qp, &attr, OIB_QP_STATE);
+}
+
 static void iwcm_process(struct iwcm_id_priv *priv, struct iwcm_queued *q)
 {
 	enum iwcm_event event = iwcm_event_of(&q->ev);
@@ -161,6 +177,8 @@ static void iwcm_process(struct iwcm_id_priv *priv, struct iwcm_queued *q)
 	}
 	mutex_lock(&priv->lock);
 	ret = iwcm_step_locked(priv, event, &st);
+	if (!ret && (event == IWCM_EV_CONNECT_REPLY_OK || event == IWCM_EV_ESTABLISHED))
+		iwcm_qp_rts_locked(priv);
 	if (iwcm_event_last(event)) {
 		priv->qp = NULL;
 		iwcm_provider_put_locked(priv);
