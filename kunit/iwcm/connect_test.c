@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit tests for oib_iwcm over the test RNIC (test_rnic.h): connect and accept with private
- * data and IRD/ORD both ways, reject with private data, no listener, disconnect from either
- * side, destroy in each state, a handler refusing a request, a listener gone before its request
- * is delivered, and the calls' argument and state checks.  Each id records what its owner
- * heard; the tests wait for the records.
+ * KUnit tests for oib_iwcm over the toolkit's test RNIC (oib_toolkit_rnic.h): connect and
+ * accept with private data and IRD/ORD both ways, reject with private data, no listener,
+ * disconnect from either side, destroy in each state, a handler refusing a request, a listener
+ * gone before its request is delivered, and the calls' argument and state checks.  Each id
+ * records what its owner heard; the tests wait for the records.
  */
 #include <kunit/test.h>
 #include <linux/in.h>
 #include <linux/module.h>
 #include <oib/iwcm.h>
 #include "oib_toolkit.h"
-#include "test_rnic.h"
+#include "oib_toolkit_rnic.h"
 
 #define REC_MAX	8
 
@@ -143,7 +143,8 @@ static void pair_setup(struct kunit *test, struct pair *p, bool wildcard, u16 po
 {
 	struct sockaddr_in laddr = v4(wildcard ? 0 : 1, port);
 
-	p->dev = test_rnic(test);
+	p->dev = oib_test_rnic(test);
+	oib_test_rnic_addr(test, p->dev, 1);
 	p->lrec = rec_new(test);
 	p->arec = rec_new(test);
 	p->prec = rec_new(test);
@@ -196,7 +197,7 @@ static void pair_establish(struct kunit *test, struct pair *p)
 	KUNIT_EXPECT_EQ(test, p->arec->pdata_len, 8);
 	KUNIT_EXPECT_EQ(test, 0, memcmp(p->arec->pdata, "accepted", 8));
 	rec_expect(test, p->prec, 1, OIB_IW_CM_EVENT_ESTABLISHED);
-	KUNIT_EXPECT_EQ(test, test_rnic_connections(p->dev), 1);
+	KUNIT_EXPECT_EQ(test, oib_test_rnic_connections(p->dev), 1);
 }
 
 static void connect_disconnect_active(struct kunit *test)
@@ -303,7 +304,7 @@ static void connect_destroy_while_connecting(struct kunit *test)
 	acc.qp = p.pqp;
 	KUNIT_EXPECT_EQ(test, -ECONNRESET, oib_iwcm_accept(p.lrec->child, &acc));
 	KUNIT_EXPECT_EQ(test, -EINVAL, oib_iwcm_disconnect(p.lrec->child));
-	KUNIT_EXPECT_EQ(test, test_rnic_connections(p.dev), 0);
+	KUNIT_EXPECT_EQ(test, oib_test_rnic_connections(p.dev), 0);
 }
 
 /* The listener goes: a later request finds nobody. */
@@ -333,7 +334,7 @@ static void connect_release_qp(struct kunit *test)
 static void calls_checked(struct kunit *test)
 {
 	struct oib_device *rxe = oib_test_rxe_ports(test, 1);
-	struct oib_device *dev = test_rnic(test);
+	struct oib_device *dev = oib_test_rnic(test);
 	struct sockaddr_in a = v4(1, 7174), b = v4(2, 0);
 	struct oib_iw_cm_conn_param param = {};
 	u8 big[OIB_IW_CM_PRIVATE_DATA_SIZE + 1] = {};
