@@ -74,8 +74,7 @@ void oib_dealloc_device(struct oib_device *device)
 EXPORT_SYMBOL(oib_dealloc_device);
 
 /* An RNIC connects through its iWARP CM verbs: all of them, and only an RNIC has them. */
-VISIBLE_IF_KUNIT bool oib_iw_ops_valid(const struct oib_device_ops *ops,
-				       enum oib_node_type node_type)
+bool oib_iw_ops_valid(const struct oib_device_ops *ops, enum oib_node_type node_type)
 {
 	int have = !!ops->iw_connect + !!ops->iw_accept + !!ops->iw_reject +
 		   !!ops->iw_create_listen + !!ops->iw_destroy_listen;
