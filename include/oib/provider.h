@@ -12,6 +12,7 @@
 #define OIB_PROVIDER_H
 
 #include <oib/device.h>
+#include <oib/iw_cm.h>
 
 struct oib_device_ops {
 	struct module *owner;
@@ -83,6 +84,23 @@ struct oib_device_ops {
 	 */
 	int (*reach)(struct oib_device *device, u32 port, const union oib_gid *dgid, u8 *hop_limit);
 
+	/*
+	 * iWARP connection management (include/oib/iw_cm.h has the contract): all five for a
+	 * device of node type OIB_NODE_RNIC, none for any other.  Process context; none may be
+	 * called from the id's own event handler.  connect: a TCP connection and the MPA request
+	 * from cm_id->local_addr (port 0: any) to cm_id->remote_addr, CONNECT_REPLY follows.
+	 * accept and reject answer a CONNECT_REQUEST (on the new id); accept is followed by
+	 * ESTABLISHED, or CLOSE if the connection failed meanwhile.  create_listen: requests to
+	 * cm_id->local_addr (a wildcard: every address of the device) come to @cm_id, at most
+	 * @backlog unanswered; destroy_listen: no event for @cm_id after it returns, and requests
+	 * not yet delivered are refused.  -errno: nothing was started.
+	 */
+	int (*iw_connect)(struct oib_iw_cm_id *cm_id, const struct oib_iw_cm_conn_param *param);
+	int (*iw_accept)(struct oib_iw_cm_id *cm_id, const struct oib_iw_cm_conn_param *param);
+	int (*iw_reject)(struct oib_iw_cm_id *cm_id, const void *private_data, u8 private_data_len);
+	int (*iw_create_listen)(struct oib_iw_cm_id *cm_id, int backlog);
+	void (*iw_destroy_listen)(struct oib_iw_cm_id *cm_id);
+
 	/* Last call before the device's memory is freed (from its struct device release). */
 	void (*dealloc_driver)(struct oib_device *device);
 };
@@ -90,6 +108,7 @@ struct oib_device_ops {
 /*
  * Allocate a device with @size bytes (>= sizeof(struct oib_device); the provider's structure embeds
  * struct oib_device first).  The caller sets node_type, phys_port_cnt, node_guid, then registers.
+ * An RNIC (iWARP) must have the iw_ ops, and no other node type may.
  */
 struct oib_device *oib_alloc_device(const struct oib_device_ops *ops, size_t size);
 void oib_dealloc_device(struct oib_device *device);

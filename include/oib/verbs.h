@@ -629,6 +629,12 @@ void oib_qp_unwatch(struct oib_qp_watch *watch);
  */
 bool oib_modify_qp_is_ok(enum oib_qp_state cur, enum oib_qp_state next, enum oib_qp_type type,
 			 int mask);
+/*
+ * The same for a QP of an RNIC (iWARP): RC only, and INIT->RTR->RTS without the path, PSN and
+ * timer attributes, which the transport owns.  oib_modify_qp() picks by the device's node type.
+ */
+bool oib_iw_modify_qp_is_ok(enum oib_qp_state cur, enum oib_qp_state next, enum oib_qp_type type,
+			    int mask);
 
 /* ---- Work requests ---- */
 

@@ -9,6 +9,7 @@
 #include <linux/sched/task.h>
 #include <linux/workqueue.h>
 #include <oib/provider.h>
+#include <oib/kunit/core.h>
 #include "oib_toolkit.h"
 
 /* ---- A recording client ---- */
@@ -277,6 +278,57 @@ static void device_invalid_params(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, -EINVAL, oib_register_device(dev, "oib_bad%d"));
 	oib_dealloc_device(dev);
 	KUNIT_EXPECT_NULL(test, oib_alloc_device(&empty_ops, 8));
+}
+
+static int iw_connect(struct oib_iw_cm_id *cm_id, const struct oib_iw_cm_conn_param *param)
+{
+	return -EOPNOTSUPP;
+}
+
+static int iw_reject(struct oib_iw_cm_id *cm_id, const void *pdata, u8 len)
+{
+	return -EOPNOTSUPP;
+}
+
+static int iw_listen(struct oib_iw_cm_id *cm_id, int backlog)
+{
+	return -EOPNOTSUPP;
+}
+
+static void iw_unlisten(struct oib_iw_cm_id *cm_id)
+{
+}
+
+/* An RNIC has every iWARP CM verb, and only an RNIC has any; registration refuses the rest. */
+static void device_iw_ops_by_node_type(struct kunit *test)
+{
+	static struct oib_device_ops rnic_ops;	/* outlives the device's release */
+	struct oib_device *rxe = oib_test_rxe_ports(test, 1), *dev;
+	struct oib_device_ops ops = {};
+
+	KUNIT_EXPECT_TRUE(test, oib_iw_ops_valid(&ops, OIB_NODE_CA));
+	KUNIT_EXPECT_FALSE(test, oib_iw_ops_valid(&ops, OIB_NODE_RNIC));
+	ops.iw_connect = iw_connect;
+	ops.iw_accept = iw_connect;
+	ops.iw_reject = iw_reject;
+	ops.iw_create_listen = iw_listen;
+	KUNIT_EXPECT_FALSE(test, oib_iw_ops_valid(&ops, OIB_NODE_RNIC));	/* one missing */
+	KUNIT_EXPECT_FALSE(test, oib_iw_ops_valid(&ops, OIB_NODE_CA));
+	ops.iw_destroy_listen = iw_unlisten;
+	KUNIT_EXPECT_TRUE(test, oib_iw_ops_valid(&ops, OIB_NODE_RNIC));
+	KUNIT_EXPECT_FALSE(test, oib_iw_ops_valid(&ops, OIB_NODE_CA));
+	KUNIT_EXPECT_FALSE(test, oib_iw_ops_valid(&ops, OIB_NODE_SWITCH));
+
+	/* A complete verbs provider (oib_rxe's ops) claiming to be an RNIC is refused. */
+	rnic_ops = *rxe->ops;
+	rnic_ops.dealloc_driver = NULL;		/* oib_rxe's is for its own devices */
+	dev = oib_alloc_device(&rnic_ops, sizeof(*dev));
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	dev->phys_port_cnt = 1;
+	dev->node_type = OIB_NODE_RNIC;
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_register_device(dev, "oib_bad%d"));
+	KUNIT_EXPECT_EQ(test, dev->reg_state, OIB_DEV_ALLOCATED);
+	oib_dealloc_device(dev);
 }
 
 static void device_names_are_unique(struct kunit *test)
@@ -551,6 +603,7 @@ static struct kunit_case oib_device_cases[] = {
 	KUNIT_CASE(device_held_by_client_until_remove),
 	KUNIT_CASE(device_lookup),
 	KUNIT_CASE(device_invalid_params),
+	KUNIT_CASE(device_iw_ops_by_node_type),
 	KUNIT_CASE(device_names_are_unique),
 	KUNIT_CASE(port_attributes),
 	KUNIT_CASE(port_gid_table),
@@ -568,4 +621,5 @@ static struct kunit_suite oib_device_suite = {
 kunit_test_suite(oib_device_suite);
 
 MODULE_DESCRIPTION("KUnit tests for oib_core devices, clients, ports and events");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_LICENSE("GPL");

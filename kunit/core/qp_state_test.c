@@ -556,7 +556,57 @@ static void oib_qp_state_test_oracle(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, valid, QPST_NVALID);
 }
 
+/*
+ * iWARP: RC only; INIT->RTR->RTS with nothing but the state (the READ depths and access flags
+ * allowed), and the IB rules on every other edge.
+ */
+static void oib_qp_state_test_iwarp(struct kunit *test)
+{
+	const u32 st = OIB_QP_STATE, rc_init = OIB_QP_PKEY_INDEX | OIB_QP_PORT |
+		       OIB_QP_ACCESS_FLAGS;
+	unsigned int from, to, t, bit;
+	u32 req, opt;
+
+	KUNIT_EXPECT_TRUE(test, oib_iw_modify_qp_is_ok(OIB_QPS_INIT, OIB_QPS_RTR, OIB_QPT_RC, st));
+	KUNIT_EXPECT_TRUE(test, oib_iw_modify_qp_is_ok(OIB_QPS_INIT, OIB_QPS_RTR, OIB_QPT_RC,
+						       st | OIB_QP_MAX_DEST_RD_ATOMIC |
+						       OIB_QP_ACCESS_FLAGS));
+	KUNIT_EXPECT_FALSE(test, oib_iw_modify_qp_is_ok(OIB_QPS_INIT, OIB_QPS_RTR, OIB_QPT_RC,
+							st | OIB_QP_AV));
+	KUNIT_EXPECT_FALSE(test, oib_iw_modify_qp_is_ok(OIB_QPS_INIT, OIB_QPS_RTR, OIB_QPT_RC,
+							st | OIB_QP_MAX_QP_RD_ATOMIC));
+	KUNIT_EXPECT_TRUE(test, oib_iw_modify_qp_is_ok(OIB_QPS_RTR, OIB_QPS_RTS, OIB_QPT_RC, st));
+	KUNIT_EXPECT_TRUE(test, oib_iw_modify_qp_is_ok(OIB_QPS_RTR, OIB_QPS_RTS, OIB_QPT_RC,
+						       st | OIB_QP_MAX_QP_RD_ATOMIC));
+	KUNIT_EXPECT_FALSE(test, oib_iw_modify_qp_is_ok(OIB_QPS_RTR, OIB_QPS_RTS, OIB_QPT_RC,
+							st | OIB_QP_SQ_PSN));
+	KUNIT_EXPECT_FALSE(test, oib_iw_modify_qp_is_ok(OIB_QPS_INIT, OIB_QPS_RTS, OIB_QPT_RC, st));
+	KUNIT_EXPECT_TRUE(test, oib_iw_modify_qp_is_ok(OIB_QPS_RESET, OIB_QPS_INIT, OIB_QPT_RC,
+						       st | rc_init));
+	for (t = 0; t < OIB_QPT_MAX; t++)
+		if (t != OIB_QPT_RC)
+			KUNIT_EXPECT_FALSE(test, oib_iw_modify_qp_is_ok(OIB_QPS_RESET, OIB_QPS_INIT,
+									t, st | rc_init));
+	/* Every other RC edge, with every single attribute, as the IB table has it. */
+	for (from = 0; from < OIB_QPS_MAX; from++) {
+		for (to = 0; to < OIB_QPS_MAX; to++) {
+			if ((from == OIB_QPS_INIT && to == OIB_QPS_RTR) ||
+			    (from == OIB_QPS_RTR && to == OIB_QPS_RTS) ||
+			    !qpst_lookup(from, to, OIB_QPT_RC, &req, &opt))
+				continue;
+			for (bit = 0; bit < QPST_NBITS; bit++) {
+				u32 mask = req | st | BIT(bit);
+
+				KUNIT_EXPECT_EQ(test, oib_iw_modify_qp_is_ok(from, to, OIB_QPT_RC,
+									     mask),
+						oib_modify_qp_is_ok(from, to, OIB_QPT_RC, mask));
+			}
+		}
+	}
+}
+
 static struct kunit_case oib_qp_state_test_cases[] = {
+	KUNIT_CASE(oib_qp_state_test_iwarp),
 	KUNIT_CASE(oib_qp_state_test_oracle),
 	KUNIT_CASE(oib_qp_state_test_spot),
 	KUNIT_CASE(oib_qp_state_test_out_of_range),

@@ -23,6 +23,7 @@
 #define CMAT_PORT	7174
 #define CMAT_WR		8
 #define CMAT_BUF	4096
+#define CMAT_PDATA_MAX	256	/* private data recorded: IB's 224, iWARP's 252 */
 
 /* What a passive id does with its CONNECT_REQUEST. */
 enum cmat_on_req {
@@ -62,7 +63,7 @@ struct cmat_rec {
 	int events[OIB_CMA_NEVENTS];
 	int nevents;
 	struct oib_cma_event last[OIB_CMA_NEVENTS];
-	u8 pdata[OIB_CMA_NEVENTS][OIB_CM_MAX_PRIVATE_DATA_SIZE];
+	u8 pdata[OIB_CMA_NEVENTS][CMAT_PDATA_MAX];
 	int errors;			/* calls of the handler's that failed */
 };
 
@@ -78,6 +79,10 @@ struct cmat_ctx {
 
 /* Two devices on the test fabric, a with 10.0.0.1 and fd00::1, b with 10.0.0.2 and fd00::2. */
 struct cmat_ctx *cmat_ctx(struct kunit *test);
+/* The same over the test's own devices @a and @b (RNICs, say), which outlive the context. */
+struct cmat_ctx *cmat_ctx_on(struct kunit *test, struct oib_device *a, struct oib_device *b);
+/* An end on the test's own device @dev, with 10.0.0.@host and fd00::@host. */
+void cmat_end_on(struct kunit *test, struct cmat_end *e, struct oib_device *dev, u8 host);
 /*
  * Another device on the test fabric with 10.0.0.@host and fd00::@host; @managed: removed with its
  * objects when the test ends, else the test removes it (cmat_end_remove()).

@@ -6,7 +6,7 @@
 #include <oib/provider.h>
 #include "oib_toolkit_cma.h"
 
-static u8 cmat_pattern[OIB_CM_MAX_PRIVATE_DATA_SIZE];
+static u8 cmat_pattern[CMAT_PDATA_MAX];
 
 static void cmat_record(struct cmat_rec *r, const struct oib_cma_event *ev)
 {
@@ -24,7 +24,7 @@ static void cmat_record(struct cmat_rec *r, const struct oib_cma_event *ev)
 		r->events[ev->event]++;
 		r->last[ev->event] = *ev;
 		if (pdata)
-			memcpy(r->pdata[ev->event], pdata, len);
+			memcpy(r->pdata[ev->event], pdata, min_t(size_t, len, CMAT_PDATA_MAX));
 		atomic_inc(&ctx->total[ev->event]);
 	} else {
 		r->errors++;
@@ -226,12 +226,29 @@ int cmat_dev_addr(struct oib_device *dev, const struct sockaddr_storage *ss, boo
 	return ret < 0 ? ret : 0;
 }
 
+static void cmat_end_addrs(struct kunit *test, struct cmat_end *e, u8 host)
+{
+	struct sockaddr_storage ss;
+
+	cmat_addr(&e->addr, false, host, 0);
+	KUNIT_ASSERT_EQ(test, 0, cmat_dev_addr(e->dev, &e->addr, true));
+	cmat_addr(&ss, true, host, 0);
+	KUNIT_ASSERT_EQ(test, 0, cmat_dev_addr(e->dev, &ss, true));
+}
+
+void cmat_end_on(struct kunit *test, struct cmat_end *e, struct oib_device *dev, u8 host)
+{
+	e->dev = dev;
+	e->pd = oib_test_pd(test, dev);
+	e->cq = oib_test_cq(test, dev, 4096);
+	cmat_end_addrs(test, e, host);
+}
+
 void cmat_end_add(struct kunit *test, struct cmat_ctx *ctx, struct cmat_end *e, u8 host,
 		  bool managed)
 {
 	struct oib_rxe_params params = { .num_ports = 1, .fabric = oib_rxe_fabric_name(ctx->f) };
 	struct oib_cq_init_attr cq_attr = { .cqe = 4096 };
-	struct sockaddr_storage ss;
 
 	if (managed) {
 		e->dev = oib_test_rxe_on(test, oib_rxe_fabric_name(ctx->f), 1);
@@ -245,10 +262,7 @@ void cmat_end_add(struct kunit *test, struct cmat_ctx *ctx, struct cmat_end *e, 
 		e->cq = oib_create_cq(e->dev, NULL, NULL, NULL, &cq_attr);
 		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, e->cq);
 	}
-	cmat_addr(&e->addr, false, host, 0);
-	KUNIT_ASSERT_EQ(test, 0, cmat_dev_addr(e->dev, &e->addr, true));
-	cmat_addr(&ss, true, host, 0);
-	KUNIT_ASSERT_EQ(test, 0, cmat_dev_addr(e->dev, &ss, true));
+	cmat_end_addrs(test, e, host);
 }
 
 void cmat_end_free_objects(struct cmat_end *e)
@@ -259,7 +273,7 @@ void cmat_end_free_objects(struct cmat_end *e)
 	e->pd = NULL;
 }
 
-struct cmat_ctx *cmat_ctx(struct kunit *test)
+static struct cmat_ctx *cmat_ctx_new(struct kunit *test)
 {
 	struct cmat_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
 
@@ -269,9 +283,26 @@ struct cmat_ctx *cmat_ctx(struct kunit *test)
 	spin_lock_init(&ctx->lock);
 	init_waitqueue_head(&ctx->wq);
 	INIT_LIST_HEAD(&ctx->recs);
+	return ctx;
+}
+
+struct cmat_ctx *cmat_ctx(struct kunit *test)
+{
+	struct cmat_ctx *ctx = cmat_ctx_new(test);
+
 	ctx->f = oib_test_fabric(test, CMAT_FABRIC, 1);
 	cmat_end_add(test, ctx, &ctx->a, 1, true);
 	cmat_end_add(test, ctx, &ctx->b, 2, true);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, cmat_ctx_release, ctx));
+	return ctx;
+}
+
+struct cmat_ctx *cmat_ctx_on(struct kunit *test, struct oib_device *a, struct oib_device *b)
+{
+	struct cmat_ctx *ctx = cmat_ctx_new(test);
+
+	cmat_end_on(test, &ctx->a, a, 1);
+	cmat_end_on(test, &ctx->b, b, 2);
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, cmat_ctx_release, ctx));
 	return ctx;
 }

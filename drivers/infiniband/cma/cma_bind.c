@@ -5,7 +5,8 @@
  * Two ids share a port only with addresses that cannot overlap (two different specific
  * addresses, or an IPv4 and an IPv6 one); a wildcard overlaps every address of its family, the
  * IPv6 wildcard also every IPv4 one.  The listeners of a port share one oib_cm listener on every
- * device for the port's service ID; a REQ goes to the listener that matches its destination.
+ * device for the port's service ID, and (TCP) one oib_iwcm listener on the wildcard address
+ * of each RNIC; a request goes to the listener that matches its destination.
  */
 #include <linux/random.h>
 #include <linux/slab.h>
@@ -17,7 +18,7 @@
 
 static DEFINE_XARRAY(cma_tcp_ps);	/* port -> struct cma_bind, under cma_lock */
 static DEFINE_XARRAY(cma_udp_ps);
-/* Serialises making and unmaking the shared oib_cm listeners; outside cma_lock. */
+/* Serialises making and unmaking the shared listeners, and their lists; outside cma_lock. */
 static DEFINE_MUTEX(cma_listen_mutex);
 
 static struct xarray *cma_ps_xa(enum oib_cma_port_space ps)
@@ -88,6 +89,7 @@ int cma_bind_port(struct cma_id_priv *priv, u16 port)
 		bind->ps = priv->id.ps;
 		bind->port = port;
 		INIT_LIST_HEAD(&bind->owners);
+		INIT_LIST_HEAD(&bind->iw_listens);
 		ret = xa_err(xa_store(xa, port, bind, GFP_KERNEL));
 		if (ret) {
 			kfree(bind);
@@ -102,6 +104,97 @@ out:
 	return ret;
 }
 
+/* ---- The RNIC listeners of a port (TCP): one oib_iwcm id per RNIC ---- */
+
+struct cma_iw_listen {
+	struct list_head entry;		/* cma_bind.iw_listens, under cma_listen_mutex */
+	struct oib_iwcm_id *iw;
+};
+
+static bool cma_iw_listens_on(struct cma_bind *bind, struct oib_device *device)
+{
+	struct cma_iw_listen *l;
+
+	lockdep_assert_held(&cma_listen_mutex);
+	list_for_each_entry(l, &bind->iw_listens, entry)
+		if (l->iw->device == device)
+			return true;
+	return false;
+}
+
+/* Listen on the wildcard address of @bind's port on @device (an RNIC). */
+static int cma_iw_listen_dev(struct cma_bind *bind, struct oib_device *device)
+{
+	struct sockaddr_in6 any = { .sin6_family = AF_INET6, .sin6_port = htons(bind->port) };
+	struct cma_iw_listen *l;
+	int ret;
+
+	lockdep_assert_held(&cma_listen_mutex);
+	l = kzalloc(sizeof(*l), GFP_KERNEL);
+	if (!l)
+		return -ENOMEM;
+	l->iw = oib_iwcm_create_id(device, cma_iw_handler, NULL);
+	ret = PTR_ERR_OR_ZERO(l->iw);
+	if (!ret)
+		ret = oib_iwcm_listen(l->iw, (struct sockaddr *)&any, 0);
+	if (ret) {
+		if (!IS_ERR(l->iw))
+			oib_iwcm_destroy_id(l->iw);
+		kfree(l);
+		return ret;
+	}
+	list_add_tail(&l->entry, &bind->iw_listens);
+	return 0;
+}
+
+/* Stop the RNIC listeners of @listens on @device (NULL: all); outside cma_lock. */
+static void cma_iw_unlisten(struct list_head *listens, struct oib_device *device)
+{
+	struct cma_iw_listen *l, *next;
+
+	lockdep_assert_held(&cma_listen_mutex);
+	list_for_each_entry_safe(l, next, listens, entry) {
+		if (device && l->iw->device != device)
+			continue;
+		list_del(&l->entry);
+		oib_iwcm_destroy_id(l->iw);
+		kfree(l);
+	}
+}
+
+/* @bind's RNIC listeners on every RNIC the CMA has (the first listener of a TCP port). */
+static int cma_iw_listen_all(struct cma_bind *bind)
+{
+	struct oib_device *devices[16];
+	struct cma_dev *cdev;
+	int i, n, ret = 0;
+	bool more = true;
+
+	lockdep_assert_held(&cma_listen_mutex);
+	/* In rounds, outside cma_lock: a listener is never made under it. */
+	while (more && !ret) {
+		n = 0;
+		more = false;
+		mutex_lock(&cma_lock);
+		list_for_each_entry(cdev, &cma_devices, entry) {
+			if (cdev->removing || cma_over_ib_cm(cdev->device) ||
+			    cma_iw_listens_on(bind, cdev->device))
+				continue;
+			if (n == ARRAY_SIZE(devices)) {
+				more = true;
+				break;
+			}
+			devices[n++] = cdev->device;
+		}
+		mutex_unlock(&cma_lock);
+		for (i = 0; i < n && !ret; i++)
+			ret = cma_iw_listen_dev(bind, devices[i]);
+	}
+	if (ret)
+		cma_iw_unlisten(&bind->iw_listens, NULL);
+	return ret;
+}
+
 /*
  * Leave the port (and stop listening on it); the last one out frees it.  Only a listener takes
  * cma_listen_mutex: other ids may be destroyed from oib_cm's handlers, and a listener's destroy
@@ -113,6 +206,7 @@ void cma_unbind(struct cma_id_priv *priv)
 	/* a listener's role stays only if cma_listen_add() counted it */
 	bool listener = priv->role == CMA_ROLE_LISTENER;
 	struct oib_cm_id *cm_listen = NULL;
+	LIST_HEAD(iw_listens);
 
 	if (!bind)
 		return;
@@ -121,8 +215,10 @@ void cma_unbind(struct cma_id_priv *priv)
 	mutex_lock(&cma_lock);
 	list_del(&priv->bind_entry);
 	priv->bind = NULL;
-	if (listener && !--bind->listeners)
+	if (listener && !--bind->listeners) {
 		swap(cm_listen, bind->cm_listen);
+		list_splice_init(&bind->iw_listens, &iw_listens);
+	}
 	if (list_empty(&bind->owners)) {
 		xa_erase(cma_ps_xa(bind->ps), bind->port);
 		kfree(bind);
@@ -130,8 +226,10 @@ void cma_unbind(struct cma_id_priv *priv)
 	mutex_unlock(&cma_lock);
 	if (cm_listen)		/* outside cma_lock: REQ handlers take it */
 		oib_cm_destroy_id(cm_listen);
-	if (listener)
+	if (listener) {
+		cma_iw_unlisten(&iw_listens, NULL);	/* moved out: @bind may be gone */
 		mutex_unlock(&cma_listen_mutex);
+	}
 }
 
 /* @priv (bound, in LISTEN) joins its port's listeners; the first makes the oib_cm listener. */
@@ -156,6 +254,18 @@ int cma_listen_add(struct cma_id_priv *priv)
 		mutex_lock(&cma_lock);
 		bind->cm_listen = cm;
 		mutex_unlock(&cma_lock);
+	}
+	if (bind->ps == OIB_PS_TCP && !bind->listeners)
+		ret = cma_iw_listen_all(bind);
+	if (ret) {
+		if (!bind->listeners) {
+			cm = NULL;
+			mutex_lock(&cma_lock);
+			swap(cm, bind->cm_listen);
+			mutex_unlock(&cma_lock);
+			oib_cm_destroy_id(cm);
+		}
+		goto out;
 	}
 	mutex_lock(&cma_lock);
 	bind->listeners++;
@@ -202,6 +312,54 @@ struct cma_id_priv *cma_listen_match(u64 service_id, const struct sockaddr *dst,
 out:
 	mutex_unlock(&cma_lock);
 	return best;
+}
+
+/*
+ * The TCP binds with listeners, one at a time (@port after the last one seen), for a device
+ * coming or going.  A bind with listeners stays while cma_listen_mutex is held: a listener
+ * leaves under it.
+ */
+static struct cma_bind *cma_next_listening(unsigned long *port)
+{
+	struct cma_bind *bind;
+
+	lockdep_assert_held(&cma_listen_mutex);
+	mutex_lock(&cma_lock);
+	xa_for_each_start(&cma_tcp_ps, *port, bind, *port)
+		if (bind->listeners)
+			break;
+	mutex_unlock(&cma_lock);
+	if (bind)
+		(*port)++;
+	return bind;
+}
+
+/* An RNIC came: every TCP port with listeners listens on it too (failures are logged). */
+void cma_iw_add_device(struct oib_device *device)
+{
+	unsigned long port = 0;
+	struct cma_bind *bind;
+	int ret;
+
+	mutex_lock(&cma_listen_mutex);
+	while ((bind = cma_next_listening(&port))) {
+		ret = cma_iw_listen_dev(bind, device);
+		if (ret)
+			pr_warn("oib_cma: %s: no listener for TCP port %u: %d\n",
+				oib_dev_name(device), bind->port, ret);
+	}
+	mutex_unlock(&cma_listen_mutex);
+}
+
+void cma_iw_remove_device(struct oib_device *device)
+{
+	unsigned long port = 0;
+	struct cma_bind *bind;
+
+	mutex_lock(&cma_listen_mutex);
+	while ((bind = cma_next_listening(&port)))
+		cma_iw_unlisten(&bind->iw_listens, device);
+	mutex_unlock(&cma_listen_mutex);
 }
 
 void cma_bind_exit(void)

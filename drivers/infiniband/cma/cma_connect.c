@@ -17,8 +17,8 @@ static u64 cma_dst_service_id(struct cma_id_priv *priv)
 }
 
 /* RDMA read depths as asked, but no deeper than the device goes (the rdma_cm clamps too). */
-static void cma_rd_depths(struct cma_id_priv *priv, const struct oib_cma_conn_param *p,
-			  u8 *responder_resources, u8 *initiator_depth)
+void cma_rd_depths(struct cma_id_priv *priv, const struct oib_cma_conn_param *p,
+		   u8 *responder_resources, u8 *initiator_depth)
 {
 	struct oib_device_attr attr;
 
@@ -113,6 +113,8 @@ void oib_cma_destroy_qp(struct oib_cma_id *id)
 	id->qp = NULL;
 	if (qp && priv->cm_id && !priv->cm_destroyed)
 		oib_cm_release_qp(priv->cm_id);
+	if (qp && priv->iw_id && !priv->iw_destroyed)
+		oib_iwcm_release_qp(priv->iw_id);
 	mutex_unlock(&priv->lock);
 	if (qp)
 		WARN_ON(oib_destroy_qp(qp));
@@ -176,30 +178,38 @@ static int cma_send_sidr_req_locked(struct cma_id_priv *priv, const struct oib_c
 
 int oib_cma_connect(struct oib_cma_id *id, const struct oib_cma_conn_param *param)
 {
+	struct oib_iwcm_id *undo = NULL;
 	struct cma_id_priv *priv;
-	bool ud;
+	bool ud, iw;
 	int ret;
 
 	if (!id || !param || param->flags & ~OIB_CMA_CONFIRM_REP)
 		return -EINVAL;
 	ud = id->qp_type == OIB_QPT_UD;
+	iw = id->device && !cma_over_ib_cm(id->device);	/* set once, before connect */
+	if (iw && (ud || param->flags))
+		return -EOPNOTSUPP;	/* no SIDR and no REP to confirm on iWARP */
 	if (!cma_pdata_ok(param->private_data, param->private_data_len,
-			  ud ? OIB_CMA_SIDR_PRIVATE_DATA_SIZE : OIB_CMA_REQ_PRIVATE_DATA_SIZE))
+			  ud ? OIB_CMA_SIDR_PRIVATE_DATA_SIZE : iw ? OIB_IW_CM_PRIVATE_DATA_SIZE :
+			  OIB_CMA_REQ_PRIVATE_DATA_SIZE))
 		return -EINVAL;
 	priv = to_cma(id);
 	mutex_lock(&priv->lock);
 	ret = -EINVAL;
-	if (id->device && !cma_over_ib_cm(id->device))
-		ret = -EOPNOTSUPP;
-	else if ((ud || id->qp) && !priv->cm_id)
+	if ((ud || id->qp) && !priv->cm_id && !priv->iw_id)
 		ret = cma_step_locked(priv, CMA_EV_CONNECT, NULL);
 	if (ret)
 		goto out;
 	priv->role = CMA_ROLE_ACTIVE;
 	priv->conn_flags = param->flags;
-	ret = cma_new_cm_id_locked(priv);
-	if (!ret)
-		ret = ud ? cma_send_sidr_req_locked(priv, param) : cma_send_req_locked(priv, param);
+	if (iw) {
+		ret = cma_iw_connect_locked(priv, param, &undo);
+	} else {
+		ret = cma_new_cm_id_locked(priv);
+		if (!ret)
+			ret = ud ? cma_send_sidr_req_locked(priv, param) :
+				   cma_send_req_locked(priv, param);
+	}
 	if (ret) {
 		if (priv->cm_id)
 			oib_cm_destroy_id(priv->cm_id);
@@ -209,6 +219,7 @@ int oib_cma_connect(struct oib_cma_id *id, const struct oib_cma_conn_param *para
 	}
 out:
 	mutex_unlock(&priv->lock);
+	oib_iwcm_destroy_id(undo);
 	return ret;
 }
 EXPORT_SYMBOL(oib_cma_connect);
@@ -272,7 +283,8 @@ int oib_cma_accept(struct oib_cma_id *id, const struct oib_cma_conn_param *param
 		return -EINVAL;
 	priv = to_cma(id);
 	mutex_lock(&priv->lock);
-	ret = priv->cm_id ? cma_accept_locked(priv, param) : -EINVAL;
+	ret = priv->cm_id ? cma_accept_locked(priv, param) :
+	      priv->iw_id ? cma_iw_accept_locked(priv, param) : -EINVAL;
 	if (!ret)
 		cma_step_locked(priv, CMA_EV_ACCEPT, NULL);
 	mutex_unlock(&priv->lock);
@@ -306,6 +318,8 @@ int oib_cma_reject(struct oib_cma_id *id, const void *private_data, u8 private_d
 		ret = ud ? oib_cm_send_sidr_rep(priv->cm_id, &sidr) :
 			   oib_cm_send_rej(priv->cm_id, OIB_CM_REJ_CONSUMER_DEFINED, NULL, 0,
 					   private_data, private_data_len);
+	else if (priv->iw_id && priv->state == CMA_REQ_RCVD)
+		ret = oib_iwcm_reject(priv->iw_id, private_data, private_data_len);
 	if (!ret)
 		cma_step_locked(priv, CMA_EV_REJECT, NULL);
 	mutex_unlock(&priv->lock);
@@ -317,8 +331,25 @@ EXPORT_SYMBOL(oib_cma_reject);
 
 /* ---- Release ---- */
 
+static int cma_iw_disconnect_locked(struct cma_id_priv *priv)
+{
+	switch (priv->state) {
+	case CMA_ESTABLISHED:
+	case CMA_DREQ_RCVD:
+	case CMA_ACCEPTED:
+		return oib_iwcm_disconnect(priv->iw_id);
+	case CMA_DISCONNECT:
+	case CMA_DISCONNECTED:
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
 static int cma_disconnect_locked(struct cma_id_priv *priv)
 {
+	if (priv->iw_id)
+		return cma_iw_disconnect_locked(priv);
 	switch (priv->state) {
 	case CMA_ESTABLISHED:
 		return oib_cm_send_dreq(priv->cm_id, NULL, 0);
@@ -343,12 +374,12 @@ int oib_cma_disconnect(struct oib_cma_id *id)
 		return -EINVAL;
 	priv = to_cma(id);
 	mutex_lock(&priv->lock);
-	ret = priv->cm_id ? cma_disconnect_locked(priv) : -EINVAL;
+	ret = priv->cm_id || priv->iw_id ? cma_disconnect_locked(priv) : -EINVAL;
 	/*
-	 * oib_cm may have moved on by itself meanwhile (a DREQ in, a DREP out): the connection is
-	 * being released either way, which is what the owner asked for.
+	 * oib_cm (oib_iwcm) may have moved on by itself meanwhile (a DREQ in, a DREP out; the
+	 * connection closed): it is being released either way, which is what the owner asked for.
 	 */
-	if (ret == -EINVAL && priv->cm_id &&
+	if (ret == -EINVAL && (priv->cm_id || priv->iw_id) &&
 	    (priv->state == CMA_ESTABLISHED || priv->state == CMA_DREQ_RCVD))
 		ret = 0;
 	if (!ret)

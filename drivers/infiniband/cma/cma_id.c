@@ -199,6 +199,9 @@ void cma_destroy(struct cma_id_priv *priv)
 	if (priv->cm_id && !priv->cm_destroyed)
 		oib_cm_destroy_id(priv->cm_id);
 	priv->cm_id = NULL;
+	if (priv->iw_id && !priv->iw_destroyed)
+		oib_iwcm_destroy_id(priv->iw_id);
+	priv->iw_id = NULL;
 	cma_release_listener(priv);
 	cma_unbind(priv);
 	cma_detach_dev(priv);
@@ -362,8 +365,6 @@ int oib_cma_listen(struct oib_cma_id *id, int backlog)
 	}
 	if (!ret && (priv->state != CMA_ADDR_BOUND || priv->role != CMA_ROLE_NONE))
 		ret = -EINVAL;
-	if (!ret && id->device && !cma_over_ib_cm(id->device))
-		ret = -EOPNOTSUPP;
 	if (!ret) {
 		priv->backlog = backlog > 0 ? backlog : CMA_DEFAULT_BACKLOG;
 		priv->role = CMA_ROLE_LISTENER;

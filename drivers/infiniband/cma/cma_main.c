@@ -103,6 +103,8 @@ static int cma_add_one(struct oib_device *device)
 	mutex_lock(&cma_lock);
 	list_add_tail(&cdev->entry, &cma_devices);
 	mutex_unlock(&cma_lock);
+	if (!cma_over_ib_cm(device))
+		cma_iw_add_device(device);
 	return 0;
 err:
 	kfree(e);
@@ -118,6 +120,8 @@ static void cma_remove_one(struct oib_device *device, void *data)
 	mutex_lock(&cma_lock);
 	cdev->removing = true;
 	mutex_unlock(&cma_lock);
+	if (!cma_over_ib_cm(device))
+		cma_iw_remove_device(device);
 	cma_tell_all(cdev, CMA_EV_DEVICE_REMOVAL, 0);
 	wait_event(cdev->idle, !atomic_read(&cdev->nids));
 	mutex_lock(&cma_lock);

@@ -17,6 +17,7 @@
 #include <linux/workqueue.h>
 #include <oib/device.h>
 #include <oib/rdma_cm.h>
+#include <oib/iwcm.h>
 #include <oib/kunit/cma_fsm.h>
 
 extern struct mutex cma_lock;
@@ -46,6 +47,8 @@ struct cma_bind {
 	struct list_head owners;	/* cma_id_priv.bind_entry */
 	int listeners;			/* owners listening */
 	struct oib_cm_id *cm_listen;	/* while @listeners > 0 */
+	/* struct cma_iw_listen, one per RNIC while @listeners > 0 (TCP); cma_listen_mutex */
+	struct list_head iw_listens;
 };
 
 enum cma_role { CMA_ROLE_NONE, CMA_ROLE_ACTIVE, CMA_ROLE_PASSIVE, CMA_ROLE_LISTENER };
@@ -77,6 +80,8 @@ struct cma_id_priv {
 	bool removal_notified;		/* under cma_lock */
 	bool addr_lost;			/* under cma_lock: told ADDR_CHANGE */
 	bool cm_destroyed;		/* oib_cm destroys @cm_id itself (handler returned 1) */
+	struct oib_iwcm_id *iw_id;	/* RNICs: the connection oib_iwcm runs for us */
+	bool iw_destroyed;		/* oib_iwcm destroys @iw_id itself (handler returned 1) */
 	/* Listener: how many spawned ids wait for accept or reject, and how many may. */
 	atomic_t pending;
 	int backlog;
@@ -89,9 +94,8 @@ struct cma_id_priv {
 };
 
 /*
- * The transport seam: IB and RoCE devices connect through oib_cm (cma_cm.c, cma_connect.c);
- * iWARP devices (RNICs) will through the iWARP CM bridge, and until then refuse with
- * -EOPNOTSUPP where a connection would start (connect, listen on their address).
+ * The transport seam: IB and RoCE devices connect through oib_cm (cma_cm.c, cma_connect.c),
+ * iWARP devices (RNICs) through oib_iwcm (cma_iw.c).
  */
 static inline bool cma_over_ib_cm(const struct oib_device *device)
 {
@@ -147,5 +151,19 @@ u64 cma_service_id(enum oib_cma_port_space ps, u16 port);
 
 /* cma_cm.c */
 int cma_cm_handler(struct oib_cm_id *cm_id, const struct oib_cm_event *ev);
+
+/* cma_connect.c */
+void cma_rd_depths(struct cma_id_priv *priv, const struct oib_cma_conn_param *p,
+		   u8 *responder_resources, u8 *initiator_depth);
+
+/* cma_iw.c */
+int cma_iw_handler(struct oib_iwcm_id *iw, const struct oib_iwcm_event *ev);
+int cma_iw_connect_locked(struct cma_id_priv *priv, const struct oib_cma_conn_param *p,
+			  struct oib_iwcm_id **undo);
+int cma_iw_accept_locked(struct cma_id_priv *priv, const struct oib_cma_conn_param *p);
+
+/* cma_bind.c: the RNIC listeners of every port with listeners */
+void cma_iw_add_device(struct oib_device *device);
+void cma_iw_remove_device(struct oib_device *device);
 
 #endif /* OIB_CMA_PRIV_H */

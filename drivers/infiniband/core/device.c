@@ -11,6 +11,8 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
+#include <kunit/visibility.h>
+#include <oib/kunit/core.h>
 #include "core_priv.h"
 
 #define OIB_MAX_PORTS 255
@@ -70,6 +72,16 @@ void oib_dealloc_device(struct oib_device *device)
 	put_device(&device->dev);
 }
 EXPORT_SYMBOL(oib_dealloc_device);
+
+/* An RNIC connects through its iWARP CM verbs: all of them, and only an RNIC has them. */
+bool oib_iw_ops_valid(const struct oib_device_ops *ops, enum oib_node_type node_type)
+{
+	int have = !!ops->iw_connect + !!ops->iw_accept + !!ops->iw_reject +
+		   !!ops->iw_create_listen + !!ops->iw_destroy_listen;
+
+	return node_type == OIB_NODE_RNIC ? have == 5 : have == 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(oib_iw_ops_valid);
 
 static bool oib_ops_complete(const struct oib_device_ops *ops)
 {
@@ -150,7 +162,8 @@ int oib_register_device(struct oib_device *device, const char *name_fmt)
 {
 	int ret;
 
-	if (!device || !name_fmt || !oib_ops_complete(device->ops))
+	if (!device || !name_fmt || !oib_ops_complete(device->ops) ||
+	    !oib_iw_ops_valid(device->ops, device->node_type))
 		return -EINVAL;
 	if (device->phys_port_cnt < 1 || device->phys_port_cnt > OIB_MAX_PORTS)
 		return -EINVAL;

@@ -208,7 +208,9 @@ int oib_modify_qp(struct oib_qp *qp, struct oib_qp_attr *attr, int attr_mask)
 	ret = -EINVAL;
 	if ((attr_mask & OIB_QP_CUR_STATE) && attr->cur_qp_state != cur)
 		goto out;
-	if (!oib_modify_qp_is_ok(cur, next, qp->qp_type, attr_mask))
+	if (qp->device->node_type == OIB_NODE_RNIC ?
+	    !oib_iw_modify_qp_is_ok(cur, next, qp->qp_type, attr_mask) :
+	    !oib_modify_qp_is_ok(cur, next, qp->qp_type, attr_mask))
 		goto out;
 	ret = oib_check_qp_attr_values(qp, attr, attr_mask);
 	if (ret)

@@ -145,6 +145,28 @@ bool oib_modify_qp_is_ok(enum oib_qp_state cur, enum oib_qp_state next, enum oib
 }
 EXPORT_SYMBOL(oib_modify_qp_is_ok);
 
+/*
+ * An iWARP RC QP's connection is the transport's (TCP and MPA): INIT->RTR and RTR->RTS take no
+ * path, PSN or timer attributes, only the RDMA READ depths and access flags if given; the
+ * rest is the IBTA table's.
+ */
+bool oib_iw_modify_qp_is_ok(enum oib_qp_state cur, enum oib_qp_state next, enum oib_qp_type type,
+			    int mask)
+{
+	u32 allowed;
+
+	if (type != OIB_QPT_RC)
+		return false;
+	if (cur == OIB_QPS_INIT && next == OIB_QPS_RTR)
+		allowed = OIB_QP_ACCESS_FLAGS | OIB_QP_MAX_DEST_RD_ATOMIC;
+	else if (cur == OIB_QPS_RTR && next == OIB_QPS_RTS)
+		allowed = OIB_QP_ACCESS_FLAGS | OIB_QP_MAX_QP_RD_ATOMIC;
+	else
+		return oib_modify_qp_is_ok(cur, next, type, mask);
+	return !(mask & ~(allowed | OIB_QP_STATE));
+}
+EXPORT_SYMBOL(oib_iw_modify_qp_is_ok);
+
 static const char * const oib_qp_state_names[OIB_QPS_MAX] = {
 	[OIB_QPS_RESET] = "RESET", [OIB_QPS_INIT] = "INIT", [OIB_QPS_RTR] = "RTR",
 	[OIB_QPS_RTS] = "RTS", [OIB_QPS_SQD] = "SQD", [OIB_QPS_SQE] = "SQE",

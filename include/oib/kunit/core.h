@@ -7,6 +7,7 @@
 #define OIB_KUNIT_CORE_H
 
 #include <oib/verbs.h>
+#include <oib/device.h>
 
 /*
  * Set the completions an oib_alloc_cq() CQ's poller takes per round (SOFTIRQ and WORKQUEUE
@@ -14,5 +15,8 @@
  * it before the CQ has completions.  -EINVAL for other CQs or a zero budget.
  */
 int oib_cq_set_budget(struct oib_cq *cq, u32 budget);
+
+/* Whether @ops's iWARP CM verbs suit @node_type (all five for an RNIC, none otherwise). */
+bool oib_iw_ops_valid(const struct oib_device_ops *ops, enum oib_node_type node_type);
 
 #endif /* OIB_KUNIT_CORE_H */
