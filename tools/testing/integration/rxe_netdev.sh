@@ -25,6 +25,7 @@ t "ua has fd10::1 as a GID" wait_gid ua fd10:0000:0000:0000:0000:0000:0000:0001
 t "ub has 10.10.0.2 as a GID" wait_gid ub 0000:0000:0000:0000:0000:ffff:0a0a:0002
 t "ub has fd10::2 as a GID" wait_gid ub fd10:0000:0000:0000:0000:0000:0000:0002
 t "active MTU 1024 for netdev MTU 1500" wait_line $P/ua/ports/1/active_mtu 1024
+t "ua's debugfs names its netdev" grep -q "^netdev va " /sys/kernel/debug/oib/ua/link
 
 # refusals
 refused() { ! ip netns exec oibA sh -c "echo '$1' >$RXE_CTL/netdev" 2>/dev/null; }

@@ -397,6 +397,7 @@ void orxe_link_stop(struct orxe_dev *rdev, bool in_remove_work);
 void orxe_link_release(struct orxe_dev *rdev);
 int orxe_link_reach(struct orxe_link *link, const union oib_gid *dgid, u8 *hop_limit);
 void orxe_dev_remove_work(struct orxe_dev *rdev);
+void orxe_link_debugfs_add(struct orxe_dev *rdev);
 
 /* orxe_udp.c: their UDP sockets and uplinks */
 int orxe_udp_init(void);
@@ -405,7 +406,7 @@ void orxe_udp_uplink_init(struct orxe_link *link, const u8 *port_mac);
 int orxe_udp_link_add(struct orxe_link *link, struct net_device *ndev);
 void orxe_udp_link_del(struct orxe_link *link, struct net_device *ndev);
 struct orxe_link *orxe_udp_find_link(const struct net_device *ndev);
-u64 orxe_udp_unclaimed_count(void);
+u64 orxe_udp_unclaimed(const struct net_device *ndev);
 
 /* orxe_debugfs.c */
 void orxe_debugfs_add(struct orxe_dev *rdev);

@@ -55,6 +55,8 @@ void orxe_debugfs_add(struct orxe_dev *rdev)
 		debugfs_create_file(name, 0444, rdev->ib.debugfs, &rdev->ports[i],
 				    &port_stats_fops);
 	}
+	if (rdev->on_netdev)
+		orxe_link_debugfs_add(rdev);
 }
 
 u64 oib_rxe_port_stat(struct oib_device *device, u32 port, enum oib_rxe_port_stat stat)

@@ -14,11 +14,13 @@
  * The frames themselves travel through orxe_udp.c.  Notifiers run under RTNL (the IPv6 address
  * notifier in atomic context, under RCU): they only change the port's state and MTU or queue work.
  */
+#include <linux/debugfs.h>
 #include <linux/etherdevice.h>
 #include <linux/if_arp.h>
 #include <linux/inetdevice.h>
 #include <linux/module.h>
 #include <linux/rtnetlink.h>
+#include <linux/seq_file.h>
 #include <net/addrconf.h>
 #include <net/ip6_route.h>
 #include <net/route.h>
@@ -232,6 +234,32 @@ void orxe_link_release(struct orxe_dev *rdev)
 {
 	if (rdev->link.fport.fabric)
 		oib_rxe_fabric_detach(&rdev->link.fport);
+}
+
+/* ---- debugfs: /sys/kernel/debug/oib/<device>/link ---- */
+
+static int link_show(struct seq_file *m, void *v)
+{
+	struct orxe_link *link = m->private;
+	struct net_device *ndev;
+
+	rtnl_lock();
+	ndev = rtnl_dereference(link->ndev);
+	if (ndev)
+		seq_printf(m, "netdev %s ifindex %d netns %u mtu %u\nudp_unclaimed %llu\n",
+			   ndev->name, ndev->ifindex, dev_net(ndev)->ns.inum, ndev->mtu,
+			   orxe_udp_unclaimed(ndev));
+	else
+		seq_puts(m, "netdev none\n");
+	rtnl_unlock();
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(link);
+
+/* The device's netdev, and the datagrams its namespace had for no device. */
+void orxe_link_debugfs_add(struct orxe_dev *rdev)
+{
+	debugfs_create_file("link", 0444, rdev->ib.debugfs, &rdev->link, &link_fops);
 }
 
 /* ---- Notifiers ---- */

@@ -38,19 +38,18 @@ struct orxe_udp_net {
 	struct socket *sock4, *sock6;
 	unsigned int users;
 	struct xarray links;
+	atomic64_t unclaimed;	/* datagrams that came in on a netdev no device is bound to */
 };
-
-/* Datagrams to port 4791 of a namespace with a bound device that no bound device claimed. */
-static atomic64_t orxe_udp_unclaimed = ATOMIC64_INIT(0);
-
-u64 orxe_udp_unclaimed_count(void)
-{
-	return atomic64_read(&orxe_udp_unclaimed);
-}
 
 static struct orxe_udp_net *orxe_udp_net(struct net *net)
 {
 	return net_generic(net, orxe_udp_net_id);
+}
+
+/* The datagrams @ndev's namespace got on port 4791 that no bound device claimed. */
+u64 orxe_udp_unclaimed(const struct net_device *ndev)
+{
+	return atomic64_read(&orxe_udp_net(dev_net(ndev))->unclaimed);
 }
 
 /* The device bound to @ndev, if any; under RCU (or RTNL). */
@@ -73,7 +72,8 @@ static int orxe_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 	struct orxe_link *link = un ? xa_load(&un->links, skb->dev->ifindex) : NULL;
 
 	if (!link) {
-		atomic64_inc(&orxe_udp_unclaimed);
+		if (un)
+			atomic64_inc(&un->unclaimed);
 		goto drop;
 	}
 	if (!skb_mac_header_was_set(skb) ||
@@ -284,6 +284,7 @@ static int __net_init orxe_udp_net_init(struct net *net)
 
 	mutex_init(&un->lock);
 	xa_init(&un->links);
+	atomic64_set(&un->unclaimed, 0);
 	return 0;
 }
 
