@@ -355,12 +355,12 @@ static void cm_validation(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0, oib_cm_init_qp_attr(p->a.id, &attr, &mask));
 	KUNIT_EXPECT_EQ(test, attr.dest_qp_num, p->b.qp->qp_num);
 	/* a REQ's or REP's PSN is the one its sender receives from (the in-tree ib_cm's reading) */
-	KUNIT_EXPECT_EQ(test, attr.rq_psn, 0x111);
+	KUNIT_EXPECT_EQ(test, attr.rq_psn, p->req.starting_psn);
 	KUNIT_EXPECT_EQ(test, attr.path_mtu, OIB_MTU_1024);
 	KUNIT_EXPECT_TRUE(test, mask & OIB_QP_AV);
 	attr.qp_state = OIB_QPS_RTS;
 	KUNIT_ASSERT_EQ(test, 0, oib_cm_init_qp_attr(p->b.id, &attr, &mask));
-	KUNIT_EXPECT_EQ(test, attr.sq_psn, 0x111);
+	KUNIT_EXPECT_EQ(test, attr.sq_psn, p->req.starting_psn);
 	KUNIT_EXPECT_EQ(test, attr.retry_cnt, 7);
 	attr.qp_state = OIB_QPS_SQD;
 	KUNIT_EXPECT_EQ(test, -EINVAL, oib_cm_init_qp_attr(p->b.id, &attr, &mask));

@@ -81,4 +81,5 @@ ip netns del oibI
 t "deleting the namespace removes uo" wait_gone /sys/class/oib/uo
 ip link del vi 2>/dev/null
 unload_extra
+echo clear >$KRPING/ctl
 done_testing

@@ -88,4 +88,5 @@ ip netns del oibB
 t "deleting a namespace removes the device on its netdev" wait_gone $P/ub
 t "and with the veth pair gone, the device on its peer" wait_gone $P/ua
 ip netns del oibA
+echo clear >$KRPING/ctl
 done_testing
