@@ -144,6 +144,19 @@ static void cma_test_resolve_multi(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, bound->id->device, ctx->a.dev);
 }
 
+/* What a connected RC QP with responder resources lets the peer do. */
+#define CMA_TEST_ACCESS	(OIB_ACCESS_LOCAL_WRITE | OIB_ACCESS_REMOTE_WRITE | \
+			 OIB_ACCESS_REMOTE_READ | OIB_ACCESS_REMOTE_ATOMIC)
+
+static int cma_test_access(struct kunit *test, struct cmat_rec *r)
+{
+	struct oib_qp_init_attr init;
+	struct oib_qp_attr attr;
+
+	KUNIT_ASSERT_EQ(test, 0, oib_query_qp(r->id->qp, &attr, OIB_QP_ACCESS_FLAGS, &init));
+	return attr.qp_access_flags;
+}
+
 /* Connect, check both ends' view, traffic both ways, disconnect from one side. */
 static void cma_test_connect_one(struct kunit *test, bool v6, int who)
 {
@@ -179,6 +192,9 @@ static void cma_test_connect_one(struct kunit *test, bool v6, int who)
 	KUNIT_EXPECT_EQ(test, 0, memcmp(oib_cma_src_addr(b->id), &dst, len));
 	KUNIT_EXPECT_EQ(test, READ_ONCE(a->id->qp->state), OIB_QPS_RTS);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(b->id->qp->state), OIB_QPS_RTS);
+	/* the QPs went to INIT at creation; the connection's resources open reads and atomics */
+	KUNIT_EXPECT_EQ(test, cma_test_access(test, a), CMA_TEST_ACCESS);
+	KUNIT_EXPECT_EQ(test, cma_test_access(test, b), CMA_TEST_ACCESS);
 	cmat_exchange(test, a, b, 100, 1);
 	cmat_exchange(test, b, a, 3000, 2);
 

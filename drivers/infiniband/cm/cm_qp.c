@@ -24,13 +24,21 @@ int cm_qp_attach_locked(struct cm_id_priv *priv, struct oib_qp *qp)
 	return 0;
 }
 
+/* What the peer may do to the QP: reads and atomics if the connection gave it resources. */
+static int cm_qp_access(const struct cm_id_priv *priv)
+{
+	int access = OIB_ACCESS_LOCAL_WRITE | OIB_ACCESS_REMOTE_WRITE;
+
+	if (priv->conn.max_dest_rd_atomic)
+		access |= OIB_ACCESS_REMOTE_READ | OIB_ACCESS_REMOTE_ATOMIC;
+	return access;
+}
+
 static int cm_qp_init_attr(struct cm_id_priv *priv, struct oib_qp_attr *attr, int *mask)
 {
 	attr->port_num = priv->port->port_num;
 	attr->pkey_index = priv->conn.pkey_index;
-	attr->qp_access_flags = OIB_ACCESS_LOCAL_WRITE | OIB_ACCESS_REMOTE_WRITE;
-	if (priv->conn.max_dest_rd_atomic)
-		attr->qp_access_flags |= OIB_ACCESS_REMOTE_READ | OIB_ACCESS_REMOTE_ATOMIC;
+	attr->qp_access_flags = cm_qp_access(priv);
 	*mask = OIB_QP_STATE | OIB_QP_PORT | OIB_QP_PKEY_INDEX | OIB_QP_ACCESS_FLAGS;
 	return 0;
 }
@@ -43,7 +51,13 @@ static int cm_qp_rtr_attr(struct cm_id_priv *priv, struct oib_qp_attr *attr, int
 	attr->path_mtu = priv->conn.mtu;
 	attr->dest_qp_num = priv->conn.remote_qpn;
 	attr->rq_psn = priv->conn.rq_psn;
-	*mask = OIB_QP_STATE | OIB_QP_AV | OIB_QP_PATH_MTU | OIB_QP_DEST_QPN | OIB_QP_RQ_PSN;
+	/*
+	 * The access again: a QP its owner took to INIT before the connection's resources were
+	 * known (as the CMA does, to post receives early) gets them here.
+	 */
+	attr->qp_access_flags = cm_qp_access(priv);
+	*mask = OIB_QP_STATE | OIB_QP_AV | OIB_QP_PATH_MTU | OIB_QP_DEST_QPN | OIB_QP_RQ_PSN |
+		OIB_QP_ACCESS_FLAGS;
 	if (priv->id.qp && priv->id.qp->qp_type == OIB_QPT_RC) {
 		attr->max_dest_rd_atomic = priv->conn.max_dest_rd_atomic;
 		attr->min_rnr_timer = 0;
