@@ -1053,6 +1053,56 @@ static void rc_remove_busy(struct kunit *test)
 }
 
 /*
+ * A WRITE and a READ behind it, the WRITE's ACK and the READ's response lost: the requester sends
+ * both again, and the responder acknowledges the duplicate WRITE with the WRITE's PSN, never the
+ * READ's (requesters such as the in-tree rxe take an ACK for a read's PSN as its completion, data
+ * or not).  Then the READ's answer completes it with the bytes.
+ */
+static void rc_dup_ack_psn(struct kunit *test)
+{
+	struct rc_cfg cfg = { .timeout = 8 };
+	struct rc_pair *p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
+	struct orxe_fault_rule ack = { .action = ORXE_FAULT_DROP, .opcode = ORXE_RC_ACKNOWLEDGE,
+				      .qpn = ORXE_FAULT_ANY, .count = 1 };
+	struct orxe_fault_rule resp = { .action = ORXE_FAULT_DROP,
+				       .opcode = ORXE_RC_RDMA_READ_RESPONSE_ONLY,
+				       .qpn = ORXE_FAULT_ANY, .count = 1 };
+	size_t size = 64 * 1024, off, len;
+	u32 read_psn = ~0U, acks = 0;
+	struct orxe_pkt pkt;
+	loff_t pos = 0;
+	ssize_t got;
+	u8 *pcap;
+
+	pcap = oib_test_vzalloc(test, size);
+	oib_test_capture_start(test, p->f, size);
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_add_rule(p->f, &ack));
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_add_rule(p->f, &resp));
+	rc_fill(p->a.buf, 64, 7);
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_RDMA_WRITE, 1, 0, 64, 128));
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_RDMA_READ, 2, 256, 64, 128));
+	rc_expect_wc(test, p->a.scq, 1, OIB_WC_SUCCESS, OIB_WC_RDMA_WRITE, 64);
+	rc_expect_wc(test, p->a.scq, 2, OIB_WC_SUCCESS, OIB_WC_RDMA_READ, 64);
+	KUNIT_EXPECT_EQ(test, 0, memcmp(p->a.buf, p->a.buf + 256, 64));
+	oib_rxe_fabric_capture_stop(p->f);
+
+	got = oib_rxe_fabric_capture_read(p->f, pcap, size, &pos);
+	KUNIT_ASSERT_GT(test, got, 24);
+	len = got;
+	for (off = 24; off + 16 <= len; off += 16 + *(u32 *)(pcap + off + 8)) {
+		KUNIT_ASSERT_EQ(test, 0, oib_rxe_pkt_parse(pcap + off + 16,
+							   *(u32 *)(pcap + off + 8), &pkt));
+		if (pkt.opcode == ORXE_RC_RDMA_READ_REQUEST)
+			read_psn = pkt.psn;
+		if (pkt.opcode != ORXE_RC_ACKNOWLEDGE)
+			continue;
+		acks++;
+		KUNIT_EXPECT_NE_MSG(test, pkt.psn, read_psn, "an ACK names the READ's PSN");
+	}
+	KUNIT_EXPECT_EQ(test, acks, 2);	/* the WRITE's, lost, and the duplicate's */
+}
+
+/*
  * A capture of every kind of RC packet (sends, writes, reads, atomics, ACKs, a sequence NAK and
  * the retransmission it causes, RNR NAKs): each captured frame parses as the opcode it should, and
  * the capture goes to the console, where make check pulls it out and has tshark decode it.
@@ -1134,6 +1184,7 @@ static struct kunit_case rc_cases[] = {
 	KUNIT_CASE(rc_invalidate),
 	KUNIT_CASE(rc_errors),
 	KUNIT_CASE(rc_retry_exhausted),
+	KUNIT_CASE(rc_dup_ack_psn),
 	KUNIT_CASE(rc_rnr_late_recv),
 	KUNIT_CASE(rc_rnr_no_retry),
 	KUNIT_CASE(rc_rtr),

@@ -211,6 +211,12 @@ struct orxe_rsrc {
  */
 struct orxe_resp {
 	u32 epsn;
+	/*
+	 * The PSN duplicates of sends and writes are acknowledged with: the last send or write
+	 * packet executed.  Never a read's or atomic's (epsn - 1 may be one): requesters such as
+	 * the in-tree rxe take an ACK naming a read's PSN for that read's completion.
+	 */
+	u32 ack_psn;
 	u32 msn;			/* messages completed, 24 bits */
 	bool nak_sent;			/* a NAK for epsn is out: no other until it moves */
 	bool comm_est;			/* the first packet in RTR has raised COMM_EST */

@@ -338,6 +338,7 @@ static void orxe_qp_enter(struct orxe_qp *qp, enum oib_qp_state state)
 		if (old != OIB_QPS_RTR) {
 			orxe_resp_reset(qp);
 			qp->resp.epsn = qp->attr.rq_psn;
+			qp->resp.ack_psn = orxe_psn_add(qp->attr.rq_psn, ORXE_PSN_MASK);
 		}
 		break;
 	case OIB_QPS_RTS:

@@ -4,11 +4,12 @@
  *
  * RC.  A packet carrying the expected PSN (epsn) is executed; one beyond it means packets were
  * lost, and gets one sequence NAK for epsn (no more until epsn moves); one before it is a
- * duplicate: sends and writes are acknowledged again, reads are executed again from the memory and
- * atomics answered from the responder resources, the last max_dest_rd_atomic reads and atomics
- * kept for that.  ACKs are sent for packets asking for one (AckReq), so one ACK covers many.  A
- * send that finds no receive posted gets an RNR NAK and is asked for again later.  An invalid
- * request or an access violation is NAKed and puts the QP in ERR with QP_REQ_ERR or QP_ACCESS_ERR.
+ * duplicate: sends and writes are acknowledged again (naming the last send or write, see ack_psn),
+ * reads are executed again from the memory and atomics answered from the responder resources, the
+ * last max_dest_rd_atomic reads and atomics kept for that.  ACKs are sent for packets asking for
+ * one (AckReq), so one ACK covers many.  A send that finds no receive posted gets an RNR NAK and
+ * is asked for again later.  An invalid request or an access violation is NAKed and puts the QP
+ * in ERR with QP_REQ_ERR or QP_ACCESS_ERR.
  *
  * UC.  No answers at all: a PSN gap loses the message in progress, which is dropped up to the next
  * first packet; a send without a receive posted, or a write its R_Key does not allow, is dropped.
@@ -41,6 +42,7 @@ void orxe_resp_reset(struct orxe_qp *qp)
 	struct orxe_resp *resp = &qp->resp;
 
 	resp->epsn = 0;
+	resp->ack_psn = 0;
 	resp->msn = 0;
 	resp->nak_sent = false;
 	resp->comm_est = false;
@@ -349,8 +351,7 @@ static void orxe_resp_duplicate(struct orxe_port *port, struct orxe_qp *qp,
 	orxe_port_count(port, OIB_RXE_RX_DUPLICATES);
 	if (!(pkt->info->flags & (ORXE_OPF_READ | ORXE_OPF_ATOMIC))) {
 		if (pkt->ack_req)
-			orxe_resp_ack(qp, ORXE_RC_ACKNOWLEDGE,
-				      orxe_psn_add(resp->epsn, ORXE_PSN_MASK),
+			orxe_resp_ack(qp, ORXE_RC_ACKNOWLEDGE, resp->ack_psn,
 				      orxe_aeth_syn_ack(ORXE_AETH_NO_CREDITS), 0);
 		return;
 	}
@@ -396,6 +397,7 @@ static void orxe_resp_rc(struct orxe_port *port, struct orxe_qp *qp, const struc
 	} else {
 		res = orxe_resp_data(qp, pkt, after);
 		if (!res) {
+			resp->ack_psn = psn;
 			resp->epsn = orxe_psn_add(resp->epsn, 1);
 			if (pkt->ack_req)
 				orxe_resp_ack(qp, ORXE_RC_ACKNOWLEDGE, psn,
