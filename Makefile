@@ -38,7 +38,7 @@ checkpatch:
 	test -x $(KSRC)/scripts/checkpatch.pl || tools/kernel.sh >/dev/null
 	@# CAMELCASE: the kernel's own struct Scsi_Host (SRP), which --no-tree cannot look up
 	$(KSRC)/scripts/checkpatch.pl --strict --no-tree --ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES,CAMELCASE \
-		--quiet --show-types -f $$(find drivers include kunit tools/bench -name '*.[ch]' ! -name '*.mod.c' | sort)
+		--quiet --show-types -f $$(find drivers include kunit tools/bench tools/testing/interop -name '*.[ch]' ! -name '*.mod.c' | sort)
 	@# userspace (liboibv, the guest's tests): libibverbs returns positive errno values, no kernel macros
 	$(KSRC)/scripts/checkpatch.pl --strict --no-tree --quiet --show-types \
 		--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES,USE_NEGATIVE_ERRNO,PREFER_DEFINED_ATTRIBUTE_MACRO,ARRAY_SIZE,CAMELCASE,MACRO_ARG_REUSE,SSCANF_TO_KSTRTO \

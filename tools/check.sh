@@ -118,6 +118,17 @@ echo "kernel: $kdir ($kver)"
 section "test kernel: build"
 build "$kdir" "$out/test" || fatal "build against $kdir"
 failed=$((failed + nwarn))
+# the interop test modules (tools/testing/interop), against the oib build's symbols and the test
+# kernel's in-tree RDMA stack
+if ! make -C "$kdir" M="$out/test/tools/testing/interop" W=1 KBUILD_EXTRA_SYMBOLS="$out/test/Module.symvers" \
+	-j"$(nproc)" modules >"$out/interop.log" 2>&1; then
+	grep -E 'error|Error' "$out/interop.log" | head -20 || true
+	fatal "the interop test modules (build/interop.log)"
+fi
+if grep -q 'warning:' "$out/interop.log"; then
+	grep -A3 'warning:' "$out/interop.log"
+	fail "warnings building the interop test modules"
+fi
 if [ "${SMOKE:-1}" != 0 ]; then
 	smoke >"$out/smoke.out" 2>&1 &
 	smoke_pid=$!
@@ -128,6 +139,7 @@ fi
 # of the initial namespace), rdma-core's tools with their provider libraries, and iproute2's ip
 interop=(--kmods veth --extra "rdma_rxe siw rdma_ucm ib_uverbs")
 for b in ip rdma rping ibv_devices; do interop+=(--bin "$(command -v $b)"); done
+for ko in "$out"/test/tools/testing/interop/*.ko; do interop+=(--add "$ko" oib/interop); done
 interop+=(--add /lib/x86_64-linux-gnu/libgcc_s.so.1 lib/x86_64-linux-gnu)	# rping's threads dlopen it
 for p in rxe siw; do
 	interop+=(--add /etc/libibverbs.d/$p.driver etc/libibverbs.d)
