@@ -270,6 +270,23 @@ _nsip() {
 	if [ "$_ns" = - ]; then ip "$@"; else ip -n "$_ns" "$@"; fi
 }
 
+# kunit_net up|down: the veth pair of the initial namespace that the KUnit suites of devices on
+# netdevs (oib_siw) use, oibsiw0 with 10.0.0.1 and fd00::1, oibsiw1 with 10.0.0.2 and fd00::2;
+# only during the KUnit phase (the integration tests make their own).  Without iproute2's ip,
+# nothing: those suites skip.
+kunit_net() {
+	[ -x /bin/ip ] || return 0
+	if [ "$1" = up ]; then
+		{ ip link set lo up && ip link add oibsiw0 type veth peer name oibsiw1 &&
+			ip addr add 10.0.0.1/24 dev oibsiw0 && ip addr add fd00::1/64 dev oibsiw0 nodad &&
+			ip addr add 10.0.0.2/24 dev oibsiw1 && ip addr add fd00::2/64 dev oibsiw1 nodad &&
+			ip link set oibsiw0 up && ip link set oibsiw1 up; } || fail "kunit_net: the veth pair"
+	else
+		ip link del oibsiw0 2>/dev/null
+	fi
+	return 0
+}
+
 # load_extra / unload_extra: the kernel modules in $OIB_KO/extra (the in-tree RDMA stack), in
 # order / in reverse; unload_extra takes out only what load_extra loaded.
 load_extra() {
