@@ -308,6 +308,7 @@ static struct kunit_suite siwt_suite = {
 	.name = "oib_siw_connect",
 	.test_cases = siwt_cases,
 };
+
 kunit_test_suite(siwt_suite);
 
 MODULE_DESCRIPTION("KUnit: oib_siw over TCP through oib_cma and oib_iwcm");

@@ -26,6 +26,8 @@
 #define SIW_MAX_ORD		128
 #define SIW_MAX_IRD		128
 #define SIW_MAX_FAST_REG_PAGES	256
+#define SIW_RX_STREAM		65536
+#define SIW_TX_BUF		65536
 /* The MPA request must come within this, the reply within this after the request went. */
 #define SIW_MPA_TIMEOUT_MS	20000
 
@@ -197,11 +199,14 @@ struct siw_qp {
 
 	/* tx work only */
 	u32 send_msn, read_msn;
-	u8 *txbuf;
+	u8 *txbuf;			/* FPDUs built, SIW_TX_BUF bytes */
+	u32 tx_len;
 	struct siw_wqe txwqe;
 
 	/* rx work only */
-	u8 *rxbuf;
+	u8 *rxstream;			/* what the socket gave, SIW_RX_STREAM bytes */
+	u32 rs_head, rs_tail;
+	u8 *rxbuf;			/* the FPDU being gathered */
 	u32 rx_have, rx_need;
 	u32 recv_msn, rreq_msn;		/* next expected on QN 0 and 1 */
 	bool recv_active;		/* a SEND's first segment took @recv */

@@ -15,6 +15,7 @@
  * CONNECT_REQUEST until it is answered.  Its socket is released with the last reference, so a
  * QP may shut it down at any time before.
  */
+#include <linux/delay.h>
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/module.h>
@@ -29,6 +30,16 @@
 static bool mpa_crc;
 module_param(mpa_crc, bool, 0644);
 MODULE_PARM_DESC(mpa_crc, "ask for MPA CRCs when connecting (default: no, as siw)");
+
+/*
+ * The in-tree siw, as a responder, hands its socket to the QP only after its MPA reply went: an
+ * FPDU that arrives in between waits in the socket until more data comes, which a peer waiting
+ * for an answer never sends.  So the initiator holds its first FPDU back this long after the
+ * reply (reports CONNECT_REPLY that much later).
+ */
+static unsigned int mpa_reply_grace_ms = 50;
+module_param(mpa_reply_grace_ms, uint, 0644);
+MODULE_PARM_DESC(mpa_reply_grace_ms, "initiator: ms between the MPA reply and the first FPDU (default 50)");
 
 enum siw_conn_state {
 	SIW_CONN_CONNECTING,	/* active: TCP connect under way */
@@ -380,6 +391,7 @@ static void siw_conn_reply_locked(struct siw_conn *conn)
 		conn->ord = min_t(u32, conn->ord, conn->peer.ird);
 	if (cancel_delayed_work(&conn->timeout))
 		siw_conn_put(conn);
+	msleep(READ_ONCE(mpa_reply_grace_ms));	/* the connection's own work: it waits alone */
 	siw_conn_up_locked(conn, false);
 	siw_conn_report(conn, OIB_IW_CM_EVENT_CONNECT_REPLY, 0, pd, pd_len);
 }
@@ -426,8 +438,8 @@ static void siw_conn_request_locked(struct siw_conn *conn)
 
 	lockdep_assert_held(&conn->lock);
 	if (siw_mpa_parse(conn->mpa, conn->have, false, &conn->peer, &pd, &pd_len) ||
-	    conn->peer.markers || pd_len > OIB_IW_CM_PRIVATE_DATA_SIZE || kernel_getsockname(conn->sock,
-	    (struct sockaddr *)&conn->local) < 0 ||
+	    conn->peer.markers || pd_len > OIB_IW_CM_PRIVATE_DATA_SIZE ||
+	    kernel_getsockname(conn->sock, (struct sockaddr *)&conn->local) < 0 ||
 	    kernel_getpeername(conn->sock, (struct sockaddr *)&conn->remote) < 0) {
 		siw_conn_close_locked(conn);
 		return;
@@ -550,7 +562,8 @@ static void siw_conn_work(struct work_struct *work)
 			siw_conn_reply_locked(conn);
 		else if (ret)
 			siw_conn_request_locked(conn);
-	} else if (conn->state == SIW_CONN_REQ_PENDING && conn->sock->sk->sk_state != TCP_ESTABLISHED) {
+	} else if (conn->state == SIW_CONN_REQ_PENDING &&
+		   conn->sock->sk->sk_state != TCP_ESTABLISHED) {
 		siw_conn_close_locked(conn);	/* the peer gave up: accept finds it closed */
 	}
 	mutex_unlock(&conn->lock);

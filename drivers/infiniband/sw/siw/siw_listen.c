@@ -23,7 +23,7 @@ static LIST_HEAD(siw_lsocks);
 
 struct siw_lsock {
 	struct list_head entry;		/* siw_lsocks */
-	struct net *net;		/* not held: its devices' removal ends the listeners first */
+	struct net *net;		/* not held: its devices' removal ends the listeners */
 	u16 port;
 	struct socket *sock;
 	struct list_head listeners;	/* struct siw_listener */

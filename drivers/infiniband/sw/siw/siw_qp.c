@@ -13,7 +13,7 @@
 #include <linux/tcp.h>
 #include "siw.h"
 
-#define SIW_TX_PAYLOAD_MAX	16384
+#define SIW_TX_PAYLOAD_MAX	16384	/* fits SIW_TX_BUF with any header */
 
 int siw_create_qp(struct oib_qp *ib, struct oib_qp_init_attr *attr)
 {
@@ -30,13 +30,15 @@ int siw_create_qp(struct oib_qp *ib, struct oib_qp_init_attr *attr)
 		return -EINVAL;
 	qp->sq = kvcalloc(ns, sizeof(*qp->sq), GFP_KERNEL);
 	qp->rq = kvcalloc(nr, sizeof(*qp->rq), GFP_KERNEL);
-	qp->txbuf = kvmalloc(siw_fpdu_size(SIW_READ_REQ_LEN + SIW_TX_PAYLOAD_MAX), GFP_KERNEL);
+	qp->txbuf = kvmalloc(SIW_TX_BUF, GFP_KERNEL);
 	qp->rxbuf = kvmalloc(siw_fpdu_size(SIW_ULPDU_MAX + 3), GFP_KERNEL);
-	if (!qp->sq || !qp->rq || !qp->txbuf || !qp->rxbuf) {
+	qp->rxstream = kvmalloc(SIW_RX_STREAM, GFP_KERNEL);
+	if (!qp->sq || !qp->rq || !qp->txbuf || !qp->rxbuf || !qp->rxstream) {
 		kvfree(qp->sq);
 		kvfree(qp->rq);
 		kvfree(qp->txbuf);
 		kvfree(qp->rxbuf);
+		kvfree(qp->rxstream);
 		return -ENOMEM;
 	}
 	qp->sdev = sdev;
@@ -170,6 +172,7 @@ void siw_destroy_qp(struct oib_qp *ib)
 	kvfree(qp->rq);
 	kvfree(qp->txbuf);
 	kvfree(qp->rxbuf);
+	kvfree(qp->rxstream);
 }
 
 void siw_qp_up(struct siw_qp *qp, struct siw_conn *conn, struct socket *sock, bool crc,

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * FPDUs in, from the QP's rx work (queued by the socket's data_ready): each FPDU is read whole
- * into the QP's rx buffer (it may come in pieces: the work resumes where it stopped), its CRC
+ * FPDUs in, from the QP's rx work (queued by the socket's data_ready): the socket is read in
+ * large pieces into a stream buffer, each FPDU gathered whole from there into the QP's rx
+ * buffer (it may come in pieces: the work resumes where it stopped), its CRC
  * checked when negotiated, its header checked, then placed: a WRITE or READ response where its
  * STag and offset say, a SEND into the receive WQE its MSN took, a READ request queued for the
  * tx work.  Anything malformed or refused is counted and fails the QP with the TERMINATE that
@@ -14,24 +15,42 @@
 
 #define SIW_RX_BUDGET	64
 
-/* Read until the FPDU is whole: 1, 0 (more to come), -errno (-ECONNRESET: the peer closed). */
-static int siw_rx_fill(struct siw_qp *qp)
+/* Refill the stream buffer from the socket: 1, 0 (nothing there), -errno (-ECONNRESET: EOF). */
+static int siw_rx_read(struct siw_qp *qp)
 {
 	struct msghdr msg = { .msg_flags = MSG_DONTWAIT };
-	struct kvec iov;
-	u32 ulpdu;
-	int n;
+	struct kvec iov = { .iov_base = qp->rxstream, .iov_len = SIW_RX_STREAM };
+	int n = kernel_recvmsg(qp->sock, &msg, &iov, 1, iov.iov_len, MSG_DONTWAIT);
+
+	if (n == -EAGAIN)
+		return 0;
+	if (!n)
+		return -ECONNRESET;
+	if (n < 0)
+		return n;
+	qp->rs_head = 0;
+	qp->rs_tail = n;
+	return 1;
+}
+
+/*
+ * Gather the FPDU from the stream (what one read brought may hold many): 1 (whole), 0 (more
+ * to come), -errno (-ECONNRESET: the peer closed, -EBADMSG: a length too short for a header).
+ */
+static int siw_rx_fill(struct siw_qp *qp)
+{
+	u32 n, ulpdu;
+	int ret;
 
 	while (qp->rx_have < qp->rx_need) {
-		iov.iov_base = qp->rxbuf + qp->rx_have;
-		iov.iov_len = qp->rx_need - qp->rx_have;
-		n = kernel_recvmsg(qp->sock, &msg, &iov, 1, iov.iov_len, MSG_DONTWAIT);
-		if (n == -EAGAIN)
-			return 0;
-		if (!n)
-			return -ECONNRESET;
-		if (n < 0)
-			return n;
+		if (qp->rs_head == qp->rs_tail) {
+			ret = siw_rx_read(qp);
+			if (ret <= 0)
+				return ret;
+		}
+		n = min(qp->rx_need - qp->rx_have, qp->rs_tail - qp->rs_head);
+		memcpy(qp->rxbuf + qp->rx_have, qp->rxstream + qp->rs_head, n);
+		qp->rs_head += n;
 		qp->rx_have += n;
 		if (qp->rx_need == SIW_FPDU_LEN_SIZE && qp->rx_have == SIW_FPDU_LEN_SIZE) {
 			ulpdu = qp->rxbuf[0] << 8 | qp->rxbuf[1];

@@ -3,8 +3,9 @@
  * FPDUs out, from the QP's tx work: inbound READs' responses first, then the send queue in
  * order (a READ waits while ORD requests are outstanding, a fenced WQE while any is).  Each
  * FPDU is built whole in the QP's tx buffer (length, DDP/RDMAP header, payload, pad, CRC) and
- * sent with one blocking sendmsg, MSG_MORE while the message goes on; its payload is at most
- * what fits a TCP segment (qp->payload_max), so FPDUs stay aligned with segments.  The tx work
+ * sent with blocking sendmsg calls of up to SIW_TX_BUF bytes (several FPDUs of one message;
+ * MSG_MORE while it goes on); an FPDU's payload is at most what fits a TCP segment
+ * (qp->payload_max), so FPDUs stay aligned with segments.  The tx work
  * is also where a failed QP tells its peer, flushes and closes (siw_qp.c).
  */
 #include <linux/net.h>
@@ -38,39 +39,60 @@ int siw_sgl_copy(struct siw_qp *qp, const struct siw_wqe *wqe, u32 off, void *bu
 	return len ? -EMSGSIZE : 0;
 }
 
+/* The FPDU being built: after those already in the tx buffer. */
+static u8 *siw_tx_fpdu(struct siw_qp *qp)
+{
+	return qp->txbuf + qp->tx_len;
+}
+
 /* Where the payload of the FPDU being built goes, behind a header of @hlen bytes. */
 static u8 *siw_tx_payload(struct siw_qp *qp, u32 hlen)
 {
-	return qp->txbuf + SIW_FPDU_LEN_SIZE + hlen;
+	return siw_tx_fpdu(qp) + SIW_FPDU_LEN_SIZE + hlen;
 }
 
-/* Finish the FPDU in the tx buffer (its header and @plen bytes of payload are there) and send it. */
-static int siw_tx_push(struct siw_qp *qp, u32 hlen, u32 plen, bool more)
+/* Send what the tx buffer holds. */
+static int siw_tx_flush(struct siw_qp *qp, bool more)
 {
-	u32 ulpdu = hlen + plen, pad = siw_fpdu_pad(ulpdu);
-	u32 len = SIW_FPDU_LEN_SIZE + ulpdu + pad;
 	struct msghdr msg = { .msg_flags = MSG_NOSIGNAL | (more ? MSG_MORE : 0) };
-	struct kvec iov = { .iov_base = qp->txbuf, .iov_len = len + SIW_CRC_SIZE };
-	__le32 crc = 0;
-	int ret;
+	struct kvec iov = { .iov_base = qp->txbuf, .iov_len = qp->tx_len };
+	int ret = kernel_sendmsg(qp->sock, &msg, &iov, 1, iov.iov_len);
 
-	*(__be16 *)qp->txbuf = cpu_to_be16(ulpdu);
-	memset(qp->txbuf + SIW_FPDU_LEN_SIZE + ulpdu, 0, pad);
-	if (qp->crc)
-		crc = siw_fpdu_crc(qp->txbuf, len);
-	memcpy(qp->txbuf + len, &crc, SIW_CRC_SIZE);
-	ret = kernel_sendmsg(qp->sock, &msg, &iov, 1, iov.iov_len);
+	qp->tx_len = 0;
 	if (ret != iov.iov_len)
 		return ret < 0 ? ret : -EAGAIN;
+	return 0;
+}
+
+/*
+ * Finish the FPDU being built (its header and @plen bytes of payload are in): length, pad,
+ * CRC.  The buffer goes to the socket when the message ends (!@more) or another FPDU might not
+ * fit, so a long message takes few sendmsg calls.
+ */
+static int siw_tx_push(struct siw_qp *qp, u32 hlen, u32 plen, bool more)
+{
+	u8 *fpdu = siw_tx_fpdu(qp);
+	u32 ulpdu = hlen + plen, pad = siw_fpdu_pad(ulpdu);
+	u32 len = SIW_FPDU_LEN_SIZE + ulpdu + pad;
+	__le32 crc = 0;
+
+	*(__be16 *)fpdu = cpu_to_be16(ulpdu);
+	memset(fpdu + SIW_FPDU_LEN_SIZE + ulpdu, 0, pad);
+	if (qp->crc)
+		crc = siw_fpdu_crc(fpdu, len);
+	memcpy(fpdu + len, &crc, SIW_CRC_SIZE);
+	qp->tx_len += len + SIW_CRC_SIZE;
 	siw_count(qp->sdev, OIB_SIW_TX_FPDUS, 1);
 	siw_count(qp->sdev, OIB_SIW_TX_BYTES, plen);
-	return 0;
+	if (more && qp->tx_len + siw_fpdu_size(SIW_READ_REQ_LEN + qp->payload_max) <= SIW_TX_BUF)
+		return 0;
+	return siw_tx_flush(qp, more);
 }
 
 static void siw_tx_untagged(struct siw_qp *qp, enum siw_opcode op, bool last, u32 inv, u32 qn,
 			    u32 msn, u32 mo)
 {
-	struct siw_untagged_hdr *h = (void *)(qp->txbuf + SIW_FPDU_LEN_SIZE);
+	struct siw_untagged_hdr *h = (void *)(siw_tx_fpdu(qp) + SIW_FPDU_LEN_SIZE);
 
 	h->ctrl = cpu_to_be16(siw_ctrl(op, false, last));
 	h->inval_stag = cpu_to_be32(inv);
@@ -81,7 +103,7 @@ static void siw_tx_untagged(struct siw_qp *qp, enum siw_opcode op, bool last, u3
 
 static void siw_tx_tagged(struct siw_qp *qp, enum siw_opcode op, bool last, u32 stag, u64 to)
 {
-	struct siw_tagged_hdr *h = (void *)(qp->txbuf + SIW_FPDU_LEN_SIZE);
+	struct siw_tagged_hdr *h = (void *)(siw_tx_fpdu(qp) + SIW_FPDU_LEN_SIZE);
 
 	h->ctrl = cpu_to_be16(siw_ctrl(op, true, last));
 	h->stag = cpu_to_be32(stag);
@@ -118,8 +140,10 @@ static int siw_tx_message(struct siw_qp *qp, const struct siw_wqe *wqe)
 			siw_tx_untagged(qp, siw_send_opcode(wqe), last,
 					wqe->op == OIB_WR_SEND_WITH_INV ? wqe->inv : 0,
 					SIW_QN_SEND, msn, off);
-		if (siw_sgl_copy(qp, wqe, off, siw_tx_payload(qp, hlen), n, false))
+		if (siw_sgl_copy(qp, wqe, off, siw_tx_payload(qp, hlen), n, false)) {
+			qp->tx_len = 0;		/* its FPDUs so far go nowhere: the QP fails */
 			return OIB_WC_LOC_PROT_ERR;
+		}
 		ret = siw_tx_push(qp, hlen, n, !last);
 		if (ret)
 			return ret;
@@ -130,7 +154,7 @@ static int siw_tx_message(struct siw_qp *qp, const struct siw_wqe *wqe)
 
 static int siw_tx_read_req(struct siw_qp *qp, const struct siw_wqe *wqe)
 {
-	struct siw_read_req *r = (void *)(qp->txbuf + SIW_FPDU_LEN_SIZE);
+	struct siw_read_req *r = (void *)(siw_tx_fpdu(qp) + SIW_FPDU_LEN_SIZE);
 
 	siw_tx_untagged(qp, SIW_OP_READ_REQ, true, 0, SIW_QN_READ_REQ, qp->read_msn++, 0);
 	r->sink_stag = cpu_to_be32(wqe->num_sge ? wqe->sge[0].lkey : 0);
@@ -155,9 +179,11 @@ static long siw_tx_read_resp(struct siw_qp *qp, const struct siw_rresp *rr)
 		ret = siw_mem_copy(qp->sdev, qp->ib.pd, rr->src_stag, rr->src_to + off,
 				   siw_tx_payload(qp, SIW_TAGGED_LEN), n, OIB_ACCESS_REMOTE_READ,
 				   true, false);
-		if (ret)
+		if (ret) {
+			qp->tx_len = 0;
 			return ret == -EACCES ? SIW_TERM_ACCESS :
 			       ret == -ERANGE ? SIW_TERM_BOUNDS : SIW_TERM_INV_STAG;
+		}
 		ret = siw_tx_push(qp, SIW_TAGGED_LEN, n, !last);
 		if (ret)
 			return ret;
@@ -215,7 +241,7 @@ static void siw_tx_error(struct siw_qp *qp)
 	qp->closed_reported = true;
 	spin_unlock_irq(&qp->lock);
 	if (term && sock) {
-		struct siw_terminate *t = (void *)(qp->txbuf + SIW_FPDU_LEN_SIZE);
+		struct siw_terminate *t = (void *)(siw_tx_fpdu(qp) + SIW_FPDU_LEN_SIZE);
 
 		siw_tx_untagged(qp, SIW_OP_TERMINATE, true, 0, SIW_QN_TERMINATE, 1, 0);
 		t->ctrl = cpu_to_be32(term);
@@ -230,59 +256,67 @@ static void siw_tx_error(struct siw_qp *qp)
 		siw_cm_qp_closed(qp->conn, qp->peer_gone);
 }
 
-/* The next thing to send, taken under the lock: a read response (true) or a WQE. */
+/*
+ * The next thing to send, taken under the lock: false if nothing may go now; else *@resp says
+ * whether it is a read response (@rr) or a WQE (@wqe, the SQ's @idx).
+ */
 static bool siw_tx_next(struct siw_qp *qp, struct siw_rresp *rr, struct siw_wqe *wqe, u32 *idx,
-			bool *have)
+			bool *resp)
 {
 	struct siw_wqe *w;
 
 	lockdep_assert_held(&qp->lock);
-	*have = false;
-	if (qp->irq_cons != qp->irq_prod) {
+	if (qp->state != SIW_QP_RTS)
+		return false;
+	*resp = qp->irq_cons != qp->irq_prod;
+	if (*resp) {
 		*rr = qp->irq[qp->irq_cons % SIW_MAX_IRD];
-		*have = true;
 		return true;
 	}
 	if (qp->sq_next == qp->sq_prod)
 		return false;
 	w = &qp->sq[qp->sq_next & qp->sq_mask];
 	if (w->op == OIB_WR_RDMA_READ && qp->orq_prod - qp->orq_cons >= qp->ord)
-		return false;
+		return false;		/* the READ's response comes back first */
 	if ((w->flags & OIB_SEND_FENCE) && qp->orq_prod != qp->orq_cons)
 		return false;
 	*wqe = *w;
 	*idx = qp->sq_next++;
 	if (w->op == OIB_WR_RDMA_READ)
 		qp->orq[qp->orq_prod++ % SIW_MAX_ORD] = *idx;
-	*have = true;
-	return false;
+	return true;
 }
 
+static void siw_tx_resp(struct siw_qp *qp, const struct siw_rresp *rr)
+{
+	long ret = siw_tx_read_resp(qp, rr);
+
+	spin_lock_irq(&qp->lock);
+	qp->irq_cons++;
+	spin_unlock_irq(&qp->lock);
+	if (ret > 0)
+		siw_count(qp->sdev, OIB_SIW_RX_ACCESS_ERRORS, 1);
+	if (ret)
+		siw_qp_fail(qp, ret > 0 ? ret : 0, ret < 0);
+	else
+		siw_qp_kick(qp);
+}
+
+/* One read response or WQE, then the work is queued again for the next. */
 static void siw_tx_one(struct siw_qp *qp, struct siw_wqe *wqe)
 {
 	struct siw_rresp rr;
 	bool have, resp;
-	long ret;
+	int ret;
 	u32 idx;
 
 	spin_lock_irq(&qp->lock);
-	resp = qp->state == SIW_QP_RTS && siw_tx_next(qp, &rr, wqe, &idx, &have);
-	if (qp->state != SIW_QP_RTS)
-		have = false;
+	have = siw_tx_next(qp, &rr, wqe, &idx, &resp);
 	spin_unlock_irq(&qp->lock);
 	if (!have)
 		return;
 	if (resp) {
-		ret = siw_tx_read_resp(qp, &rr);
-		spin_lock_irq(&qp->lock);
-		qp->irq_cons++;
-		spin_unlock_irq(&qp->lock);
-		if (ret > 0)
-			siw_count(qp->sdev, OIB_SIW_RX_ACCESS_ERRORS, 1);
-		if (ret)
-			siw_qp_fail(qp, ret > 0 ? ret : 0, ret < 0);
-		else
-			siw_qp_kick(qp);
+		siw_tx_resp(qp, &rr);
 		return;
 	}
 	ret = siw_tx_wqe(qp, wqe);
