@@ -5,8 +5,9 @@
  * memory access), siw_qp.c (QPs, posting, completions, errors), siw_tx.c and siw_rx.c (FPDUs
  * out and in), siw_cm.c (TCP connections and the MPA exchange), siw_listen.c (listeners).
  *
- * Lock order: siw_listen_lock > siw_conn.lock > siw_qp.lock > siw_cq.lock; the MR key table's
- * xa_lock is taken alone.  Work items run on siw_wq: a connection's (MPA phase), a QP's tx and
+ * Lock order: siw_conn.lock > siw_listen_lock (a request is delivered under both), and
+ * siw_conn.lock > siw_qp.lock > siw_cq.lock; the MR key table's xa_lock is taken alone.  The
+ * listener's event handler (oib_iwcm's) only queues, under a spinlock of its own.  Work items run on siw_wq: a connection's (MPA phase), a QP's tx and
  * rx (after it), a listening socket's accepts.
  */
 #ifndef OIB_SIW_PRIV_H
