@@ -7,8 +7,9 @@
  *
  * Lock order: siw_conn.lock > siw_listen_lock (a request is delivered under both), and
  * siw_conn.lock > siw_qp.lock > siw_cq.lock; the MR key table's xa_lock is taken alone.  The
- * listener's event handler (oib_iwcm's) only queues, under a spinlock of its own.  Work items run on siw_wq: a connection's (MPA phase), a QP's tx and
- * rx (after it), a listening socket's accepts.
+ * listener's event handler (oib_iwcm's) only queues, under a spinlock of its own.  Work items
+ * run on siw_wq: a connection's (MPA phase), a QP's tx and rx (after it), a listening
+ * socket's accepts.
  */
 #ifndef OIB_SIW_PRIV_H
 #define OIB_SIW_PRIV_H

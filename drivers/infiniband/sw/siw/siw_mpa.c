@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* MPA request and reply frames (RFC 5044 section 7, RFC 6581), and the FPDU CRC. */
-#include <linux/crc32c.h>
+#include <linux/crc32.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include "siw_wire.h"
@@ -96,8 +96,11 @@ int siw_mpa_parse(const void *frame, u32 len, bool reply, struct siw_mpa_params 
 	return 0;
 }
 
-/* CRC32c as iSCSI and MPA use it: seeded with ones, inverted, sent least significant first. */
+/*
+ * CRC32c as iSCSI and MPA use it: seeded with ones, inverted, sent least significant first.
+ * The library's own (vmlinux), not libcrc32c: no module dependency for a CRC that is mostly off.
+ */
 __le32 siw_fpdu_crc(const void *buf, u32 len)
 {
-	return cpu_to_le32(~crc32c(~0U, buf, len));
+	return cpu_to_le32(~__crc32c_le(~0U, buf, len));
 }
