@@ -131,6 +131,7 @@ userprogs() {
 check() {
 	kmemleak_mark
 	load_deps
+	kunit_net up
 	libs=
 	while read -r kind m; do
 		case $kind in
@@ -140,6 +141,7 @@ check() {
 		esac
 	done <$OIB_KO/plan
 	for m in $libs; do unload $m; done
+	kunit_net down
 	msg "kunit modules done"
 	integration
 	msg "integration done"

@@ -270,6 +270,23 @@ _nsip() {
 	if [ "$_ns" = - ]; then ip "$@"; else ip -n "$_ns" "$@"; fi
 }
 
+# kunit_net up|down: the veth pair of the initial namespace that the KUnit suites of devices on
+# netdevs (oib_siw) use, oibsiw0 with 10.0.0.1 and fd00::1, oibsiw1 with 10.0.0.2 and fd00::2;
+# only during the KUnit phase (the integration tests make their own).  Without iproute2's ip,
+# nothing: those suites skip.
+kunit_net() {
+	[ -x /bin/ip ] || return 0
+	if [ "$1" = up ]; then
+		{ ip link set lo up && ip link add oibsiw0 type veth peer name oibsiw1 &&
+			ip addr add 10.0.0.1/24 dev oibsiw0 && ip addr add fd00::1/64 dev oibsiw0 nodad &&
+			ip addr add 10.0.0.2/24 dev oibsiw1 && ip addr add fd00::2/64 dev oibsiw1 nodad &&
+			ip link set oibsiw0 up && ip link set oibsiw1 up; } || fail "kunit_net: the veth pair"
+	else
+		ip link del oibsiw0 2>/dev/null
+	fi
+	return 0
+}
+
 # load_extra / unload_extra: the kernel modules in $OIB_KO/extra (the in-tree RDMA stack), in
 # order / in reverse; unload_extra takes out only what load_extra loaded.
 load_extra() {
@@ -284,4 +301,32 @@ load_extra() {
 unload_extra() {
 	for _m in $EXTRA_LOADED; do rmmod "$_m" || fail "rmmod $_m (extra)"; done
 	EXTRA_LOADED=
+}
+
+# Interop with rdma-core's rping (the interop scripts; each defines counters, what to print after a
+# failure).  rping_to_krping NAME ADDR PORT COUNT SIZE: oib_krping serves, rping connects
+rping_to_krping() {
+	t "$1: krping server starts" krping "server,addr=$2,port=$3,validate,count=$4,size=$5"
+	s=$KID
+	timeout 120 rping -c -a "$2" -p "$3" -C "$4" -S "$5" -V >/tmp/rping.out 2>&1
+	_rc=$?
+	t "$1: rping client exits 0" test $_rc -eq 0 || { cat /tmp/rping.out; counters; }
+	t "$1: krping server ends well" krping_end "$s" "$s"
+	krping_get "$s" iters
+	t "$1: $4 iterations on the server" test "$V" = "$4"
+}
+
+# krping_to_rping NAME ADDR PORT COUNT SIZE: rping serves (one connection), oib_krping connects
+krping_to_rping() {
+	timeout 120 rping -s -a "$2" -p "$3" -C "$4" -S "$5" -V >/tmp/rping.out 2>&1 &
+	_pid=$!
+	t "$1: rping server listens" until20 sh -c "rdma resource show cm_id | grep -q 'state LISTEN.*$3'"
+	t "$1: krping client starts" krping "client,addr=$2,port=$3,validate,count=$4,size=$5"
+	c=$KID
+	t "$1: krping client ends well" krping_end "$c" "$c" || counters
+	krping_get "$c" iters
+	t "$1: $4 iterations on the client" test "$V" = "$4"
+	wait $_pid
+	_rc=$?
+	t "$1: rping server exits 0" test $_rc -eq 0 || cat /tmp/rping.out
 }

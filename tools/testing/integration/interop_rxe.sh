@@ -28,33 +28,6 @@ counters() {
 	echo "# uo's fabric:" $(cat /sys/kernel/debug/oib_rxe/fabrics/uo/ports)
 }
 
-# rping_to_krping NAME ADDR PORT COUNT SIZE: oib_krping serves, rping connects
-rping_to_krping() {
-	t "$1: krping server starts" krping "server,addr=$2,port=$3,validate,count=$4,size=$5"
-	s=$KID
-	timeout 120 rping -c -a "$2" -p "$3" -C "$4" -S "$5" -V >/tmp/rping.out 2>&1
-	_rc=$?
-	t "$1: rping client exits 0" test $_rc -eq 0 || { cat /tmp/rping.out; counters; }
-	t "$1: krping server ends well" krping_end "$s" "$s"
-	krping_get "$s" iters
-	t "$1: $4 iterations on the server" test "$V" = "$4"
-}
-
-# krping_to_rping NAME ADDR PORT COUNT SIZE: rping serves (one connection), oib_krping connects
-krping_to_rping() {
-	timeout 120 rping -s -a "$2" -p "$3" -C "$4" -S "$5" -V >/tmp/rping.out 2>&1 &
-	_pid=$!
-	t "$1: rping server listens" until20 sh -c "rdma resource show cm_id | grep -q 'state LISTEN.*$3'"
-	t "$1: krping client starts" krping "client,addr=$2,port=$3,validate,count=$4,size=$5"
-	c=$KID
-	t "$1: krping client ends well" krping_end "$c" "$c" || counters
-	krping_get "$c" iters
-	t "$1: $4 iterations on the client" test "$V" = "$4"
-	wait $_pid
-	_rc=$?
-	t "$1: rping server exits 0" test $_rc -eq 0 || cat /tmp/rping.out
-}
-
 F=/sys/kernel/debug/oib_rxe/fabrics/uo
 echo start >$F/capture
 rping_to_krping "rping -> krping IPv4" 10.11.0.2 7174 200 64

@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * oib_siw: the module, and devices on network devices.  `echo "NAME NETDEV" >
+ * /sys/module/oib_siw/parameters/netdev`, from inside NETDEV's namespace, makes the RNIC NAME on
+ * it (oib_siw_add()); "remove" takes a device name.  A device has one port, ACTIVE while the
+ * netdev is up with carrier; its GIDs are the netdev's IPv4 (as IPv4-mapped) and IPv6 addresses,
+ * kept in line by the address notifiers; it goes when the netdev is unregistered (also when it
+ * leaves its namespace).  Its connections are TCP sockets of the netdev's namespace.
+ * /sys/kernel/debug/oib/<device>/siw has its counters.
+ */
+#include <linux/debugfs.h>
+#include <linux/etherdevice.h>
+#include <linux/inetdevice.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/rtnetlink.h>
+#include <linux/seq_file.h>
+#include <net/addrconf.h>
+#include <net/net_namespace.h>
+#include "siw.h"
+
+#define SIW_MAX_GID	16
+
+struct workqueue_struct *siw_wq;
+
+/* The devices: changed under the mutex (inside RTNL), read under RCU by the notifiers. */
+static DEFINE_MUTEX(siw_devices_lock);
+static LIST_HEAD(siw_devices);
+
+struct net *siw_dev_net(struct siw_dev *sdev)
+{
+	struct net_device *ndev = rcu_dereference(sdev->ndev);
+
+	return ndev ? dev_net(ndev) : NULL;
+}
+
+static void siw_set_attrs(struct siw_dev *sdev)
+{
+	struct oib_device_attr *a = &sdev->attr;
+
+	a->fw_ver = 1;
+	a->max_mr_size = U64_MAX;
+	a->page_size_cap = PAGE_SIZE;
+	a->vendor_id = 0x626d74;	/* as the in-tree siw: "bmt" */
+	a->max_qp = 1024;
+	a->max_qp_wr = SIW_MAX_QP_WR;
+	a->device_cap_flags = OIB_DEVICE_MEM_MGT_EXTENSIONS;
+	a->max_send_sge = SIW_MAX_SGE;
+	a->max_recv_sge = SIW_MAX_SGE;
+	a->max_cq = 2048;
+	a->max_cqe = 65536;
+	a->max_mr = 65536;
+	a->max_pd = 1024;
+	a->max_qp_rd_atom = SIW_MAX_ORD;
+	a->max_qp_init_rd_atom = SIW_MAX_ORD;
+	a->max_inline_data = SIW_MAX_INLINE;
+	a->max_pkeys = 1;
+	a->num_comp_vectors = 1;
+	a->max_fast_reg_page_list_len = SIW_MAX_FAST_REG_PAGES;
+}
+
+/* ---- GIDs: the netdev's addresses ---- */
+
+static int siw_netdev_addrs(struct net_device *ndev, union oib_gid *gids, int max)
+{
+	struct in_device *in4 = __in_dev_get_rtnl(ndev);
+	struct inet6_dev *in6 = __in6_dev_get(ndev);
+	const struct in_ifaddr *ifa;
+	struct inet6_ifaddr *ifp;
+	int n = 0;
+
+	ASSERT_RTNL();
+	if (in4) {
+		in_dev_for_each_ifa_rtnl(ifa, in4)
+			if (n < max)
+				ipv6_addr_set_v4mapped(ifa->ifa_local, &gids[n++].in6);
+	}
+	if (in6) {
+		read_lock_bh(&in6->lock);
+		list_for_each_entry(ifp, &in6->addr_list, if_list)
+			if (n < max)
+				gids[n++].in6 = ifp->addr;
+		read_unlock_bh(&in6->lock);
+	}
+	return n;
+}
+
+static bool siw_gid_in(const union oib_gid *gid, const union oib_gid *set, int n)
+{
+	while (n--)
+		if (ipv6_addr_equal(&gid->in6, &set[n].in6))
+			return true;
+	return false;
+}
+
+static void siw_gid_work(struct work_struct *work)
+{
+	struct siw_dev *sdev = container_of(work, struct siw_dev, gid_work);
+	union oib_gid want[SIW_MAX_GID], have;
+	struct net_device *ndev;
+	int i, n = 0;
+
+	rtnl_lock();
+	ndev = rtnl_dereference(sdev->ndev);
+	if (ndev)
+		n = siw_netdev_addrs(ndev, want, ARRAY_SIZE(want));
+	rtnl_unlock();
+	if (!ndev)
+		return;
+	for (i = 0; i < SIW_MAX_GID; i++)
+		if (!oib_query_gid(&sdev->ib, 1, i, &have, NULL) && !siw_gid_in(&have, want, n))
+			oib_del_gid(&sdev->ib, 1, &have);
+	for (i = 0; i < n; i++)
+		oib_add_gid(&sdev->ib, 1, &want[i], OIB_GID_TYPE_ROCE_V2);
+}
+
+/* ---- Devices ---- */
+
+static void siw_dev_remove_work(struct work_struct *work)
+{
+	oib_siw_remove(&container_of(work, struct siw_dev, remove_work)->ib);
+}
+
+/* Stop following the netdev; under RTNL. */
+static void siw_dev_unbind(struct siw_dev *sdev)
+{
+	struct net_device *ndev = rtnl_dereference(sdev->ndev);
+
+	ASSERT_RTNL();
+	if (!ndev)
+		return;
+	RCU_INIT_POINTER(sdev->ndev, NULL);
+	synchronize_net();
+	netdev_put(ndev, &sdev->tracker);
+	oib_dispatch_port_event(&sdev->ib, 1, OIB_EVENT_PORT_ERR);
+}
+
+static int siw_dev_bind(struct siw_dev *sdev, struct net_device *ndev)
+{
+	struct siw_dev *other;
+	int ret = 0;
+
+	rtnl_lock();
+	mutex_lock(&siw_devices_lock);
+	list_for_each_entry(other, &siw_devices, entry)
+		if (rcu_access_pointer(other->ndev) == ndev)
+			ret = -EBUSY;
+	if (ndev->reg_state != NETREG_REGISTERED)
+		ret = -ENODEV;
+	if (!ret) {
+		netdev_hold(ndev, &sdev->tracker, GFP_KERNEL);
+		rcu_assign_pointer(sdev->ndev, ndev);
+		list_add_tail_rcu(&sdev->entry, &siw_devices);
+		queue_work(siw_wq, &sdev->gid_work);
+	}
+	mutex_unlock(&siw_devices_lock);
+	rtnl_unlock();
+	return ret;
+}
+
+static int stats_show(struct seq_file *m, void *v);
+DEFINE_SHOW_ATTRIBUTE(stats);
+
+struct oib_device *oib_siw_add(const char *name, struct net_device *ndev)
+{
+	struct siw_dev *sdev;
+	struct oib_device *ib;
+	u8 eui[8];
+	int ret;
+
+	if (!ndev || (name && !*name))
+		return ERR_PTR(-EINVAL);
+	ib = oib_alloc_device(&siw_dev_ops, sizeof(*sdev));
+	if (!ib)
+		return ERR_PTR(-ENOMEM);
+	sdev = to_sdev(ib);
+	INIT_LIST_HEAD(&sdev->entry);
+	INIT_WORK(&sdev->gid_work, siw_gid_work);
+	INIT_WORK(&sdev->remove_work, siw_dev_remove_work);
+	xa_init_flags(&sdev->mr_keys, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
+	siw_set_attrs(sdev);
+	ib->node_type = OIB_NODE_RNIC;
+	ib->phys_port_cnt = 1;
+	memset(eui, 0, sizeof(eui));
+	if (ndev->addr_len == ETH_ALEN) {
+		memcpy(eui, ndev->dev_addr, 3);
+		eui[3] = 0xff;
+		eui[4] = 0xfe;
+		memcpy(eui + 5, ndev->dev_addr + 3, 3);
+	}
+	memcpy(&ib->node_guid, eui, sizeof(eui));
+	ret = oib_register_device(ib, name ?: "oib_siw%d");
+	if (ret) {
+		oib_dealloc_device(ib);
+		return ERR_PTR(ret);
+	}
+	debugfs_create_file("siw", 0444, ib->debugfs, sdev, &stats_fops);
+	ret = siw_dev_bind(sdev, ndev);
+	if (ret) {
+		oib_unregister_device(ib);
+		oib_dealloc_device(ib);
+		return ERR_PTR(ret);
+	}
+	return ib;
+}
+EXPORT_SYMBOL(oib_siw_add);
+
+void oib_siw_remove(struct oib_device *ib)
+{
+	struct siw_dev *sdev = to_sdev(ib);
+	bool mine;
+
+	rtnl_lock();
+	mutex_lock(&siw_devices_lock);
+	mine = !list_empty(&sdev->entry);
+	if (mine)
+		list_del_rcu(&sdev->entry);
+	INIT_LIST_HEAD(&sdev->entry);
+	mutex_unlock(&siw_devices_lock);
+	if (mine)
+		siw_dev_unbind(sdev);
+	rtnl_unlock();
+	if (!mine)
+		return;		/* someone else removes it */
+	synchronize_rcu();
+	cancel_work_sync(&sdev->gid_work);
+	if (current_work() != &sdev->remove_work)
+		cancel_work_sync(&sdev->remove_work);
+	oib_unregister_device(ib);
+	wait_var_event(&sdev->nconns, !atomic_read(&sdev->nconns));
+	xa_destroy(&sdev->mr_keys);
+	oib_dealloc_device(ib);
+}
+EXPORT_SYMBOL(oib_siw_remove);
+
+/* ---- Counters ---- */
+
+static const char * const siw_stat_names[OIB_SIW_NSTATS] = {
+	[OIB_SIW_TX_FPDUS] = "tx_fpdus",
+	[OIB_SIW_TX_BYTES] = "tx_bytes",
+	[OIB_SIW_RX_FPDUS] = "rx_fpdus",
+	[OIB_SIW_RX_BYTES] = "rx_bytes",
+	[OIB_SIW_RX_CRC_ERRORS] = "rx_crc_errors",
+	[OIB_SIW_RX_MALFORMED] = "rx_malformed",
+	[OIB_SIW_RX_ACCESS_ERRORS] = "rx_access_errors",
+	[OIB_SIW_RX_NO_RECV] = "rx_no_recv",
+	[OIB_SIW_TX_TERMINATES] = "tx_terminates",
+	[OIB_SIW_RX_TERMINATES] = "rx_terminates",
+	[OIB_SIW_MPA_REQUESTS] = "mpa_requests",
+	[OIB_SIW_MPA_REJECTS] = "mpa_rejects",
+	[OIB_SIW_MPA_ERRORS] = "mpa_errors",
+	[OIB_SIW_CONNECTIONS] = "connections",
+	[OIB_SIW_RESETS] = "resets",
+};
+
+static int stats_show(struct seq_file *m, void *v)
+{
+	struct siw_dev *sdev = m->private;
+	struct net_device *ndev;
+	int i;
+
+	rcu_read_lock();
+	ndev = rcu_dereference(sdev->ndev);
+	seq_printf(m, "%-18s %s\n", "netdev", ndev ? ndev->name : "none");
+	rcu_read_unlock();
+	for (i = 0; i < OIB_SIW_NSTATS; i++)
+		seq_printf(m, "%-18s %llu\n", siw_stat_names[i],
+			   (u64)atomic64_read(&sdev->stats[i]));
+	return 0;
+}
+
+u64 oib_siw_stat(struct oib_device *ib, enum oib_siw_stat stat)
+{
+	if (!ib || ib->ops != &siw_dev_ops || stat >= OIB_SIW_NSTATS)
+		return 0;
+	return atomic64_read(&to_sdev(ib)->stats[stat]);
+}
+EXPORT_SYMBOL(oib_siw_stat);
+
+/* ---- Notifiers ---- */
+
+static struct siw_dev *siw_dev_of_rcu(struct net_device *ndev)
+{
+	struct siw_dev *sdev;
+
+	list_for_each_entry_rcu(sdev, &siw_devices, entry)
+		if (rcu_access_pointer(sdev->ndev) == ndev)
+			return sdev;
+	return NULL;
+}
+
+static int siw_netdev_event(struct notifier_block *nb, unsigned long event, void *ptr)
+{
+	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
+	struct siw_dev *sdev;
+
+	rcu_read_lock();
+	sdev = siw_dev_of_rcu(ndev);
+	rcu_read_unlock();
+	if (!sdev)
+		return NOTIFY_DONE;
+	switch (event) {
+	case NETDEV_UP:
+	case NETDEV_DOWN:
+	case NETDEV_CHANGE:
+		oib_dispatch_port_event(&sdev->ib, 1, netif_running(ndev) && netif_oper_up(ndev) ?
+					OIB_EVENT_PORT_ACTIVE : OIB_EVENT_PORT_ERR);
+		break;
+	case NETDEV_UNREGISTER:
+		siw_dev_unbind(sdev);
+		queue_work(siw_wq, &sdev->remove_work);
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+static void siw_addr_changed(struct net_device *ndev)
+{
+	struct siw_dev *sdev;
+
+	rcu_read_lock();
+	sdev = siw_dev_of_rcu(ndev);
+	if (sdev)
+		queue_work(siw_wq, &sdev->gid_work);
+	rcu_read_unlock();
+}
+
+static int siw_inet_event(struct notifier_block *nb, unsigned long event, void *ptr)
+{
+	siw_addr_changed(((struct in_ifaddr *)ptr)->ifa_dev->dev);
+	return NOTIFY_DONE;
+}
+
+static int siw_inet6_event(struct notifier_block *nb, unsigned long event, void *ptr)
+{
+	siw_addr_changed(((struct inet6_ifaddr *)ptr)->idev->dev);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block siw_netdev_nb = { .notifier_call = siw_netdev_event };
+static struct notifier_block siw_inet_nb = { .notifier_call = siw_inet_event };
+static struct notifier_block siw_inet6_nb = { .notifier_call = siw_inet6_event };
+
+/* ---- Parameters ---- */
+
+/* "<name> <netdev>": a device on the writer's namespace's netdev. */
+static int siw_param_netdev(const char *val, const struct kernel_param *kp)
+{
+	char name[64], ifname[IFNAMSIZ];
+	struct net_device *ndev;
+	struct oib_device *ib;
+
+	if (sscanf(val, "%63s %15s", name, ifname) != 2)
+		return -EINVAL;
+	ndev = dev_get_by_name(current->nsproxy->net_ns, ifname);
+	if (!ndev)
+		return -ENODEV;
+	ib = oib_siw_add(name, ndev);
+	dev_put(ndev);
+	return PTR_ERR_OR_ZERO(ib);
+}
+
+static int siw_param_remove(const char *val, const struct kernel_param *kp)
+{
+	char name[64];
+	struct siw_dev *sdev, *found = NULL;
+
+	if (sscanf(val, "%63s", name) != 1)
+		return -EINVAL;
+	mutex_lock(&siw_devices_lock);
+	list_for_each_entry(sdev, &siw_devices, entry)
+		if (!strcmp(dev_name(&sdev->ib.dev), name))
+			found = sdev;
+	mutex_unlock(&siw_devices_lock);
+	if (!found)
+		return -ENODEV;
+	oib_siw_remove(&found->ib);
+	return 0;
+}
+
+static const struct kernel_param_ops siw_netdev_ops = { .set = siw_param_netdev };
+static const struct kernel_param_ops siw_remove_ops = { .set = siw_param_remove };
+module_param_cb(netdev, &siw_netdev_ops, NULL, 0200);
+MODULE_PARM_DESC(netdev, "\"<device> <netdev>\": an iWARP device on the writer's namespace's netdev");
+module_param_cb(remove, &siw_remove_ops, NULL, 0200);
+MODULE_PARM_DESC(remove, "\"<device>\": remove the device");
+
+static int __init siw_init(void)
+{
+	int ret;
+
+	siw_wq = alloc_workqueue("oib_siw", WQ_UNBOUND, 0);
+	if (!siw_wq)
+		return -ENOMEM;
+	ret = register_netdevice_notifier(&siw_netdev_nb);
+	if (ret)
+		goto err_wq;
+	ret = register_inetaddr_notifier(&siw_inet_nb);
+	if (ret)
+		goto err_netdev;
+	ret = register_inet6addr_notifier(&siw_inet6_nb);
+	if (ret)
+		goto err_inet;
+	return 0;
+err_inet:
+	unregister_inetaddr_notifier(&siw_inet_nb);
+err_netdev:
+	unregister_netdevice_notifier(&siw_netdev_nb);
+err_wq:
+	destroy_workqueue(siw_wq);
+	return ret;
+}
+
+/* Unregistering the netdev notifier replays NETDEV_UNREGISTER: every device's removal queued. */
+static void __exit siw_exit(void)
+{
+	unregister_inet6addr_notifier(&siw_inet6_nb);
+	unregister_inetaddr_notifier(&siw_inet_nb);
+	unregister_netdevice_notifier(&siw_netdev_nb);
+	flush_workqueue(siw_wq);	/* the devices' removals */
+	siw_cm_exit();
+	destroy_workqueue(siw_wq);
+}
+
+module_init(siw_init);
+module_exit(siw_exit);
+MODULE_DESCRIPTION("oib software iWARP device");
+MODULE_LICENSE("GPL");

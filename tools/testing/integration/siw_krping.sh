@@ -1,0 +1,54 @@
+#!/bin/sh
+# Integration test: oib_krping over oib_siw between two network namespaces joined by a veth pair,
+# a device on each end (the "netdev" parameter, written from inside each namespace): the rping
+# exchange over IPv4 and IPv6 with data verified, 64 KiB RDMA WRITEs and READs, and connections
+# one after another; the devices count their connections and no malformed FPDU; deleting a
+# namespace removes its device.  Skipped without oib_krping, oib_siw or iproute2's ip.
+. "$OIB_GUEST/lib.sh"
+
+loaded oib_krping || { echo "# oib_krping is not loaded"; exit 4; }
+loaded oib_siw || { echo "# oib_siw is not loaded"; exit 4; }
+case $(ip -V 2>&1) in *iproute2*) ;; *) echo "# no iproute2 ip"; exit 4 ;; esac
+SIW=/sys/module/oib_siw/parameters
+P=/sys/class/oib
+
+t "netns pair with a veth" netns_pair siwA sa 10.12.0.1 fd12::1 siwB sb 10.12.0.2 fd12::2 ||
+	done_testing
+t "device wa on sa" ip netns exec siwA sh -c "echo 'wa sa' >$SIW/netdev" || done_testing
+t "device wb on sb" ip netns exec siwB sh -c "echo 'wb sb' >$SIW/netdev" || done_testing
+t "wa is an RNIC" grep -q "RNIC" $P/wa/node_type
+t "wa has 10.12.0.1" wait_gid wa 0000:0000:0000:0000:0000:ffff:0a0c:0001
+t "wb has fd12::2" wait_gid wb fd12:0000:0000:0000:0000:0000:0000:0002
+t "a netdev in another namespace is refused" \
+	fails sh -c "echo 'wc sa' >$SIW/netdev"
+
+counters() {
+	for _d in wa wb; do echo "# $_d:" $(grep -v ' 0$' /sys/kernel/debug/oib/$_d/siw); done
+	sed 's/^/# /' $KRPING/stats
+}
+expect() { krping_get "$1" "$2" && [ "$V" = "$3" ] || { echo "# test $1: $2=$V, wanted $3"; return 1; }; }
+run() {
+	t "$1: server starts" krping "server,$2"
+	s=$KID
+	t "$1: client starts" krping "client,$2"
+	c=$KID
+	t "$1: both end well" krping_end "$s" "$c" || counters
+	t "$1: client iterations" expect "$c" iters "$3"
+	t "$1: client bytes" expect "$c" bytes "$4"
+}
+run "ping IPv4" "addr=10.12.0.2,port=7174,validate,count=200" 200 25600
+counters
+run "ping IPv6" "addr=fd12::2,port=7174,validate,count=50,size=4096" 50 409600
+run "bw" "addr=10.12.0.2,port=7176,bw,validate,count=50,size=65536,txdepth=8" 50 3276800
+run "rbw" "addr=10.12.0.2,port=7177,rbw,validate,count=50,size=65536" 50 3276800
+run "conn" "addr=10.12.0.2,port=7178,conn,count=20" 20 0
+
+t "wb counts its connections" grep -q "^connections  *2[0-9]" /sys/kernel/debug/oib/wb/siw
+t "wb saw no malformed FPDU" grep -q "^rx_malformed  *0$" /sys/kernel/debug/oib/wb/siw
+t "wa saw no malformed FPDU" grep -q "^rx_malformed  *0$" /sys/kernel/debug/oib/wa/siw
+t "remove takes wa" sh -c "echo wa >$SIW/remove"
+t "wa is gone" wait_gone $P/wa
+ip netns del siwB
+t "deleting a namespace removes its device" wait_gone $P/wb
+ip netns del siwA
+done_testing
