@@ -110,12 +110,19 @@ static int srpt_ch_objects(struct srpt_ch *ch)
 	return ret;
 }
 
-/* Undo srpt_ch_objects(): the QP drained first, so no callback runs on what is freed. */
+/*
+ * Undo srpt_ch_objects(): the QP drained and the file LUNs' work flushed first, so nothing runs
+ * on what is freed; the QP destroyed under the target's lock, under which srpt_target_reset()
+ * uses it.
+ */
 static void srpt_ch_objects_free(struct srpt_ch *ch)
 {
 	if (ch->id->qp) {
 		oib_drain_qp(ch->id->qp);
+		srpt_cmds_flush(ch);
+		mutex_lock(&ch->t->lock);
 		oib_cma_destroy_qp(ch->id);
+		mutex_unlock(&ch->t->lock);
 	}
 	if (!IS_ERR_OR_NULL(ch->cq))
 		oib_free_cq(ch->cq);

@@ -59,6 +59,9 @@ struct srpt_cmd {
 	u8 rsp[SRPT_MAX_TI_IU];
 	struct oib_sge sge[SRPT_WR_PER_CMD];
 	struct oib_send_wr wr[SRPT_WR_PER_CMD];
+	struct work_struct io_work;	/* a file LUN's I/O (srpt_file.c) */
+	bool io_written;		/* io_work's phase: the data-out is in @bounce */
+	u8 *bounce;			/* a file LUN's data, kvmalloc'd; freed by srpt_cmd_put() */
 };
 
 struct srpt_ch {
@@ -81,6 +84,18 @@ struct srpt_ch {
 	struct srpt_cmd *cmds;		/* SRPT_NCMDS */
 };
 
+struct seq_file;
+
+extern const u8 srpt_port_id[16];	/* what logins to the module's targets must name */
+
+/* srpt_configfs.c */
+int srpt_configfs_init(void);
+void srpt_configfs_exit(void);
+
+/* srpt_target.c */
+void srpt_target_show(struct srpt_target *t, struct seq_file *m);
+int srpt_target_reset(struct srpt_target *t);
+
 /* srpt_ch.c */
 int srpt_cma_handler(struct oib_cma_id *id, struct oib_cma_event *ev);
 void srpt_ch_stop(struct srpt_ch *ch);
@@ -90,5 +105,15 @@ int srpt_post_recv(struct srpt_recv *r);
 /* srpt_io.c */
 void srpt_recv_done(struct oib_cq *cq, struct oib_wc *wc);
 void srpt_cmds_init(struct srpt_ch *ch);
+void srpt_cmds_flush(struct srpt_ch *ch);
+void srpt_cmd_put(struct srpt_cmd *cmd);
+void srpt_move_data(struct srpt_cmd *cmd);
+void srpt_send_cmd_rsp(struct srpt_cmd *cmd, u32 k);
+
+/* srpt_file.c */
+extern struct workqueue_struct *srpt_wq;
+void srpt_file_work(struct work_struct *work);
+void srpt_file_start(struct srpt_cmd *cmd);
+void srpt_file_write(struct srpt_cmd *cmd);
 
 #endif /* OIB_SRPT_PRIV_H */
