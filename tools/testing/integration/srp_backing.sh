@@ -37,8 +37,8 @@ t "LUN 1 the file" w $C/t1/1/path /mnt/tmpfs/lun
 t "LUN 2 16 MiB of memory" w $C/t1/2/size_mib 16
 t "no port: enabling is refused" fails w $C/t1/enable 1
 t "port $P" w $C/t1/port $P
-t "a missing file: enabling is refused" w $C/t1/1/path /mnt/tmpfs/none
-t "refused" fails w $C/t1/enable 1
+t "LUN 1 a file that is not there" w $C/t1/1/path /mnt/tmpfs/none
+t "enabling is refused" fails w $C/t1/enable 1
 t "LUN 1 the file again" w $C/t1/1/path /mnt/tmpfs/lun
 t "enable" w $C/t1/enable 1
 t "it says so" line_is $C/t1/enable 1
@@ -57,15 +57,15 @@ t "LUN 0's disk" disk 0
 R0=$D
 t "has 64 MiB" size $R0 64
 
-t "8 MiB of random data" dd if=/dev/urandom of=/tmp/a bs=64k count=128
+t "4 MiB of random data" dd if=/dev/urandom of=/tmp/a bs=64k count=64
 t "written to LUN 1 at 1 MiB" dd if=/tmp/a of=$F1 bs=64k seek=16 oflag=direct
-t "the file has it" cmp -n 8388608 /tmp/a /mnt/tmpfs/lun 0 1048576
+t "the file has it" cmp -n 4194304 /tmp/a /mnt/tmpfs/lun 0 1048576
 t "and zeros before" cmp -n 1048576 /dev/zero /mnt/tmpfs/lun
 t "written into the file at 12 MiB" dd if=/tmp/a of=/mnt/tmpfs/lun bs=64k seek=192 conv=notrunc
-t "read through LUN 1" dd if=$F1 of=/tmp/b bs=64k skip=192 count=128 iflag=direct
+t "read through LUN 1" dd if=$F1 of=/tmp/b bs=64k skip=192 count=64 iflag=direct
 t "the same" cmp /tmp/a /tmp/b
 t "written to LUN 0" dd if=/tmp/a of=$R0 bs=64k oflag=direct
-t "the RAM disk has it" cmp -n 8388608 /tmp/a /dev/ram0
+t "the RAM disk has it" cmp -n 4194304 /tmp/a /dev/ram0
 
 t "mkfs.ext4 on LUN 0" mkfs_ext4 $R0
 t "mount it" mount_ext4 $R0 $M
@@ -84,7 +84,7 @@ t "enable again" w $C/t1/enable 1
 t "log in" w $I/add_target "10.9.0.2 $P"
 t "LUN 2's disk" disk 2
 t "has 8 MiB" size $D 8
-t "LUN 1 still has the data" dd if=/mnt/tmpfs/lun of=/tmp/b bs=64k skip=16 count=128
+t "LUN 1 still has the data" dd if=/mnt/tmpfs/lun of=/tmp/b bs=64k skip=16 count=64
 t "the same" cmp /tmp/a /tmp/b
 t "log out" w $I/remove_target "10.9.0.2 $P"
 t "the LUNs go" rmdir $C/t1/0 $C/t1/1 $C/t1/2
