@@ -42,6 +42,7 @@ enum srpt_ch_action {
 	SRPT_ACT_REJECT,	/* answer it with a LOGIN_REJ in the REJ; the id goes */
 	SRPT_ACT_SERVE,		/* serve the IU */
 	SRPT_ACT_RELEASE,	/* queue the release work */
+	SRPT_ACT_LOGOUT,	/* the same, which sends SRP_T_LOGOUT first (the target stops) */
 };
 
 struct srpt_ch_step {

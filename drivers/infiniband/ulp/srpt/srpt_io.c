@@ -5,7 +5,8 @@
  * response grants the initiator the receives reposted since the last one (req_lim_delta): the
  * target never grants a receive it has not posted.  Reads go out as RDMA WRITEs into the
  * initiator's buffers followed by the SEND of the response; writes come in as RDMA READs, the
- * response sent when the last one completed; a file LUN's data goes through a bounce buffer
+ * response sent when the last one completed.  A command's response is a SEND with invalidate of
+ * the key its descriptors name (the initiator registered its memory for it alone); a file LUN's data goes through a bounce buffer
  * (srpt_file.c).  Work requests are posted only until the channel is being released.  IUs that
  * are neither a command, a task management
  * request nor a logout are dropped and counted.
@@ -152,8 +153,25 @@ static void srpt_resid(struct srpt_cmd *cmd, struct oib_srp_rsp_info *rsp)
 	*cnt = want > have ? want - have : have - want;
 }
 
-/* Pack @rsp with the credits to grant and post it after the @k work requests in cmd->wr. */
-static void srpt_send_rsp(struct srpt_cmd *cmd, struct oib_srp_rsp_info *rsp, u32 k)
+/*
+ * The key a command's response invalidates (SEND with invalidate): its descriptors' key when
+ * they all have the one (an initiator registers a command's memory under one key), else 0.
+ */
+static u32 srpt_inv_key(const struct oib_srp_cmd_info *info)
+{
+	u32 i;
+
+	for (i = 1; i < info->nbufs; i++)
+		if (info->bufs[i].key != info->bufs[0].key)
+			return 0;
+	return info->nbufs ? info->bufs[0].key : 0;
+}
+
+/*
+ * Pack @rsp with the credits to grant and post it after the @k work requests in cmd->wr; @inv:
+ * a non-zero key it invalidates at the initiator (SEND with invalidate).
+ */
+static void srpt_send_rsp(struct srpt_cmd *cmd, struct oib_srp_rsp_info *rsp, u32 k, u32 inv)
 {
 	struct srpt_ch *ch = cmd->ch;
 	struct oib_send_wr *wr = &cmd->wr[k];
@@ -164,8 +182,9 @@ static void srpt_send_rsp(struct srpt_cmd *cmd, struct oib_srp_rsp_info *rsp, u3
 	cmd->sge[k] = (struct oib_sge){ .addr = (uintptr_t)cmd->rsp, .length = len,
 					.lkey = ch->pd->local_dma_lkey };
 	*wr = (struct oib_send_wr){ .wr_cqe = &cmd->send_cqe, .sg_list = &cmd->sge[k],
-				    .num_sge = 1, .opcode = OIB_WR_SEND,
+				    .num_sge = 1, .opcode = inv ? OIB_WR_SEND_WITH_INV : OIB_WR_SEND,
 				    .send_flags = OIB_SEND_SIGNALED };
+	wr->ex.invalidate_rkey = inv;
 	ret = len < 0 ? len : srpt_post_send(ch, &cmd->wr[0]);
 	if (ret) {
 		srpt_cmd_put(cmd);
@@ -182,7 +201,7 @@ void srpt_send_cmd_rsp(struct srpt_cmd *cmd, u32 k)
 	};
 
 	srpt_resid(cmd, &rsp);
-	srpt_send_rsp(cmd, &rsp, k);
+	srpt_send_rsp(cmd, &rsp, k, srpt_inv_key(&cmd->info));
 }
 
 /* RDMA work requests moving @n bytes of the command's data; linked, unsignaled.  Their count. */
@@ -243,6 +262,7 @@ static void srpt_cmd_iu(struct srpt_cmd *cmd, struct srpt_recv *r, u32 len)
 		cmd->info.tag = ((struct oib_srp_cmd *)r->buf)->tag;
 		cmd->info.dir = OIB_SRP_DATA_NONE;
 		cmd->info.data_len = 0;
+		cmd->info.nbufs = 0;	/* nothing invalidated: the descriptors were not taken */
 		srpt_scsi_refuse(&cmd->req);
 	} else {
 		cmd->req.lun = cmd->info.lun;
@@ -269,7 +289,7 @@ static void srpt_tsk_iu(struct srpt_cmd *cmd, struct srpt_recv *r, u32 len)
 	rsp.tag = tsk.tag;
 	srpt_repost(r, true);
 	atomic_inc(&cmd->ch->t->stats.tsk_mgmt);
-	srpt_send_rsp(cmd, &rsp, 0);
+	srpt_send_rsp(cmd, &rsp, 0, 0);
 }
 
 static void srpt_serve(struct srpt_cmd *cmd, struct srpt_recv *r)

@@ -6,6 +6,7 @@
 #ifndef OIB_SRPT_PRIV_H
 #define OIB_SRPT_PRIV_H
 
+#include <linux/completion.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
@@ -19,7 +20,8 @@
 #define SRPT_MAX_IT_IU		1024	/* the largest IU we take */
 #define SRPT_MAX_TI_IU		256	/* the largest we send */
 #define SRPT_WR_PER_CMD		(OIB_SRP_MAX_BUFS + 1)	/* RDMA per descriptor, the SEND */
-#define SRPT_SQ_SIZE		(SRPT_NCMDS * SRPT_WR_PER_CMD)
+#define SRPT_SQ_SIZE		(SRPT_NCMDS * SRPT_WR_PER_CMD + 1)	/* and a T_LOGOUT */
+#define SRPT_T_LOGOUT_MS	1000	/* a stopping target waits for its T_LOGOUT at most */
 
 /* First in both structs an id's context can be: which one it is. */
 enum srpt_kind {
@@ -82,6 +84,10 @@ struct srpt_ch {
 	u32 in_flight;
 	struct srpt_recv recv[SRPT_RQ_SIZE];
 	struct srpt_cmd *cmds;		/* SRPT_NCMDS */
+	bool logout;			/* the release sends SRP_T_LOGOUT first (set under @lock) */
+	u8 t_iu[sizeof(struct oib_srp_t_iu)];
+	struct oib_cqe t_cqe;
+	struct completion t_sent;	/* the T_LOGOUT's send completed */
 };
 
 struct seq_file;
