@@ -6,10 +6,10 @@
  * target never grants a receive it has not posted.  Reads go out as RDMA WRITEs into the
  * initiator's buffers followed by the SEND of the response; writes come in as RDMA READs, the
  * response sent when the last one completed.  A command's response is a SEND with invalidate of
- * the key its descriptors name (the initiator registered its memory for it alone); a file LUN's data goes through a bounce buffer
- * (srpt_file.c).  Work requests are posted only until the channel is being released.  IUs that
- * are neither a command, a task management
- * request nor a logout are dropped and counted.
+ * the key its descriptors name (the initiator registered its memory for it alone); a file LUN's
+ * data goes through a bounce buffer (srpt_file.c).  Work requests are posted only until the
+ * channel is being released.  IUs that are neither a command, a task management request nor a
+ * logout are dropped and counted.
  */
 #include <linux/kernel.h>
 #include <linux/mm.h>
@@ -182,9 +182,12 @@ static void srpt_send_rsp(struct srpt_cmd *cmd, struct oib_srp_rsp_info *rsp, u3
 	cmd->sge[k] = (struct oib_sge){ .addr = (uintptr_t)cmd->rsp, .length = len,
 					.lkey = ch->pd->local_dma_lkey };
 	*wr = (struct oib_send_wr){ .wr_cqe = &cmd->send_cqe, .sg_list = &cmd->sge[k],
-				    .num_sge = 1, .opcode = inv ? OIB_WR_SEND_WITH_INV : OIB_WR_SEND,
+				    .num_sge = 1, .opcode = OIB_WR_SEND,
 				    .send_flags = OIB_SEND_SIGNALED };
-	wr->ex.invalidate_rkey = inv;
+	if (inv) {
+		wr->opcode = OIB_WR_SEND_WITH_INV;
+		wr->ex.invalidate_rkey = inv;
+	}
 	ret = len < 0 ? len : srpt_post_send(ch, &cmd->wr[0]);
 	if (ret) {
 		srpt_cmd_put(cmd);
