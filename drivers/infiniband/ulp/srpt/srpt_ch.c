@@ -154,9 +154,10 @@ static void srpt_t_logout_done(struct oib_cq *cq, struct oib_wc *wc)
 
 /*
  * The target stops an established channel: SRP_T_LOGOUT (no reason) before the drain, which would
- * flush it; waited for at most SRPT_T_LOGOUT_MS (the initiator's receives take it without a
- * credit: it posts more than the target grants).  From the release work, which posts it although
- * the channel is RELEASING: its own drain follows.
+ * flush it; its completion waited for, which comes as every RC send's does: acknowledged, in
+ * error once the transport's retries ran out, or flushed (the initiator's receives take it
+ * without a credit: it posts more than the target grants).  From the release work, which posts
+ * it although the channel is RELEASING: its own drain follows.
  */
 static void srpt_t_logout(struct srpt_ch *ch)
 {
@@ -169,7 +170,7 @@ static void srpt_t_logout(struct srpt_ch *ch)
 	ch->t_cqe.done = srpt_t_logout_done;
 	init_completion(&ch->t_sent);
 	if (!oib_post_send(ch->id->qp, &wr, NULL))
-		wait_for_completion_timeout(&ch->t_sent, msecs_to_jiffies(SRPT_T_LOGOUT_MS));
+		wait_for_completion(&ch->t_sent);
 }
 
 static void srpt_ch_release(struct work_struct *work)

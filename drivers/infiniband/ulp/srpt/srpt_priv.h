@@ -21,7 +21,6 @@
 #define SRPT_MAX_TI_IU		256	/* the largest we send */
 #define SRPT_WR_PER_CMD		(OIB_SRP_MAX_BUFS + 1)	/* RDMA per descriptor, the SEND */
 #define SRPT_SQ_SIZE		(SRPT_NCMDS * SRPT_WR_PER_CMD + 1)	/* and a T_LOGOUT */
-#define SRPT_T_LOGOUT_MS	1000	/* a stopping target waits for its T_LOGOUT at most */
 
 /* First in both structs an id's context can be: which one it is. */
 enum srpt_kind {
