@@ -11,7 +11,9 @@
 # per second through the RDMA CM (resolve, QPs, connect, both sides ESTABLISHED; 1 and 64 in flight)
 # for the in-tree rdma_cm on rxe and siw and for oib_cma, and krping's latency and bandwidth over
 # oib_cma; then RoCEv2 over UDP: rping's exchange on the in-tree rxe and siw, on oib's fabric, between
-# oib devices on a veth pair (with krping's figures) and between the in-tree rxe and oib.
+# oib devices on a veth pair (with krping's figures) and between the in-tree rxe and oib; then
+# storage: sequential 1 MiB reads and writes and random 4 KiB reads (32 in flight) through oib_srp
+# on a memory LUN, against a local RAM disk.
 # The benchmark modules print raw counts (operations, bytes, nanoseconds); the arithmetic (medians
 # over the rounds) is done here.
 # Environment: PROFILE=1 (the first round of each module under `perf record -a`, its hottest kernel
@@ -41,8 +43,9 @@ fi
 ! grep -i -A3 'warning:' "$out/bench-modules.log" "$out/bench-build.log" || echo "bench: (build warnings above)"
 
 # the guest (mode bench) with the benchmark modules in /oib/bench, the in-tree modules rdma_rxe, siw,
-# rdma_cm and dummy and what they need (loaded by /init), `rdma` (and `perf`) with their libraries
-extra=(--kmods "rdma_rxe siw rdma_cm rdma_ucm dummy veth" --bin "$(command -v rdma)")
+# rdma_cm and dummy and what they need (loaded by /init), brd (loaded by the guest's bench.sh with
+# its size), `rdma` (and `perf`) with their libraries
+extra=(--kmods "rdma_rxe siw rdma_cm rdma_ucm dummy veth" --extra brd --bin "$(command -v rdma)")
 for b in ip rping; do extra+=(--bin "$(command -v $b)"); done
 extra+=(--add /etc/libibverbs.d/rxe.driver etc/libibverbs.d --add /etc/libibverbs.d/siw.driver etc/libibverbs.d)
 for p in rxe siw; do
@@ -75,6 +78,7 @@ figs=$(awk -v out="$out/bench.missing" '
 # second, or bandwidth in MB/s
 function val(t, o, b, n) {
 	if (t ~ /_lat$/) return n / o / 2 / 1000
+	if (t ~ /_iops$/) return o * 1e9 / n
 	if (t ~ /^mad_rt_|^cma?_|^rping_/) return o * 1e9 / n
 	if (t ~ /_rate$/ || t == "copy_64B") return o * 1000 / n
 	return b * 1000 / n
@@ -88,8 +92,8 @@ function fig(key,   k, i, j, x, a) {
 	lo = a[1]; hi = a[k]
 	return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
 }
-function unit(t) { return t ~ /_lat$/ ? "us" : t ~ /_rate$/ ? "Mpps" : t ~ /^mad_rt_/ ? "rt/s" : t ~ /^cma?_|^rping_/ ? "/s" : "MB/s" }
-function fmt(t, f) { return sprintf(t ~ /_lat$/ ? "%.2f" : t ~ /_rate$/ ? "%.4f" : t ~ /^mad_rt_|^cma?_|^rping_/ ? "%.0f" : t ~ /^rmpp_/ ? "%.2f" : "%.1f", f) }
+function unit(t) { return t ~ /_iops$/ ? "IOPS" : t ~ /_lat$/ ? "us" : t ~ /_rate$/ ? "Mpps" : t ~ /^mad_rt_/ ? "rt/s" : t ~ /^cma?_|^rping_/ ? "/s" : "MB/s" }
+function fmt(t, f) { return sprintf(t ~ /_iops$/ ? "%.0f" : t ~ /_lat$/ ? "%.2f" : t ~ /_rate$/ ? "%.4f" : t ~ /^mad_rt_|^cma?_|^rping_/ ? "%.0f" : t ~ /^rmpp_/ ? "%.2f" : "%.1f", f) }
 # the memcpy bandwidth a bandwidth figure is measured against: the same message size
 function mref(t) { return t ~ /1MiB/ ? mbig : mbw }
 function show(stack, t,   f, key, rng) {
@@ -101,7 +105,9 @@ function show(stack, t,   f, key, rng) {
 	}
 	rng = sprintf("median of %d, %s-%s", cnt[key], fmt(t, lo), fmt(t, hi))
 	if (key in why) rng = rng sprintf(", %d n/a: %s", nwhy[key], why[key])
-	if (t ~ /_lat$/)
+	if (t ~ /^blk_/)
+		printf "bench: %s %s %s %s [%s]\n", stack, t, fmt(t, f), unit(t), rng
+	else if (t ~ /_lat$/)
 		printf "bench: %s %s %s us (%.0f x memcpy 64 B time) [%s]\n", stack, t, fmt(t, f), f / mlat, rng
 	else if (t ~ /^mad_rt_/)
 		printf "bench: %s %s %s round trips/s (one every %.1f us) [%s]\n", stack, t, fmt(t, f), 1e6 / f, rng
@@ -232,6 +238,18 @@ END {
 	print " in-tree: rdma-core rping server and client on one device, loopback; oib: oib_krping both sides;"
 	print " oib UDP: two oib_rxe devices on a veth pair between namespaces, MTU 9000; in-tree<->oib: rping serving on the"
 	print " in-tree rxe, oib_krping connecting from an oib_rxe device at the far end of a veth pair; UDP/fabric: speed-up)"
+	nb = split("blk_read_1MiB_bw blk_write_1MiB_bw blk_randread_4KiB_iops", bt, " ")
+	split("sequential read, 1 MiB|sequential write, 1 MiB|random read, 4 KiB", btname, "|")
+	print ""
+	for (i = 1; i <= nb; i++) { show("local", bt[i]); show("srp", bt[i]) }
+	printf "\n%-38s %-16s %-16s %s\n", "storage, 32 in flight (median)", "local RAM disk", "oib_srp", "srp/local"
+	for (i = 1; i <= nb; i++) {
+		fl = fig("local" SUBSEP bt[i]); fs = fig("srp" SUBSEP bt[i])
+		printf "%-38s %-16s %-16s %s\n", btname[i], cell("local", bt[i]), cell("srp", bt[i]),
+			fl <= 0 || fs <= 0 ? "n/a" : sprintf("%.3f", fs / fl)
+	}
+	print "(blkbench: 32 threads each with one O_DIRECT request in flight for 3 s; oib_srp: a 256 MiB memory LUN of"
+	print " oib_srpt over two oib_rxe devices through oib_cma; local: a 256 MiB brd RAM disk in the same guest)"
 }' "$out/bench.results")
 echo "$figs"
 [ ! -s "$out/bench.missing" ] || missing=$(wc -l <"$out/bench.missing")

@@ -136,8 +136,9 @@ if [ "${SMOKE:-1}" != 0 ]; then
 fi
 
 # the in-tree stack for the interop tests (loaded by them, not at boot: rdma_rxe takes UDP port 4791
-# of the initial namespace), rdma-core's tools with their provider libraries, and iproute2's ip
-interop=(--kmods veth --extra "rdma_rxe siw rdma_ucm ib_uverbs")
+# of the initial namespace), rdma-core's tools with their provider libraries, and iproute2's ip;
+# brd, the RAM disk driver, for oib_srpt's block device LUNs (loaded by that test, with its sizes)
+interop=(--kmods veth --extra "rdma_rxe siw rdma_ucm ib_uverbs brd")
 for b in ip rdma rping ibv_devices; do interop+=(--bin "$(command -v $b)"); done
 for ko in "$out"/test/tools/testing/interop/*.ko; do interop+=(--add "$ko" oib/interop); done
 interop+=(--add /lib/x86_64-linux-gnu/libgcc_s.so.1 lib/x86_64-linux-gnu)	# rping's threads dlopen it

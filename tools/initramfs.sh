@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the guest's gzip cpio initramfs: static busybox, the guest scripts (tools/testing/guest as
 # /oib/guest, its init.sh as /init, tools/testing/integration as /oib/integration), the userspace
-# tests and examples of a built tree (tools/testing/user/oib_* as /oib/user/, tools/examples/oibv_*
-# in /bin), our modules from a
+# tests, tools and examples of a built tree (tools/testing/user/oib_* as /oib/user/, its other
+# programs and tools/examples/oibv_* in /bin), our modules from a
 # built tree (drivers/**/*.ko as /oib/ko/NAME.ko, kunit/**/*.ko as /oib/ko/kunit/NAME.ko, found with
 # find: a new module needs no change here) and the kernel modules they depend on (/oib/ko/deps/, load
 # order in /oib/ko/deps.order).  Load orders, from the modules' own dependencies (modinfo depends):
@@ -90,6 +90,9 @@ echo "$mode" >"$stage/oib/mode"
 mkdir -p "$stage/oib/user"
 find "$tree/tools/testing/user" -maxdepth 1 -type f -name 'oib_*' -perm -u+x \
 	-exec cp {} "$stage/oib/user/" \; 2>/dev/null || true
+# the guest's tools built there (static, not named oib_*): /bin/NAME (blkbench, for make bench)
+find "$tree/tools/testing/user" -maxdepth 1 -type f ! -name 'oib_*' ! -name '*.*' ! -name Makefile \
+	-perm -u+x -exec cp {} "$stage/bin/" \; 2>/dev/null || true
 # the liboibv examples (static): /bin/oibv_*
 find "$tree/tools/examples" -maxdepth 1 -type f -name 'oibv_*' -perm -u+x \
 	-exec cp {} "$stage/bin/" \; 2>/dev/null || true

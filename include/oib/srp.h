@@ -73,6 +73,13 @@ enum oib_srp_tsk_func {
 	OIB_SRP_TSK_CLEAR_ACA = 0x40,
 };
 
+/* SRP_T_LOGOUT reasons. */
+enum oib_srp_t_logout_reason {
+	OIB_SRP_T_LOGOUT_NO_REASON = 0,
+	OIB_SRP_T_LOGOUT_INACTIVE = 1,
+	OIB_SRP_T_LOGOUT_INVALID_IU = 2,
+};
+
 enum oib_srp_rsp_flags {
 	OIB_SRP_RSP_RSPVALID = 1 << 0,
 	OIB_SRP_RSP_SNSVALID = 1 << 1,

@@ -48,7 +48,7 @@ static const struct fsm_tuple fsm_spec[] = {
 	T(RELEASING, DEVICE_REMOVAL, RELEASING, IGNORE),
 	/* The target. */
 	T(CONNECTING, STOP, RELEASING, RELEASE),
-	T(LIVE, STOP, RELEASING, RELEASE),
+	T(LIVE, STOP, RELEASING, LOGOUT),
 	T(RELEASING, STOP, RELEASING, IGNORE),
 };
 
@@ -117,6 +117,9 @@ static void fsm_test_lifetimes(struct kunit *test)
 	static const u8 early_iu[] = { SRPT_EV_IU };
 	static const u8 twice[] = { SRPT_EV_LOGIN_OK, SRPT_EV_ESTABLISHED,
 				    SRPT_EV_ESTABLISHED };
+	static const u8 stopped[] = { SRPT_EV_LOGIN_OK, SRPT_EV_ESTABLISHED, SRPT_EV_STOP,
+				      SRPT_EV_CM_GONE };
+	static const u8 stopped_early[] = { SRPT_EV_LOGIN_OK, SRPT_EV_STOP };
 	u8 act = SRPT_ACT_IGNORE;
 
 	KUNIT_EXPECT_EQ(test, fsm_walk(served, ARRAY_SIZE(served), &act), SRPT_CH_RELEASING);
@@ -129,9 +132,15 @@ static void fsm_test_lifetimes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, act, SRPT_ACT_REJECT);
 	KUNIT_EXPECT_EQ(test, fsm_walk(early_iu, 1, &act), -1);
 	KUNIT_EXPECT_EQ(test, fsm_walk(twice, 3, &act), -1);
+	KUNIT_EXPECT_EQ(test, fsm_walk(stopped, 3, &act), SRPT_CH_RELEASING);
+	KUNIT_EXPECT_EQ(test, act, SRPT_ACT_LOGOUT);
+	KUNIT_EXPECT_EQ(test, fsm_walk(stopped, 4, &act), SRPT_CH_RELEASING);
+	KUNIT_EXPECT_EQ(test, act, SRPT_ACT_IGNORE);
+	KUNIT_EXPECT_EQ(test, fsm_walk(stopped_early, 2, &act), SRPT_CH_RELEASING);
+	KUNIT_EXPECT_EQ(test, act, SRPT_ACT_RELEASE);	/* not established: no T_LOGOUT */
 }
 
-/* RELEASE is the action of exactly one step per lifetime: nothing leaves RELEASING. */
+/* RELEASE (or LOGOUT) is the action of exactly one step per lifetime: nothing leaves RELEASING. */
 static void fsm_test_release_once(struct kunit *test)
 {
 	struct srpt_ch_step st;

@@ -60,6 +60,8 @@ struct srp_host_stats {
 	u32 max_outstanding;
 	u32 max_credits;	/* most held at once: each a receive the target has posted */
 	u32 logins;		/* successful, the first one included */
+	u32 remote_inv;		/* commands whose response invalidated their MR */
+	u32 local_inv;		/* commands whose MR a LOCAL_INV invalidated */
 };
 
 struct srp_host *srp_host_add(const struct sockaddr *dst);

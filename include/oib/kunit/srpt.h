@@ -42,6 +42,7 @@ enum srpt_ch_action {
 	SRPT_ACT_REJECT,	/* answer it with a LOGIN_REJ in the REJ; the id goes */
 	SRPT_ACT_SERVE,		/* serve the IU */
 	SRPT_ACT_RELEASE,	/* queue the release work */
+	SRPT_ACT_LOGOUT,	/* the same, which sends SRP_T_LOGOUT first (the target stops) */
 };
 
 struct srpt_ch_step {
@@ -56,13 +57,26 @@ const char *srpt_ch_state_name(enum srpt_ch_state state);
 /* ---- SCSI emulation over memory LUNs (srpt_scsi.c) ---- */
 
 #define SRPT_BLOCK_SIZE		512
+#define SRPT_MAX_LUNS		16	/* LUNs of a target */
+#define SRPT_MAX_LUN		256	/* LUN numbers below it: peripheral device addressing */
 #define SRPT_SENSE_LEN		18
 #define SRPT_EMUL_BUF		256
 
+struct file;
+
+/* A LUN: memory, or a file or block device (its data through the page cache, a bounce buffer). */
 struct srpt_lun {
 	u64 lun;		/* as the SCSI midlayer numbers it (0, 1, ...) */
 	u64 blocks;
-	u8 *mem;		/* vzalloc'd, blocks * SRPT_BLOCK_SIZE */
+	u8 *mem;		/* memory: vzalloc'd, blocks * SRPT_BLOCK_SIZE; else NULL */
+	struct file *file;	/* file or block device: opened read-write; else NULL */
+};
+
+/* What a LUN is made of: @path (a regular file or a block device), or @bytes of memory. */
+struct srpt_lun_spec {
+	u64 lun;
+	u64 bytes;
+	const char *path;
 };
 
 struct srpt_luns {
@@ -82,13 +96,16 @@ struct srpt_scsi_req {
 	u8 sense[SRPT_SENSE_LEN];
 	u32 sense_len;
 	enum oib_srp_data_dir data_dir;	/* which way @data moves */
-	u8 *data;			/* LUN memory, or @buf */
+	u8 *data;			/* LUN memory, or @buf; NULL: @file's, bounced */
 	u32 data_len;
+	struct file *file;		/* a file LUN's READ, WRITE or SYNCHRONIZE CACHE */
+	loff_t pos;			/* where in @file */
 	u8 buf[SRPT_EMUL_BUF];		/* emulated commands' data-in */
 };
 
 void srpt_scsi_exec(const struct srpt_luns *luns, struct srpt_scsi_req *req);
 void srpt_scsi_refuse(struct srpt_scsi_req *req);
+void srpt_scsi_io_error(struct srpt_scsi_req *req, bool write);
 
 /* ---- Targets (srpt_target.c) ---- */
 
@@ -107,6 +124,8 @@ struct srpt_stats {
 
 struct srpt_target *srpt_target_create(const struct sockaddr *addr, const u8 *port_id,
 				       u32 nluns, u64 lun_bytes);
+struct srpt_target *srpt_target_create_luns(const struct sockaddr *addr, const u8 *port_id,
+					    const struct srpt_lun_spec *spec, u32 nluns);
 void srpt_target_destroy(struct srpt_target *t);
 struct srpt_stats *srpt_target_stats(struct srpt_target *t);
 u8 *srpt_target_lun_mem(struct srpt_target *t, u32 index);

@@ -11,11 +11,13 @@
 #   oib_mad, oib_cm and oib_cma), then oib_krping's latency and bandwidth between two more oib_rxe
 #   devices with IP addresses (krping_bench), then rping's exchange on the in-tree rxe and siw
 #   (loopback) and oib over UDP between namespaces, oib to oib and oib to the in-tree rxe
-#   (udp_bench).  Each module runs its phases on insmod and is removed after.
+#   (udp_bench), then storage through oib_srp and on a local RAM disk (srp_bench).  Each module
+#   runs its phases on insmod and is removed after.
 # Kernel command line: oib.bench_rounds=N (default 3); bench.PARAM=V goes to every benchmark
 # module, oib_bench.PARAM=V and oib_bench_intree.PARAM=V to one.  Exit status 0 when every step worked (a
 # benchmark reporting "n/a" is not a failure of this script).
 . "$OIB_GUEST/lib.sh"
+. "$OIB_GUEST/srp.sh"
 B=/oib/bench
 rc=0
 err() { echo "oib-guest: bench: $*"; rc=1; }
@@ -154,6 +156,41 @@ krping_bench() {
 	rxe_remove "$kb" || err "krping: remove $kb"
 }
 
+# Storage: a 256 MiB memory LUN of oib_srpt through oib_srp (two oib_rxe devices, oib_cma), and
+# as the physical reference a brd RAM disk of 256 MiB used locally; on each, sequential 1 MiB
+# reads and writes and random 4 KiB reads, 32 requests in flight (blkbench: O_DIRECT, 3 s each)
+blk_fig() {
+	for _x in "blk_read_1MiB_bw read 1048576" "blk_write_1MiB_bw write 1048576" \
+		  "blk_randread_4KiB_iops randread 4096"; do
+		set -- "$1" "$2" $_x
+		if _r=$(blkbench "$2" $4 $5 32 3); then
+			echo "oib-bench: result $1 $3 $_r" >/dev/kmsg
+		else
+			echo "oib-bench: n/a $1 $3 blkbench_failed" >/dev/kmsg
+		fi
+	done
+}
+srp_bench() {
+	if ! loaded oib_srp || ! loaded oib_srpt || ! loaded brd; then
+		echo "oib-bench: n/a srp all oib_srp_oib_srpt_or_brd_not_loaded" >/dev/kmsg
+		return 0
+	fi
+	rxe_add 1 && sa=$DEV && rxe_add 1 && sb=$DEV || { err "srp: devices"; return 1; }
+	w $RXE_CTL/addr "$sa 1 10.77.0.1" && w $RXE_CTL/addr "$sb 1 10.77.0.2" || err "srp: addresses"
+	w $T "7330 1 256" && w $I/add_target "10.77.0.2 7330" && disk ||
+		{ echo "oib-bench: n/a srp all login_failed" >/dev/kmsg; D=; }
+	[ -z "$D" ] || blk_fig srp $D
+	blk_fig local /dev/ram0
+	[ -z "$D" ] || w $I/remove_target "10.77.0.2 7330" || err "srp: remove_target"
+	w $T "" || err "srp: stop the target"
+	rxe_remove "$sa" || err "srp: remove $sa"
+	rxe_remove "$sb" || err "srp: remove $sb"
+}
+# the RAM disk written whole once: brd allocates a page at its first write, which is not what
+# its writes are measured for
+loaded brd || insmod $OIB_KO/extra/brd.ko rd_nr=1 rd_size=262144 || err "insmod brd"
+dd if=/dev/zero of=/dev/ram0 bs=1M count=256 2>/dev/null || err "filling /dev/ram0"
+
 i=0
 while [ $i -lt "$rounds" ]; do
 	i=$((i + 1))
@@ -178,6 +215,8 @@ while [ $i -lt "$rounds" ]; do
 	[ $rxe = 0 ] || rping_fig rxe 10.0.0.1 7320
 	[ $siw = 0 ] || rping_fig siw 10.0.1.1 7321
 	udp_bench
+	msg "bench: round $i of $rounds: storage, oib_srp and a local RAM disk"
+	srp_bench
 done
 
 [ $rxe = 0 ] || rdma link delete rxe0 || err "rdma link delete rxe0"

@@ -4,20 +4,10 @@
 # the disk and after the page cache is dropped; the initiator removes the host and the target
 # stops.  Skipped when either module is not loaded.  Leaves every driver module loaded.
 . "$OIB_GUEST/lib.sh"
+. "$OIB_GUEST/srp.sh"
 
 loaded oib_srp && loaded oib_srpt || { echo "# oib_srp or oib_srpt is not loaded"; exit 4; }
-RXE=/sys/module/oib_rxe/parameters
-T=/sys/module/oib_srpt/parameters/target
-I=/sys/module/oib_srp/parameters
-w() { echo "$2" >"$1"; }
-
-rxe_add 1
-A=$DEV
-rxe_add 1
-B=$DEV
-t "two devices ($A, $B)" test -n "$A" -a -n "$B"
-t "$A has 10.9.0.1" w $RXE/addr "$A 1 10.9.0.1"
-t "$B has 10.9.0.2" w $RXE/addr "$B 1 10.9.0.2"
+srp_devices
 t "a target of 2 LUNs of 16 MiB on port 5600" w $T "5600 2 16"
 t "no target on another port" fails w $I/add_target "10.9.0.2 5601"
 t "log in" w $I/add_target "10.9.0.2 5600"
@@ -58,8 +48,7 @@ t "the disk went" test ! -e $D
 t "removing it again is refused" fails w $I/remove_target "10.9.0.2 5600"
 t "stop the target" w $T ""
 rm -f /tmp/a /tmp/b /tmp/c
-rxe_remove "$A"
-rxe_remove "$B"
+srp_devices_remove
 
 load_drivers
 done_testing

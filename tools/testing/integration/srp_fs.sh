@@ -1,37 +1,22 @@
 #!/bin/sh
-# Integration test: an ext4 filesystem on an oib_srpt memory LUN of 256 MiB seen through
-# oib_srp.  mkfs.ext4 on the disk, files of many sizes written into it, checked clean by e2fsck,
-# read back and compared by checksum; logged out and in again (the same LUN), checked and
-# compared again; then the same with 1% of the fabric's frames dropped.  The test kernel has no
-# ext4 driver, so the files go in and out with e2fsprogs' debugfs (the filesystem from userspace,
-# every block through the disk).  Skipped without both modules or without e2fsprogs.
+# Integration test: an ext4 filesystem on an oib_srpt memory LUN of 256 MiB seen through oib_srp.
+# mkfs.ext4, mounted, files of many sizes copied in, synced, unmounted, checked clean by e2fsck,
+# mounted again and every byte compared by checksum; logged out and in again, the same.  Then
+# with 1% of the fabric's frames dropped; with the target's QP reset under writes (the initiator
+# logs in again, the writes succeed, the filesystem is clean); with oib_srpt unloaded under
+# writes (they fail once fail_timeout has passed, nothing hangs, the filesystem unmounts).
+# Last: logged out, both modules unloaded (the guest's kmemleak scan follows at the end).
+# Skipped without both modules or without e2fsprogs.
 . "$OIB_GUEST/lib.sh"
+. "$OIB_GUEST/srp.sh"
 
 loaded oib_srp && loaded oib_srpt || { echo "# oib_srp or oib_srpt is not loaded"; exit 4; }
-command -v mkfs.ext4 >/dev/null && command -v debugfs >/dev/null ||
+command -v mkfs.ext4 >/dev/null && command -v e2fsck >/dev/null ||
 	{ echo "# no e2fsprogs in the guest"; exit 4; }
-RXE=/sys/module/oib_rxe/parameters
-T=/sys/module/oib_srpt/parameters/target
-I=/sys/module/oib_srp/parameters
-F=/sys/kernel/debug/oib_rxe/fabrics/default/faults
-w() { echo "$2" >"$1"; }
+M=/mnt/srp
+P=5610
 
-# disk: D is the target's disk, once sd has attached it (at most 20 s).
-disk() {
-	D=
-	_i=0
-	while [ $_i -lt 100 ]; do
-		for _b in /sys/block/sd*; do
-			[ -e "$_b/device/vendor" ] || continue
-			get "$_b/device/vendor"
-			case $V in OIB*) D=/dev/${_b##*/}; return 0 ;; esac
-		done
-		sleep 0.2
-		_i=$((_i + 1))
-	done
-	return 1
-}
-# files DIR TAG: files of many sizes in DIR (names f<size>), their checksums in DIR.sums.
+# files DIR TAG: files of many sizes in DIR (names f<size>-TAG), their checksums in DIR.sums.
 files() {
 	rm -rf "$1" && mkdir -p "$1" || return 1
 	for n in 0 1 511 512 513 4095 4096 4097 65543 262144 1048579 3145728; do
@@ -39,64 +24,117 @@ files() {
 	done
 	(cd "$1" && sha256sum f*) >"$1.sums"
 }
-# put DIR: every file of DIR written into the filesystem's root with debugfs.
-put() {
-	for f in "$1"/f*; do echo "write $f ${f##*/}"; done >/tmp/cmds
-	debugfs -w -f /tmp/cmds "$D" >/tmp/debugfs.out 2>&1 && ! grep -q "rror\|not found" /tmp/debugfs.out
+# verify DIR: the files of DIR, read back from the filesystem's copy, have DIR's checksums.
+verify() { (cd "$M/${1##*/}" && sha256sum -c "$1.sums" >/dev/null); }
+mnt() { mount_ext4 "$D" $M; }
+# umnt: unmounted, the block device's cache dropped: what is read next comes from the target.
+umnt() { umount $M && w /proc/sys/vm/drop_caches 3; }
+clean() { e2fsck -fn "$D" >/tmp/fsck.out 2>&1 || { sed 's/^/# /' /tmp/fsck.out; return 1; }; }
+# writer: rewrites /tmp/c into the filesystem with direct I/O until /tmp/stop exists or a write fails.
+writer() {
+	rm -f /tmp/stop
+	while dd if=/tmp/c of=$M/c bs=64k oflag=direct conv=notrunc 2>/dev/null; do
+		[ -e /tmp/stop ] && return 0
+	done
+	return 1
 }
-# verify DIR: the files of DIR read back from the filesystem have DIR's checksums.
-verify() {
-	rm -rf /tmp/back && mkdir /tmp/back || return 1
-	for f in "$1"/f*; do echo "dump ${f##*/} /tmp/back/${f##*/}"; done >/tmp/cmds
-	debugfs -f /tmp/cmds "$D" >/tmp/debugfs.out 2>&1 || return 1
-	(cd /tmp/back && sha256sum -c "$1.sums" >/dev/null)
+# writing N: the target served N more commands since the writer started (at most 60 s).
+writing() {
+	_i=0
+	while [ $_i -lt 300 ]; do
+		target_stat cmds
+		[ "$V" -ge $(($1 + C0)) ] && return 0
+		sleep 0.2
+		_i=$((_i + 1))
+	done
+	return 1
 }
-# clean: caches dropped, then e2fsck reads the whole filesystem and finds nothing to fix.
-clean() {
-	sync
-	w /proc/sys/vm/drop_caches 3
-	e2fsck -fn "$D" >/tmp/fsck.out 2>&1 || { sed 's/^/# /' /tmp/fsck.out; return 1; }
-}
+logins_are() { target_stat logins && [ "$V" = "$1" ]; }
 
-rxe_add 1
-A=$DEV
-rxe_add 1
-B=$DEV
-t "two devices ($A, $B)" test -n "$A" -a -n "$B"
-t "$A has 10.9.0.1" w $RXE/addr "$A 1 10.9.0.1"
-t "$B has 10.9.0.2" w $RXE/addr "$B 1 10.9.0.2"
-t "a target of 1 LUN of 256 MiB on port 5610" w $T "5610 1 256"
-t "log in" w $I/add_target "10.9.0.2 5610"
+mkdir -p $M
+srp_devices
+t "a target of 1 LUN of 256 MiB on port $P" w $T "$P 1 256"
+t "log in" w $I/add_target "10.9.0.2 $P"
 t "its disk appeared" disk
 get /sys/block/${D#/dev/}/size
 t "it has 256 MiB" test "$V" = 524288
-t "mkfs.ext4" mkfs.ext4 -q -F -E nodiscard "$D"
+t "mkfs.ext4" mkfs_ext4 "$D"
 t "the new filesystem is clean" clean
+t "mount it" mnt
 t "files of many sizes" files /tmp/a a
-t "written into it" put /tmp/a
+t "copied into it" cp -r /tmp/a $M/
+t "sync" sync
+t "unmount" umnt
 t "the filesystem is clean" clean
+t "mount it again" mnt
 t "the files read back the same" verify /tmp/a
-t "log out" w $I/remove_target "10.9.0.2 5610"
-t "log in again" w $I/add_target "10.9.0.2 5610"
+t "unmount" umnt
+t "log out" w $I/remove_target "10.9.0.2 $P"
+t "log in again" w $I/add_target "10.9.0.2 $P"
 t "the disk is back" disk
 t "the filesystem is still clean" clean
+t "mount it" mnt
 t "the files still read back the same" verify /tmp/a
 
 # 1% of the frames dropped: retransmissions, the same bytes.
 t "1% of the frames dropped" w $F "drop=10000"
 t "more files" files /tmp/b b
-t "written into it" put /tmp/b
+t "copied into it" cp -r /tmp/b $M/
+t "unmount" umnt
 t "the filesystem is clean" clean
+t "mount it again" mnt
 t "the new files read back the same" verify /tmp/b
 t "and the first ones" verify /tmp/a
 t "frames pass again" w $F "off"
 
-t "log out" w $I/remove_target "10.9.0.2 5610"
+# The target's QP reset under writes: the initiator logs in again and the writes go on.
+t "4 MiB to write" dd if=/dev/urandom of=/tmp/c bs=64k count=64
+target_stat cmds
+C0=$V
+writer &
+W=$!
+t "writes under way" writing 20
+target_stat logins
+L=$V
+t "reset the target's QP" w $TD reset
+t "the initiator logged in again" until20 logins_are $((L + 1))
+t "the host is live" until_state $P live
+target_stat cmds
+C0=$V
+t "more writes" writing 40
+touch /tmp/stop
+t "the writer ended" ended $W
+t "every write succeeded" test "$RC" = 0
+t "unmount" umnt
+t "the filesystem is clean" clean
+t "mount it again" mnt
+t "the file written reads back the same" cmp /tmp/c $M/c
+t "and the others" verify /tmp/a
+
+# oib_srpt unloaded under writes: they fail after fail_timeout; nothing hangs.
+t "fail_timeout 3" w $I/fail_timeout 3
+target_stat cmds
+C0=$V
+writer &
+W=$!
+t "writes under way" writing 20
+s0=$(date +%s)
+t "rmmod oib_srpt" unload oib_srpt
+t "the host gave up" until_state $P failed
+t "the writer ended" ended $W
+t "a write failed" test "$RC" != 0
+s1=$(date +%s)
+t "not before fail_timeout ($((s1 - s0)) s)" test $((s1 - s0)) -ge 3
+t "the filesystem unmounts" timeout 60 umount $M
+t "remove the host" w $I/remove_target "10.9.0.2 $P"
 t "the disk went" test ! -e "$D"
-t "stop the target" w $T ""
-rm -rf /tmp/a /tmp/a.sums /tmp/b /tmp/b.sums /tmp/back /tmp/cmds /tmp/debugfs.out /tmp/fsck.out
-rxe_remove "$A"
-rxe_remove "$B"
+t "fail_timeout back to 15" w $I/fail_timeout 15
+t "oib_srpt loads again" load oib_srpt
+
+t "unload oib_srpt" unload oib_srpt
+t "unload oib_srp" unload oib_srp
+rm -rf /tmp/a /tmp/a.sums /tmp/b /tmp/b.sums /tmp/c /tmp/stop /tmp/fsck.out
+srp_devices_remove
 
 load_drivers
 done_testing

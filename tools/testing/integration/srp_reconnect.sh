@@ -5,69 +5,15 @@
 # under writes with fail_timeout 3: one fails (nothing hangs), the host says failed, reads fail
 # at once, and the host is removed.  Skipped when either module is not loaded.
 . "$OIB_GUEST/lib.sh"
+. "$OIB_GUEST/srp.sh"
 
 loaded oib_srp && loaded oib_srpt || { echo "# oib_srp or oib_srpt is not loaded"; exit 4; }
-RXE=/sys/module/oib_rxe/parameters
-T=/sys/module/oib_srpt/parameters/target
-I=/sys/module/oib_srp/parameters
-F=/sys/kernel/debug/oib_rxe/fabrics/default/faults
-w() { echo "$2" >"$1"; }
-
-# state: V is the host's state ("live", "down", "reconnecting", "failed"), from add_target.
-state() {
-	V=
-	while read -r _a _p _h _s; do
-		[ "$_a $_p" = "10.9.0.2 5600" ] && V=$_s
-	done <$I/add_target
-}
-# until_state S... : waits (at most 60 s) until the host is in one of the states.
-until_state() {
-	_i=0
-	while [ $_i -lt 300 ]; do
-		state
-		for _w; do [ "$V" = "$_w" ] && return 0; done
-		sleep 0.2
-		_i=$((_i + 1))
-	done
-	echo "# host still $V"
-	return 1
-}
-# disk: D is the target's disk, once sd has attached it (at most 20 s).
-disk() {
-	D=
-	_i=0
-	while [ $_i -lt 100 ]; do
-		for _b in /sys/block/sd*; do
-			[ -e "$_b/device/vendor" ] || continue
-			get "$_b/device/vendor"
-			case $V in OIB*) D=/dev/${_b##*/}; return 0 ;; esac
-		done
-		sleep 0.2
-		_i=$((_i + 1))
-	done
-	return 1
-}
-# ended PID: waits (at most 60 s) for the background job to end; its status in RC.
-ended() {
-	_i=0
-	while [ $_i -lt 300 ] && [ -d /proc/$1 ]; do sleep 0.2; _i=$((_i + 1)); done
-	[ ! -d /proc/$1 ] || return 1
-	wait "$1"
-	RC=$?
-}
-
-rxe_add 1
-A=$DEV
-rxe_add 1
-B=$DEV
-t "two devices ($A, $B)" test -n "$A" -a -n "$B"
-t "$A has 10.9.0.1" w $RXE/addr "$A 1 10.9.0.1"
-t "$B has 10.9.0.2" w $RXE/addr "$B 1 10.9.0.2"
+srp_devices
 t "a target of 1 LUN of 16 MiB on port 5600" w $T "5600 1 16"
 t "fail_timeout 0 is refused" fails w $I/fail_timeout 0
 t "fail_timeout 3601 is refused" fails w $I/fail_timeout 3601
 t "log in" w $I/add_target "10.9.0.2 5600"
-t "the host is live" until_state live
+t "the host is live" until_state 5600 live
 t "its disk appeared" disk
 t "8 MiB of random data" dd if=/dev/urandom of=/tmp/a bs=64k count=128
 
@@ -75,9 +21,9 @@ t "8 MiB of random data" dd if=/dev/urandom of=/tmp/a bs=64k count=128
 t "every frame dropped" w $F "drop=1000000"
 dd if=/tmp/a of=$D bs=64k oflag=direct 2>/tmp/err &
 P=$!
-t "the host lost its connection" until_state down reconnecting
+t "the host lost its connection" until_state 5600 down reconnecting
 t "frames pass again" w $F "off"
-t "the host logged in again" until_state live
+t "the host logged in again" until_state 5600 live
 t "the write ended" ended $P
 t "and succeeded" test "$RC" = 0
 t "drop the caches" w /proc/sys/vm/drop_caches 3
@@ -90,16 +36,15 @@ t "fail_timeout 3" w $I/fail_timeout 3
 while dd if=/tmp/a of=$D bs=64k oflag=direct 2>/dev/null; do :; done &
 P=$!
 t "stop the target" w $T ""
-t "the host lost its connection" until_state down reconnecting failed
+t "the host lost its connection" until_state 5600 down reconnecting failed
 t "the writes ended: one failed" ended $P
-t "the host gave up" until_state failed
+t "the host gave up" until_state 5600 failed
 t "reads fail at once" fails dd if=$D of=/dev/null bs=4k count=1 iflag=direct
 t "remove the host" w $I/remove_target "10.9.0.2 5600"
 t "the disk went" test ! -e $D
 t "fail_timeout back to 15" w $I/fail_timeout 15
 rm -f /tmp/a /tmp/b /tmp/err
-rxe_remove "$A"
-rxe_remove "$B"
+srp_devices_remove
 
 load_drivers
 done_testing

@@ -3,8 +3,9 @@
  * The initiator's I/O.  A command takes a credit (one stays back for task management; none
  * left: the midlayer retries), registers its scatterlist with the fast-registration MR of its
  * tag, and goes as an SRP_CMD with one direct descriptor.  Its SRP_RSP gives the credits back,
- * the status, sense data and residual; the MR is invalidated (LOCAL_INV) before the command is
- * completed, so the target can no longer reach the memory the midlayer gets back.
+ * the status, sense data and residual; the MR is invalid before the command is completed (the
+ * response a SEND with invalidate of its key, or a LOCAL_INV after it), so the target can no
+ * longer reach the memory the midlayer gets back.
  */
 #include <linux/blk-mq.h>
 #include <linux/rcupdate.h>
@@ -217,13 +218,21 @@ int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *cmd)
 	return 0;
 }
 
-/* No longer in flight (under the lock: srp_requeue_all() may look), then to the midlayer. */
-static void srp_done(struct srp_req *req)
+/*
+ * No longer in flight (under the lock: srp_requeue_all() may look), then to the midlayer.
+ * @remote: its MR was invalidated by the response (SEND with invalidate), not by a LOCAL_INV.
+ */
+static void srp_done(struct srp_req *req, bool remote)
 {
+	struct srp_host_stats *st = &req->h->stats;
 	unsigned long flags;
 
 	spin_lock_irqsave(&req->h->lock, flags);
 	req->inflight = false;
+	if (req->mr && remote)
+		st->remote_inv++;
+	else if (req->mr)
+		st->local_inv++;
 	spin_unlock_irqrestore(&req->h->lock, flags);
 	scsi_done(req->cmd);
 }
@@ -236,17 +245,26 @@ static void srp_inv_done(struct oib_cq *cq, struct oib_wc *wc)
 		srp_wc_error(req->h, "local invalidate", wc);
 		return;		/* the reconnect work requeues the command */
 	}
-	srp_done(req);
+	srp_done(req, false);
 }
 
-/* @req answered: invalidate its MR, then complete it (not live: it is requeued instead). */
-static void srp_finish(struct srp_host *h, struct srp_req *req)
+/*
+ * @req answered: complete it once its MR is invalid.  The response invalidated @inv_rkey (0:
+ * none): if that is the command's key, at once; another key is the target's mistake, which may
+ * have hit another command's memory: the connection goes (the command is requeued).  Else a
+ * LOCAL_INV first (not live: the command is requeued instead).
+ */
+static void srp_finish(struct srp_host *h, struct srp_req *req, u32 inv_rkey)
 {
 	struct oib_send_wr wr = { .wr_cqe = &req->inv_cqe, .opcode = OIB_WR_LOCAL_INV,
 				  .send_flags = OIB_SEND_SIGNALED };
 
-	if (!req->mr) {
-		srp_done(req);
+	if (inv_rkey && (!req->mr || inv_rkey != req->mr->rkey)) {
+		srp_conn_gone(h, "the target invalidated a key not the command's");
+		return;
+	}
+	if (!req->mr || inv_rkey) {
+		srp_done(req, inv_rkey != 0);
 		return;
 	}
 	req->inv_cqe.done = srp_inv_done;
@@ -255,7 +273,7 @@ static void srp_finish(struct srp_host *h, struct srp_req *req)
 		srp_conn_gone(h, "local invalidate not posted");
 }
 
-static void srp_cmd_rsp(struct srp_host *h, const struct oib_srp_rsp_info *rsp)
+static void srp_cmd_rsp(struct srp_host *h, const struct oib_srp_rsp_info *rsp, u32 inv_rkey)
 {
 	struct scsi_cmnd *cmd = NULL;
 	struct srp_req *req;
@@ -279,7 +297,7 @@ static void srp_cmd_rsp(struct srp_host *h, const struct oib_srp_rsp_info *rsp)
 		scsi_set_resid(cmd, rsp->data_in_res_cnt);
 	else if (rsp->flags & OIB_SRP_RSP_DOUNDER)
 		scsi_set_resid(cmd, rsp->data_out_res_cnt);
-	srp_finish(h, req);
+	srp_finish(h, req, inv_rkey);
 }
 
 /* Reposted while live (a connection that goes drains it, or is released after its login). */
@@ -295,6 +313,25 @@ static int srp_repost_recv(struct srp_host *h, struct srp_recv *r)
 	return ret;
 }
 
+/*
+ * An IU that is no response: SRP_T_LOGOUT ends the connection (the target stops it; we log in
+ * again, and give up after fail_timeout if it stays away); anything else (CRED_REQ, AER_REQ:
+ * not taken yet) is dropped and counted.
+ */
+static void srp_target_iu(struct srp_host *h, struct srp_recv *r, u32 len)
+{
+	u32 reason;
+	u64 tag;
+
+	if (oib_srp_parse_small(r->buf, len, OIB_SRP_T_LOGOUT, &tag, &reason)) {
+		atomic_inc(&h->dropped);
+		return;
+	}
+	pr_info("oib_srp: host%u: %pISpc logged out (reason %u)\n", h->shost->host_no, &h->dst,
+		reason);
+	srp_conn_gone(h, "target logout");
+}
+
 void srp_recv_done(struct oib_cq *cq, struct oib_wc *wc)
 {
 	struct srp_recv *r = container_of(wc->wr_cqe, struct srp_recv, cqe);
@@ -306,14 +343,15 @@ void srp_recv_done(struct oib_cq *cq, struct oib_wc *wc)
 		return;
 	}
 	if (oib_srp_parse_rsp(r->buf, wc->byte_len, &rsp)) {
-		atomic_inc(&h->dropped);	/* T_LOGOUT, CRED_REQ, AER: not taken yet */
+		srp_target_iu(h, r, wc->byte_len);
 	} else {
 		srp_answered(h, rsp.req_lim_delta);
 		if (rsp.tag & SRP_TAG_TSK) {
 			h->tsk_code = rsp.resp_len ? rsp.resp_code : -EPROTO;
 			complete(&h->tsk_done);
 		} else {
-			srp_cmd_rsp(h, &rsp);
+			srp_cmd_rsp(h, &rsp, wc->wc_flags & OIB_WC_WITH_INVALIDATE ?
+					     wc->ex.invalidate_rkey : 0);
 		}
 	}
 	if (srp_repost_recv(h, r))

@@ -21,8 +21,10 @@ enum srpt_ch_action srpt_ch_step(struct srpt_ch *ch, enum srpt_ch_event ev)
 	st = srpt_ch_fsm_step(ch->state, ev);
 	if (st.valid)
 		ch->state = st.next;
+	if (st.valid && st.action == SRPT_ACT_LOGOUT)
+		ch->logout = true;
 	spin_unlock_irqrestore(&ch->lock, flags);
-	if (st.valid && st.action == SRPT_ACT_RELEASE)
+	if (st.valid && (st.action == SRPT_ACT_RELEASE || st.action == SRPT_ACT_LOGOUT))
 		queue_work(system_unbound_wq, &ch->release);
 	return st.valid ? st.action : SRPT_ACT_IGNORE;
 }
@@ -110,12 +112,19 @@ static int srpt_ch_objects(struct srpt_ch *ch)
 	return ret;
 }
 
-/* Undo srpt_ch_objects(): the QP drained first, so no callback runs on what is freed. */
+/*
+ * Undo srpt_ch_objects(): the QP drained and the file LUNs' work flushed first, so nothing runs
+ * on what is freed; the QP destroyed under the target's lock, under which srpt_target_reset()
+ * uses it.
+ */
 static void srpt_ch_objects_free(struct srpt_ch *ch)
 {
 	if (ch->id->qp) {
 		oib_drain_qp(ch->id->qp);
+		srpt_cmds_flush(ch);
+		mutex_lock(&ch->t->lock);
 		oib_cma_destroy_qp(ch->id);
+		mutex_unlock(&ch->t->lock);
 	}
 	if (!IS_ERR_OR_NULL(ch->cq))
 		oib_free_cq(ch->cq);
@@ -136,10 +145,40 @@ static void srpt_ch_unlink_free(struct srpt_ch *ch)
 		wake_up(&t->wq);
 }
 
+static void srpt_t_logout_done(struct oib_cq *cq, struct oib_wc *wc)
+{
+	struct srpt_ch *ch = container_of(wc->wr_cqe, struct srpt_ch, t_cqe);
+
+	complete(&ch->t_sent);
+}
+
+/*
+ * The target stops an established channel: SRP_T_LOGOUT (no reason) before the drain, which would
+ * flush it; its completion waited for, which comes as every RC send's does: acknowledged, in
+ * error once the transport's retries ran out, or flushed (the initiator's receives take it
+ * without a credit: it posts more than the target grants).  From the release work, which posts
+ * it although the channel is RELEASING: its own drain follows.
+ */
+static void srpt_t_logout(struct srpt_ch *ch)
+{
+	struct oib_sge sge = { .addr = (uintptr_t)ch->t_iu, .length = sizeof(ch->t_iu),
+			       .lkey = ch->pd->local_dma_lkey };
+	struct oib_send_wr wr = { .wr_cqe = &ch->t_cqe, .sg_list = &sge, .num_sge = 1,
+				  .opcode = OIB_WR_SEND, .send_flags = OIB_SEND_SIGNALED };
+
+	oib_srp_pack_small(ch->t_iu, OIB_SRP_T_LOGOUT, 0, OIB_SRP_T_LOGOUT_NO_REASON);
+	ch->t_cqe.done = srpt_t_logout_done;
+	init_completion(&ch->t_sent);
+	if (!oib_post_send(ch->id->qp, &wr, NULL))
+		wait_for_completion(&ch->t_sent);
+}
+
 static void srpt_ch_release(struct work_struct *work)
 {
 	struct srpt_ch *ch = container_of(work, struct srpt_ch, release);
 
+	if (READ_ONCE(ch->logout))
+		srpt_t_logout(ch);
 	srpt_ch_objects_free(ch);
 	oib_cma_destroy_id(ch->id);
 	srpt_ch_unlink_free(ch);

@@ -11,13 +11,12 @@
 
 #define DO(to, act)	{ .valid = 1, .next = SRPT_CH_##to, .action = SRPT_ACT_##act }
 
-/* Every state that can still go: what ends it. */
+/* Every state that can still go: what ends it (and the target's stop, below). */
 #define SRPT_ENDS							\
 	[SRPT_EV_LOGOUT] = DO(RELEASING, RELEASE),			\
 	[SRPT_EV_QP_ERROR] = DO(RELEASING, RELEASE),			\
 	[SRPT_EV_CM_GONE] = DO(RELEASING, RELEASE),			\
-	[SRPT_EV_DEVICE_REMOVAL] = DO(RELEASING, RELEASE),		\
-	[SRPT_EV_STOP] = DO(RELEASING, RELEASE)
+	[SRPT_EV_DEVICE_REMOVAL] = DO(RELEASING, RELEASE)
 
 static const struct srpt_ch_step srpt_ch_table[SRPT_CH_NSTATES][SRPT_EV_NEVENTS] = {
 	[SRPT_CH_NEW] = {
@@ -28,10 +27,12 @@ static const struct srpt_ch_step srpt_ch_table[SRPT_CH_NSTATES][SRPT_EV_NEVENTS]
 		[SRPT_EV_ESTABLISHED] = DO(LIVE, IGNORE),
 		[SRPT_EV_IU] = DO(CONNECTING, SERVE),
 		SRPT_ENDS,
+		[SRPT_EV_STOP] = DO(RELEASING, RELEASE),
 	},
 	[SRPT_CH_LIVE] = {
 		[SRPT_EV_IU] = DO(LIVE, SERVE),
 		SRPT_ENDS,
+		[SRPT_EV_STOP] = DO(RELEASING, LOGOUT),	/* established: it takes a T_LOGOUT */
 	},
 	/* Late events: the flushes of the drain, the CM's last word. */
 	[SRPT_CH_RELEASING] = {

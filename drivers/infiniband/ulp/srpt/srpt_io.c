@@ -5,10 +5,14 @@
  * response grants the initiator the receives reposted since the last one (req_lim_delta): the
  * target never grants a receive it has not posted.  Reads go out as RDMA WRITEs into the
  * initiator's buffers followed by the SEND of the response; writes come in as RDMA READs, the
- * response sent when the last one completed.  IUs that are neither a command, a task management
- * request nor a logout are dropped and counted.
+ * response sent when the last one completed.  A command's response is a SEND with invalidate of
+ * the key its descriptors name (the initiator registered its memory for it alone); a file LUN's
+ * data goes through a bounce buffer (srpt_file.c).  Work requests are posted only until the
+ * channel is being released.  IUs that are neither a command, a task management request nor a
+ * logout are dropped and counted.
  */
 #include <linux/kernel.h>
+#include <linux/mm.h>
 #include "srpt_priv.h"
 
 static void srpt_send_done(struct oib_cq *cq, struct oib_wc *wc);
@@ -28,6 +32,23 @@ static void srpt_post_failed(struct srpt_ch *ch, const char *what)
 	srpt_ch_step(ch, SRPT_EV_QP_ERROR);
 }
 
+/*
+ * Post @wr unless the channel is being released: its release drains the QP once it is
+ * RELEASING, and the drain must see every work request (a file LUN's work may post late).
+ * -ESHUTDOWN: not posted, and nothing to say.
+ */
+static int srpt_post_send(struct srpt_ch *ch, const struct oib_send_wr *wr)
+{
+	unsigned long flags;
+	int ret = -ESHUTDOWN;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	if (ch->state != SRPT_CH_RELEASING)
+		ret = oib_post_send(ch->id->qp, wr, NULL);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return ret;
+}
+
 static void srpt_rdma_done(struct oib_cq *cq, struct oib_wc *wc);
 
 void srpt_cmds_init(struct srpt_ch *ch)
@@ -41,8 +62,18 @@ void srpt_cmds_init(struct srpt_ch *ch)
 		cmd->ch = ch;
 		cmd->send_cqe.done = srpt_send_done;
 		cmd->rdma_cqe.done = srpt_rdma_done;
+		INIT_WORK(&cmd->io_work, srpt_file_work);
 		list_add_tail(&cmd->free, &ch->free);
 	}
+}
+
+/* After the drain: no file LUN's work runs any more (none is queued after the drain). */
+void srpt_cmds_flush(struct srpt_ch *ch)
+{
+	int i;
+
+	for (i = 0; i < SRPT_NCMDS; i++)
+		flush_work(&ch->cmds[i].io_work);
 }
 
 /* The receives reposted since the last response, now granted. */
@@ -80,15 +111,21 @@ static void srpt_repost(struct srpt_recv *r, bool grant)
 
 static void srpt_serve(struct srpt_cmd *cmd, struct srpt_recv *r);
 
-/* Done with @cmd: it serves the next waiting IU, or goes back to the free list. */
-static void srpt_cmd_put(struct srpt_cmd *cmd)
+/*
+ * Done with @cmd: it serves the next waiting IU, or goes back to the free list (always once the
+ * channel is being released: nothing new starts then).
+ */
+void srpt_cmd_put(struct srpt_cmd *cmd)
 {
 	struct srpt_ch *ch = cmd->ch;
 	struct srpt_recv *r = NULL;
 	unsigned long flags;
 
+	kvfree(cmd->bounce);
+	cmd->bounce = NULL;
 	spin_lock_irqsave(&ch->lock, flags);
-	r = list_first_entry_or_null(&ch->waiting, struct srpt_recv, wait);
+	if (ch->state != SRPT_CH_RELEASING)
+		r = list_first_entry_or_null(&ch->waiting, struct srpt_recv, wait);
 	if (r) {
 		list_del(&r->wait);
 	} else {
@@ -116,12 +153,29 @@ static void srpt_resid(struct srpt_cmd *cmd, struct oib_srp_rsp_info *rsp)
 	*cnt = want > have ? want - have : have - want;
 }
 
-/* Pack @rsp with the credits to grant and post it after the @k work requests in cmd->wr. */
-static void srpt_send_rsp(struct srpt_cmd *cmd, struct oib_srp_rsp_info *rsp, u32 k)
+/*
+ * The key a command's response invalidates (SEND with invalidate): its descriptors' key when
+ * they all have the one (an initiator registers a command's memory under one key), else 0.
+ */
+static u32 srpt_inv_key(const struct oib_srp_cmd_info *info)
+{
+	u32 i;
+
+	for (i = 1; i < info->nbufs; i++)
+		if (info->bufs[i].key != info->bufs[0].key)
+			return 0;
+	return info->nbufs ? info->bufs[0].key : 0;
+}
+
+/*
+ * Pack @rsp with the credits to grant and post it after the @k work requests in cmd->wr; @inv:
+ * a non-zero key it invalidates at the initiator (SEND with invalidate).
+ */
+static void srpt_send_rsp(struct srpt_cmd *cmd, struct oib_srp_rsp_info *rsp, u32 k, u32 inv)
 {
 	struct srpt_ch *ch = cmd->ch;
 	struct oib_send_wr *wr = &cmd->wr[k];
-	int len;
+	int len, ret;
 
 	rsp->req_lim_delta = srpt_take_credits(ch);
 	len = oib_srp_pack_rsp(cmd->rsp, SRPT_MAX_TI_IU, rsp);
@@ -130,13 +184,19 @@ static void srpt_send_rsp(struct srpt_cmd *cmd, struct oib_srp_rsp_info *rsp, u3
 	*wr = (struct oib_send_wr){ .wr_cqe = &cmd->send_cqe, .sg_list = &cmd->sge[k],
 				    .num_sge = 1, .opcode = OIB_WR_SEND,
 				    .send_flags = OIB_SEND_SIGNALED };
-	if (len < 0 || oib_post_send(ch->id->qp, &cmd->wr[0], NULL)) {
+	if (inv) {
+		wr->opcode = OIB_WR_SEND_WITH_INV;
+		wr->ex.invalidate_rkey = inv;
+	}
+	ret = len < 0 ? len : srpt_post_send(ch, &cmd->wr[0]);
+	if (ret) {
 		srpt_cmd_put(cmd);
-		srpt_post_failed(ch, "response");
+		if (ret != -ESHUTDOWN)
+			srpt_post_failed(ch, "response");
 	}
 }
 
-static void srpt_send_cmd_rsp(struct srpt_cmd *cmd, u32 k)
+void srpt_send_cmd_rsp(struct srpt_cmd *cmd, u32 k)
 {
 	struct oib_srp_rsp_info rsp = {
 		.tag = cmd->info.tag, .status = cmd->req.status,
@@ -144,7 +204,7 @@ static void srpt_send_cmd_rsp(struct srpt_cmd *cmd, u32 k)
 	};
 
 	srpt_resid(cmd, &rsp);
-	srpt_send_rsp(cmd, &rsp, k);
+	srpt_send_rsp(cmd, &rsp, k, srpt_inv_key(&cmd->info));
 }
 
 /* RDMA work requests moving @n bytes of the command's data; linked, unsignaled.  Their count. */
@@ -171,17 +231,21 @@ static u32 srpt_rdma_wrs(struct srpt_cmd *cmd, u32 n, enum oib_wr_opcode op)
 static void srpt_read_data(struct srpt_cmd *cmd, u32 n)
 {
 	u32 k = srpt_rdma_wrs(cmd, n, OIB_WR_RDMA_READ);
+	int ret;
 
 	cmd->wr[k - 1].next = NULL;
 	cmd->wr[k - 1].wr_cqe = &cmd->rdma_cqe;
 	cmd->wr[k - 1].send_flags = OIB_SEND_SIGNALED;
-	if (oib_post_send(cmd->ch->id->qp, &cmd->wr[0], NULL)) {
+	ret = srpt_post_send(cmd->ch, &cmd->wr[0]);
+	if (ret) {
 		srpt_cmd_put(cmd);
-		srpt_post_failed(cmd->ch, "RDMA READ");
+		if (ret != -ESHUTDOWN)
+			srpt_post_failed(cmd->ch, "RDMA READ");
 	}
 }
 
-static void srpt_move_data(struct srpt_cmd *cmd)
+/* The command decided: its data moved (then the response), or the response alone. */
+void srpt_move_data(struct srpt_cmd *cmd)
 {
 	u32 n = min(cmd->req.data_len, cmd->info.data_len);
 
@@ -201,6 +265,7 @@ static void srpt_cmd_iu(struct srpt_cmd *cmd, struct srpt_recv *r, u32 len)
 		cmd->info.tag = ((struct oib_srp_cmd *)r->buf)->tag;
 		cmd->info.dir = OIB_SRP_DATA_NONE;
 		cmd->info.data_len = 0;
+		cmd->info.nbufs = 0;	/* nothing invalidated: the descriptors were not taken */
 		srpt_scsi_refuse(&cmd->req);
 	} else {
 		cmd->req.lun = cmd->info.lun;
@@ -210,7 +275,10 @@ static void srpt_cmd_iu(struct srpt_cmd *cmd, struct srpt_recv *r, u32 len)
 	}
 	srpt_repost(r, true);
 	atomic_inc(&ch->t->stats.cmds);
-	srpt_move_data(cmd);
+	if (cmd->req.file)
+		srpt_file_start(cmd);
+	else
+		srpt_move_data(cmd);
 }
 
 /* Task management: our commands finish on their own, so aborts and resets are complete. */
@@ -224,7 +292,7 @@ static void srpt_tsk_iu(struct srpt_cmd *cmd, struct srpt_recv *r, u32 len)
 	rsp.tag = tsk.tag;
 	srpt_repost(r, true);
 	atomic_inc(&cmd->ch->t->stats.tsk_mgmt);
-	srpt_send_rsp(cmd, &rsp, 0);
+	srpt_send_rsp(cmd, &rsp, 0, 0);
 }
 
 static void srpt_serve(struct srpt_cmd *cmd, struct srpt_recv *r)
@@ -294,7 +362,10 @@ static void srpt_rdma_done(struct oib_cq *cq, struct oib_wc *wc)
 		srpt_wc_error(cmd->ch, "RDMA READ", wc);
 		return;
 	}
-	srpt_send_cmd_rsp(cmd, 0);
+	if (cmd->req.file)
+		srpt_file_write(cmd);
+	else
+		srpt_send_cmd_rsp(cmd, 0);
 }
 
 static void srpt_send_done(struct oib_cq *cq, struct oib_wc *wc)

@@ -1,21 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * oib_srpt: an SRP target over oib_cma serving memory LUNs (Documentation/srp.md).  One target
- * is controlled through /sys/module/oib_srpt/parameters/target:
+ * oib_srpt: an SRP target over oib_cma (Documentation/srp.md).  One target of memory LUNs is
+ * controlled through /sys/module/oib_srpt/parameters/target:
  *   echo "PORT NLUNS MIB" > target	listen on every address's PORT with NLUNS LUNs of MIB MiB
  *   echo "" > target			stop it
- * Logins must name the target port ID "oib_srpt" (ASCII, zero padded to 16 bytes).
+ * More targets, with LUNs of memory, files or block devices, are made through configfs
+ * (srpt_configfs.c).  Logins must name the target port ID "oib_srpt" (ASCII, zero padded).
+ * /sys/kernel/debug/oib_srpt/target shows its counters and channels; writing "reset" to it moves
+ * every live channel's QP to the error state (a fault for the tests to recover from).
  */
+#include <linux/debugfs.h>
 #include <linux/in.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/seq_file.h>
+#include <linux/uaccess.h>
 #include "srpt_priv.h"
 
 static DEFINE_MUTEX(srpt_param_mutex);	/* srpt_the_target, srpt_the_spec */
 static struct srpt_target *srpt_the_target;
 static char srpt_the_spec[64];
 
-static const u8 srpt_port_id[16] = "oib_srpt";
+const u8 srpt_port_id[16] __aligned(1) = "oib_srpt";
 
 static int srpt_target_set(const char *val, const struct kernel_param *kp)
 {
@@ -64,14 +70,71 @@ static const struct kernel_param_ops srpt_target_ops = {
 module_param_cb(target, &srpt_target_ops, NULL, 0644);
 MODULE_PARM_DESC(target, "\"PORT NLUNS MIB\": serve NLUNS memory LUNs of MIB MiB on PORT; \"\": stop");
 
+static int srpt_debugfs_show(struct seq_file *m, void *unused)
+{
+	mutex_lock(&srpt_param_mutex);
+	if (srpt_the_target)
+		srpt_target_show(srpt_the_target, m);
+	mutex_unlock(&srpt_param_mutex);
+	return 0;
+}
+
+static int srpt_debugfs_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, srpt_debugfs_show, NULL);
+}
+
+static ssize_t srpt_debugfs_write(struct file *file, const char __user *ubuf, size_t len,
+				  loff_t *ppos)
+{
+	char buf[8] = {};
+	int n = -ENODEV;
+
+	if (len >= sizeof(buf) || copy_from_user(buf, ubuf, len))
+		return -EINVAL;
+	if (!sysfs_streq(buf, "reset"))
+		return -EINVAL;
+	mutex_lock(&srpt_param_mutex);
+	if (srpt_the_target)
+		n = srpt_target_reset(srpt_the_target);
+	mutex_unlock(&srpt_param_mutex);
+	return n < 0 ? n : len;
+}
+
+static const struct file_operations srpt_debugfs_fops = {
+	.owner = THIS_MODULE,
+	.open = srpt_debugfs_open,
+	.read = seq_read,
+	.write = srpt_debugfs_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static struct dentry *srpt_debugfs_dir;
+
 static int __init srpt_init(void)
 {
+	int ret;
+
+	srpt_wq = alloc_workqueue("oib_srpt", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	if (!srpt_wq)
+		return -ENOMEM;
+	ret = srpt_configfs_init();
+	if (ret) {
+		destroy_workqueue(srpt_wq);
+		return ret;
+	}
+	srpt_debugfs_dir = debugfs_create_dir("oib_srpt", NULL);
+	debugfs_create_file("target", 0600, srpt_debugfs_dir, NULL, &srpt_debugfs_fops);
 	return 0;
 }
 
 static void __exit srpt_exit(void)
 {
+	debugfs_remove_recursive(srpt_debugfs_dir);
+	srpt_configfs_exit();
 	srpt_target_destroy(srpt_the_target);
+	destroy_workqueue(srpt_wq);
 }
 
 module_init(srpt_init);

@@ -6,6 +6,7 @@
 #ifndef OIB_SRPT_PRIV_H
 #define OIB_SRPT_PRIV_H
 
+#include <linux/completion.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
@@ -19,7 +20,7 @@
 #define SRPT_MAX_IT_IU		1024	/* the largest IU we take */
 #define SRPT_MAX_TI_IU		256	/* the largest we send */
 #define SRPT_WR_PER_CMD		(OIB_SRP_MAX_BUFS + 1)	/* RDMA per descriptor, the SEND */
-#define SRPT_SQ_SIZE		(SRPT_NCMDS * SRPT_WR_PER_CMD)
+#define SRPT_SQ_SIZE		(SRPT_NCMDS * SRPT_WR_PER_CMD + 1)	/* and a T_LOGOUT */
 
 /* First in both structs an id's context can be: which one it is. */
 enum srpt_kind {
@@ -59,6 +60,9 @@ struct srpt_cmd {
 	u8 rsp[SRPT_MAX_TI_IU];
 	struct oib_sge sge[SRPT_WR_PER_CMD];
 	struct oib_send_wr wr[SRPT_WR_PER_CMD];
+	struct work_struct io_work;	/* a file LUN's I/O (srpt_file.c) */
+	bool io_written;		/* io_work's phase: the data-out is in @bounce */
+	u8 *bounce;			/* a file LUN's data, kvmalloc'd; freed by srpt_cmd_put() */
 };
 
 struct srpt_ch {
@@ -79,7 +83,23 @@ struct srpt_ch {
 	u32 in_flight;
 	struct srpt_recv recv[SRPT_RQ_SIZE];
 	struct srpt_cmd *cmds;		/* SRPT_NCMDS */
+	bool logout;			/* the release sends SRP_T_LOGOUT first (set under @lock) */
+	u8 t_iu[sizeof(struct oib_srp_t_iu)];
+	struct oib_cqe t_cqe;
+	struct completion t_sent;	/* the T_LOGOUT's send completed */
 };
+
+struct seq_file;
+
+extern const u8 srpt_port_id[16];	/* what logins to the module's targets must name */
+
+/* srpt_configfs.c */
+int srpt_configfs_init(void);
+void srpt_configfs_exit(void);
+
+/* srpt_target.c */
+void srpt_target_show(struct srpt_target *t, struct seq_file *m);
+int srpt_target_reset(struct srpt_target *t);
 
 /* srpt_ch.c */
 int srpt_cma_handler(struct oib_cma_id *id, struct oib_cma_event *ev);
@@ -90,5 +110,15 @@ int srpt_post_recv(struct srpt_recv *r);
 /* srpt_io.c */
 void srpt_recv_done(struct oib_cq *cq, struct oib_wc *wc);
 void srpt_cmds_init(struct srpt_ch *ch);
+void srpt_cmds_flush(struct srpt_ch *ch);
+void srpt_cmd_put(struct srpt_cmd *cmd);
+void srpt_move_data(struct srpt_cmd *cmd);
+void srpt_send_cmd_rsp(struct srpt_cmd *cmd, u32 k);
+
+/* srpt_file.c */
+extern struct workqueue_struct *srpt_wq;
+void srpt_file_work(struct work_struct *work);
+void srpt_file_start(struct srpt_cmd *cmd);
+void srpt_file_write(struct srpt_cmd *cmd);
 
 #endif /* OIB_SRPT_PRIV_H */

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The SCSI commands oib_srpt answers, on LUNs backed by memory: INQUIRY (standard data and the
- * VPD pages 0x00, 0x80, 0x83), READ CAPACITY (10) and (16), READ and WRITE (10) and (16), TEST
- * UNIT READY, REQUEST SENSE, REPORT LUNS, MODE SENSE (6) and (10) (the caching page), SYNCHRONIZE
- * CACHE (10) and (16).  Anything else gets CHECK CONDITION with ILLEGAL REQUEST sense (SPC-4
- * fixed format).  Only the decision is here: the channel moves the data.
+ * The SCSI commands oib_srpt answers, on LUNs backed by memory, a file or a block device:
+ * INQUIRY (standard data and the VPD pages 0x00, 0x80, 0x83), READ CAPACITY (10) and (16), READ
+ * and WRITE (10) and (16), TEST UNIT READY, REQUEST SENSE, REPORT LUNS, MODE SENSE (6) and (10)
+ * (the caching page), SYNCHRONIZE CACHE (10) and (16).  Anything else gets CHECK CONDITION with
+ * ILLEGAL REQUEST sense (SPC-4 fixed format).  Only the decision is here: the channel moves the
+ * data (a file LUN's READ, WRITE and SYNCHRONIZE CACHE through srpt_file.c).
  */
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -17,6 +18,8 @@
 #define ASC_LBA_OUT_OF_RANGE	0x21
 #define ASC_INVALID_FIELD_CDB	0x24
 #define ASC_LUN_NOT_SUPPORTED	0x25
+#define ASC_WRITE_ERROR		0x0c
+#define ASC_READ_ERROR		0x11
 
 /*
  * Big-endian CDB and parameter data fields at any alignment (byte by byte: <asm/unaligned.h>
@@ -123,7 +126,7 @@ static void scsi_inquiry(const struct srpt_luns *luns, const struct srpt_lun *lu
 	b[4] = 36 - 5;
 	b[7] = 0x02;		/* CMDQUE */
 	memcpy(b + 8, "OIB     ", 8);
-	memcpy(b + 16, "srpt memory LUN ", 16);
+	memcpy(b + 16, lun && lun->file ? "srpt file LUN   " : "srpt memory LUN ", 16);
 	memcpy(b + 32, "0001", 4);
 	scsi_data_in(req, 36, alloc);
 }
@@ -156,8 +159,11 @@ static void scsi_capacity(const struct srpt_lun *lun, struct srpt_scsi_req *req,
 	scsi_data_in(req, 32, scsi_get_be(req->cdb + 10, 4));
 }
 
-/* MODE SENSE (6) and (10): no block descriptors; the caching page (write cache off). */
-static void scsi_mode_sense(struct srpt_scsi_req *req, bool ten)
+/*
+ * MODE SENSE (6) and (10): no block descriptors; the caching page: the write cache is on for a
+ * file LUN (its writes reach the page cache; SYNCHRONIZE CACHE writes them back), off for memory.
+ */
+static void scsi_mode_sense(const struct srpt_lun *lun, struct srpt_scsi_req *req, bool ten)
 {
 	const u8 *cdb = req->cdb;
 	u8 page = cdb[2] & 0x3f, *b = req->buf;
@@ -169,6 +175,8 @@ static void scsi_mode_sense(struct srpt_scsi_req *req, bool ten)
 		return scsi_check(req, ILLEGAL_REQUEST, ASC_INVALID_FIELD_CDB);
 	b[len] = 0x08;
 	b[len + 1] = 0x12;
+	if (lun->file)
+		b[len + 2] = 0x04;	/* WCE */
 	len += 0x14;
 	if (ten)
 		scsi_put_be(b, 2, len - 2);
@@ -188,9 +196,14 @@ static void scsi_rw(const struct srpt_lun *lun, struct srpt_scsi_req *req, bool 
 		return scsi_check(req, ILLEGAL_REQUEST, ASC_LBA_OUT_OF_RANGE);
 	if (nblk && req->dir != dir)
 		return scsi_check(req, ILLEGAL_REQUEST, ASC_INVALID_FIELD_CDB);
-	req->data = lun->mem + lba * SRPT_BLOCK_SIZE;
 	req->data_len = nblk * SRPT_BLOCK_SIZE;
 	req->data_dir = nblk ? dir : OIB_SRP_DATA_NONE;
+	if (!lun->file) {
+		req->data = lun->mem + lba * SRPT_BLOCK_SIZE;
+		return;
+	}
+	req->file = nblk ? lun->file : NULL;
+	req->pos = lba * SRPT_BLOCK_SIZE;
 }
 
 /* The commands that need a LUN. */
@@ -198,8 +211,10 @@ static void scsi_exec_lun(const struct srpt_lun *lun, struct srpt_scsi_req *req)
 {
 	switch (req->cdb[0]) {
 	case TEST_UNIT_READY:
+		return;
 	case SYNCHRONIZE_CACHE:
 	case SYNCHRONIZE_CACHE_16:
+		req->file = lun->file;	/* the whole file written back */
 		return;
 	case READ_CAPACITY:
 		return scsi_capacity(lun, req, false);
@@ -209,7 +224,7 @@ static void scsi_exec_lun(const struct srpt_lun *lun, struct srpt_scsi_req *req)
 		return scsi_capacity(lun, req, true);
 	case MODE_SENSE:
 	case MODE_SENSE_10:
-		return scsi_mode_sense(req, req->cdb[0] == MODE_SENSE_10);
+		return scsi_mode_sense(lun, req, req->cdb[0] == MODE_SENSE_10);
 	case READ_10:
 	case READ_16:
 		return scsi_rw(lun, req, req->cdb[0] == READ_16, OIB_SRP_DATA_IN);
@@ -229,6 +244,7 @@ void srpt_scsi_exec(const struct srpt_luns *luns, struct srpt_scsi_req *req)
 	req->data = NULL;
 	req->data_len = 0;
 	req->data_dir = OIB_SRP_DATA_NONE;
+	req->file = NULL;
 	switch (req->cdb[0]) {
 	case INQUIRY:
 		return scsi_inquiry(luns, lun, req);
@@ -251,3 +267,10 @@ void srpt_scsi_refuse(struct srpt_scsi_req *req)
 {
 	scsi_check(req, ILLEGAL_REQUEST, ASC_INVALID_FIELD_CDB);
 }
+
+/* A file LUN's read, write or write-back failed: MEDIUM ERROR, no data. */
+void srpt_scsi_io_error(struct srpt_scsi_req *req, bool write)
+{
+	scsi_check(req, MEDIUM_ERROR, write ? ASC_WRITE_ERROR : ASC_READ_ERROR);
+}
+EXPORT_SYMBOL_IF_KUNIT(srpt_scsi_io_error);

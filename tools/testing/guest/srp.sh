@@ -1,0 +1,95 @@
+# The SRP integration scripts' helpers (sourced after lib.sh): the initiator's and the target's
+# controls, two oib_rxe devices addressed for a login, the host's state, its disk, a background
+# job's end.
+RXE=/sys/module/oib_rxe/parameters
+T=/sys/module/oib_srpt/parameters/target
+TD=/sys/kernel/debug/oib_srpt/target
+I=/sys/module/oib_srp/parameters
+F=/sys/kernel/debug/oib_rxe/fabrics/default/faults
+w() { echo "$2" >"$1"; }
+
+# srp_devices: two devices, A (10.9.0.1) and B (10.9.0.2, where the target listens).
+srp_devices() {
+	rxe_add 1
+	A=$DEV
+	rxe_add 1
+	B=$DEV
+	t "two devices ($A, $B)" test -n "$A" -a -n "$B"
+	t "$A has 10.9.0.1" w $RXE/addr "$A 1 10.9.0.1"
+	t "$B has 10.9.0.2" w $RXE/addr "$B 1 10.9.0.2"
+}
+srp_devices_remove() {
+	rxe_remove "$A"
+	rxe_remove "$B"
+}
+
+# state PORT: V is the state of the host logged in to 10.9.0.2 PORT ("live", "down",
+# "reconnecting", "failed"), from add_target.
+state() {
+	V=
+	while read -r _a _p _h _s; do
+		[ "$_a $_p" = "10.9.0.2 $1" ] && V=$_s
+	done <$I/add_target
+}
+# until_state PORT S... : waits (at most 60 s) until the host is in one of the states.
+until_state() {
+	_port=$1
+	shift
+	_i=0
+	while [ $_i -lt 300 ]; do
+		state $_port
+		for _w; do [ "$V" = "$_w" ] && return 0; done
+		sleep 0.2
+		_i=$((_i + 1))
+	done
+	echo "# host still $V"
+	return 1
+}
+# disk [LUN]: D is the target's disk (of that LUN: its SCSI address ends in :LUN), once sd has
+# attached it (at most 20 s).
+disk() {
+	D=
+	_i=0
+	while [ $_i -lt 100 ]; do
+		for _b in /sys/block/sd*; do
+			[ -e "$_b/device/vendor" ] || continue
+			get "$_b/device/vendor"
+			case $V in OIB*) ;; *) continue ;; esac
+			if [ -n "$1" ]; then
+				set -- "$1" "$_b"/device/scsi_device/*
+				[ "${2##*:}" = "$1" ] || continue
+			fi
+			D=/dev/${_b##*/}
+			return 0
+		done
+		sleep 0.2
+		_i=$((_i + 1))
+	done
+	return 1
+}
+# target_stat KEY: V is the target's counter KEY (logins, cmds, ...: its debugfs file's first line).
+target_stat() {
+	V=
+	_k=$1
+	read -r _l <$TD || return 1
+	set -- $_l
+	while [ $# -ge 2 ]; do
+		[ "$1" = "$_k" ] && { V=$2; return 0; }
+		shift 2
+	done
+	return 1
+}
+# mkfs_ext4 DEV, mount_ext4 DEV DIR: an ext4 filesystem whose journal and inode tables are not
+# zeroed, by mkfs or in the background after mounting (through a SCSI disk without WRITE SAME
+# that is zero pages written, slowly): the tests' LUNs start zeroed, and e2fsck reads no inode
+# table marked unused.
+mkfs_ext4() { mkfs.ext4 -q -F -E nodiscard,lazy_itable_init=1,lazy_journal_init=1 "$1"; }
+mount_ext4() { mount -t ext4 -o noinit_itable "$1" "$2"; }
+# ended PID: waits (at most 60 s) for the background job to end; its status in RC.
+ended() {
+	_i=0
+	while [ $_i -lt 300 ] && [ -d /proc/$1 ]; do sleep 0.2; _i=$((_i + 1)); done
+	[ ! -d /proc/$1 ] || return 1
+	wait "$1"
+	RC=$?
+}
