@@ -94,8 +94,8 @@ iters_past() { krping_get "$s" iters && [ "${V:-0}" -ge "$1" ]; }
 t "rping runs" until20 iters_past 20
 kill -9 $_pid
 wait $_pid
-ended() { krping_get "$1" state && [ "$V" = done ]; }
-t "the krping server ends" until20 ended "$s"
+krping_done() { krping_get "$1" state && [ "$V" = done ]; }
+t "the krping server ends" until20 krping_done "$s"
 t "no cm_id left on oib's side" until20 no_ids || cat $CMIDS
 
 t "rxe0 goes" rdma link delete rxe0
