@@ -184,7 +184,7 @@ struct orxe_req {
 	u32 una;			/* the oldest PSN not yet acknowledged */
 	u32 ack_req_psn;		/* the last PSN sent asking for an ACK */
 	u32 rd_atomic;			/* reads and atomics sent and not yet answered */
-	u32 window;			/* PSNs unacknowledged at most: 1 after a timeout */
+	u32 window;			/* PSNs unacknowledged at most (4 after a timeout) */
 	u8 retry_left, rnr_left;	/* tries left before RETRY_EXC_ERR, RNR_RETRY_EXC_ERR */
 	bool rnr_wait;			/* an RNR NAK's delay runs: nothing is sent until it ends */
 	bool going_back;		/* sending again from back_psn, nothing acked since: */
