@@ -1068,7 +1068,7 @@ static void rc_dup_ack_psn(struct kunit *test)
 				       .opcode = ORXE_RC_RDMA_READ_RESPONSE_ONLY,
 				       .qpn = ORXE_FAULT_ANY, .count = 1 };
 	size_t size = 64 * 1024, off, len;
-	u32 read_psn = ~0U, acks = 0;
+	u32 read_psn = ~0U, acks = 0, writes = 0;
 	struct orxe_pkt pkt;
 	loff_t pos = 0;
 	ssize_t got;
@@ -1094,12 +1094,18 @@ static void rc_dup_ack_psn(struct kunit *test)
 							   *(u32 *)(pcap + off + 8), &pkt));
 		if (pkt.opcode == ORXE_RC_RDMA_READ_REQUEST)
 			read_psn = pkt.psn;
+		writes += pkt.opcode == ORXE_RC_RDMA_WRITE_ONLY;
 		if (pkt.opcode != ORXE_RC_ACKNOWLEDGE)
 			continue;
 		acks++;
 		KUNIT_EXPECT_NE_MSG(test, pkt.psn, read_psn, "an ACK names the READ's PSN");
 	}
-	KUNIT_EXPECT_EQ(test, acks, 2);	/* the WRITE's, lost, and the duplicate's */
+	/*
+	 * A capture holds what was not dropped: every WRITE reached b and was acknowledged, the
+	 * first ACK lost; the ACK timer decides how often the WRITE went again.
+	 */
+	KUNIT_EXPECT_GE(test, writes, 2);
+	KUNIT_EXPECT_EQ(test, acks, writes - 1);
 }
 
 /*
