@@ -143,7 +143,6 @@ struct iop {
 	u8 *buf;
 	u32 flags, seed;
 	unsigned int timeout_ms;
-	unsigned int atomics;		/* in flight at most: the negotiated depth */
 	/* counts of completions (and what they carried) */
 	u32 recvs, sends, rdma, atomic_done;
 	u32 last[IOP_DEPTH];
@@ -344,6 +343,15 @@ static int iop_post_recvs(struct iop *x)
 	return 0;
 }
 
+/* The server, before it accepts: every receive posted, the atomic word set. */
+static int iop_server_ready(struct iop *x)
+{
+	u64 word = IOP_ATOMIC_INIT;
+
+	memcpy(x->buf + IOP_WIN_OFF + IOP_WIN_WORD, &word, sizeof(word));
+	return iop_post_recvs(x);
+}
+
 /* ---- The client ---- */
 
 static int iop_client_recv(struct iop *x, const struct iop_wc *wc)
@@ -460,10 +468,10 @@ static int iop_client_atomics(struct iop *x)
 	u32 m = iop_nr_atomics(x), k;
 
 	for (k = 0; k < m && !x->err; k++)
-		if (!iop_wait(x, iop_client_wc, &x->atomic_done, iop_behind(k, x->atomics)))
+		if (!iop_wait(x, iop_client_wc, &x->atomic_done, iop_behind(k, IOP_DEPTH)))
 			iop_post_atomic(x, IOP_OP_FADD, k, IOP_ADD, 0);
 	for (k = 0; k <= m && !x->err; k++)
-		if (!iop_wait(x, iop_client_wc, &x->atomic_done, m + iop_behind(k, x->atomics)))
+		if (!iop_wait(x, iop_client_wc, &x->atomic_done, m + iop_behind(k, IOP_DEPTH)))
 			iop_post_atomic(x, IOP_OP_CSWAP, k, k < m ? iop_cswap_value(x, k) : 0,
 					iop_cswap_value(x, k + 1));
 	return iop_wait(x, iop_client_wc, &x->atomic_done, 2 * m + 1);
@@ -632,7 +640,7 @@ static void iop_init(struct iop *x, const struct iop_ops *ops, void *ctx, u8 *bu
 {
 	*x = (struct iop){
 		.ops = ops, .ctx = ctx, .buf = buf, .flags = flags, .seed = seed,
-		.timeout_ms = timeout_ms, .atomics = IOP_DEPTH, .result = result,
+		.timeout_ms = timeout_ms, .result = result,
 		.result_len = sizeof(result),
 	};
 }

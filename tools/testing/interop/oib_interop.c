@@ -25,7 +25,6 @@ struct iop_conn {
 	struct oib_cq *cq;
 	struct oib_mr *mr;		/* the buffer, local access */
 	struct oib_mr *win_mr;		/* server: the window */
-	u8 *buf;
 	u64 raddr;			/* client: the server's window */
 	u32 rkey;
 	struct completion ev_done;
@@ -88,7 +87,7 @@ static int iop_post_send(void *ctx, const struct iop_wr *w)
 		[IOP_OP_CSWAP] = OIB_WR_ATOMIC_CMP_AND_SWP,
 	};
 	struct iop_conn *c = ctx;
-	struct oib_sge sge = { .addr = (uintptr_t)c->buf + w->off, .length = w->len,
+	struct oib_sge sge = { .addr = (uintptr_t)c->x.buf + w->off, .length = w->len,
 			       .lkey = c->mr->lkey };
 	struct oib_send_wr wr = {
 		.wr_id = (u64)w->op << 32 | w->index, .sg_list = &sge, .num_sge = 1,
@@ -110,7 +109,7 @@ static int iop_post_send(void *ctx, const struct iop_wr *w)
 static int iop_post_recv(void *ctx, u32 slot)
 {
 	struct iop_conn *c = ctx;
-	struct oib_sge sge = { .addr = (uintptr_t)c->buf + slot * IOP_SLOT, .length = IOP_SLOT,
+	struct oib_sge sge = { .addr = (uintptr_t)c->x.buf + slot * IOP_SLOT, .length = IOP_SLOT,
 			       .lkey = c->mr->lkey };
 	struct oib_recv_wr wr = { .wr_id = (u64)IOP_OP_RECV << 32 | slot, .sg_list = &sge,
 				  .num_sge = 1 };
@@ -168,11 +167,11 @@ static int iop_resources(struct iop_conn *c, bool server)
 	c->cq = oib_create_cq(c->id->device, NULL, NULL, NULL, &cq_attr);
 	if (IS_ERR(c->cq))
 		return PTR_ERR(c->cq);
-	c->mr = oib_reg_kernel_mr(c->pd, c->buf, IOP_BUF, OIB_ACCESS_LOCAL_WRITE);
+	c->mr = oib_reg_kernel_mr(c->pd, c->x.buf, IOP_BUF, OIB_ACCESS_LOCAL_WRITE);
 	if (IS_ERR(c->mr))
 		return PTR_ERR(c->mr);
 	if (server) {
-		c->win_mr = oib_reg_kernel_mr(c->pd, c->buf + IOP_WIN_OFF, IOP_WIN_LEN,
+		c->win_mr = oib_reg_kernel_mr(c->pd, c->x.buf + IOP_WIN_OFF, IOP_WIN_LEN,
 					      OIB_ACCESS_LOCAL_WRITE | OIB_ACCESS_REMOTE_READ |
 					      OIB_ACCESS_REMOTE_WRITE | OIB_ACCESS_REMOTE_ATOMIC);
 		if (IS_ERR(c->win_mr))
@@ -245,11 +244,10 @@ static int iop_serve(void *conn, const struct sockaddr *sa)
 	ret = iop_resources(c, true);
 	if (ret)
 		return iop_fail(&c->x, "resources: %d", ret);
-	if (iop_post_recvs(&c->x))
+	if (iop_server_ready(&c->x))
 		return c->x.err;
-	memcpy(c->buf + IOP_WIN_OFF + IOP_WIN_WORD, &(u64){ IOP_ATOMIC_INIT }, sizeof(u64));
 	win.rkey = cpu_to_be32(c->win_mr->rkey);
-	win.addr = cpu_to_be64((uintptr_t)c->buf + IOP_WIN_OFF);
+	win.addr = cpu_to_be64((uintptr_t)c->x.buf + IOP_WIN_OFF);
 	param = iop_conn_param(&win, sizeof(win));
 	ret = oib_cma_accept(c->id, &param);
 	if (ret)
@@ -303,7 +301,6 @@ static struct iop *iop_setup(void *conn, u8 *buf)
 {
 	struct iop_conn *c = conn;
 
-	c->buf = buf;
 	init_completion(&c->ev_done);
 	iop_init(&c->x, &iop_oib_ops, c, buf);
 	return &c->x;

@@ -30,7 +30,6 @@ struct iop_conn {
 	struct ib_cq *cq;
 	struct ib_mr *mr;		/* server: the window */
 	struct scatterlist win_sg;
-	u8 *buf;
 	u64 dma;
 	u64 raddr;			/* client: the server's window */
 	u32 rkey;
@@ -170,7 +169,7 @@ static int iop_resources(struct iop_conn *c, bool server)
 	c->cq = ib_alloc_cq(dev, c, IOP_CQ_DEPTH, 0, IB_POLL_DIRECT);
 	if (IS_ERR(c->cq))
 		return PTR_ERR(c->cq);
-	c->dma = ib_dma_map_single(dev, c->buf, IOP_BUF, DMA_BIDIRECTIONAL);
+	c->dma = ib_dma_map_single(dev, c->x.buf, IOP_BUF, DMA_BIDIRECTIONAL);
 	if (ib_dma_mapping_error(dev, c->dma)) {
 		c->dma = 0;
 		return -ENOMEM;
@@ -179,7 +178,7 @@ static int iop_resources(struct iop_conn *c, bool server)
 		c->mr = ib_alloc_mr(c->pd, IB_MR_TYPE_MEM_REG, IOP_WIN_LEN >> PAGE_SHIFT);
 		if (IS_ERR(c->mr))
 			return PTR_ERR(c->mr);
-		sg_init_one(&c->win_sg, c->buf + IOP_WIN_OFF, IOP_WIN_LEN);
+		sg_init_one(&c->win_sg, c->x.buf + IOP_WIN_OFF, IOP_WIN_LEN);
 		if (ib_dma_map_sg(dev, &c->win_sg, 1, DMA_BIDIRECTIONAL) != 1)
 			return -ENOMEM;
 		if (ib_map_mr_sg(c->mr, &c->win_sg, 1, NULL, PAGE_SIZE) != 1)
@@ -271,9 +270,8 @@ static int iop_serve(void *conn, const struct sockaddr *sa)
 	ret = iop_resources(c, true);
 	if (ret)
 		return iop_fail(&c->x, "resources: %d", ret);
-	if (iop_post_recvs(&c->x))
+	if (iop_server_ready(&c->x))
 		return c->x.err;
-	memcpy(c->buf + IOP_WIN_OFF + IOP_WIN_WORD, &(u64){ IOP_ATOMIC_INIT }, sizeof(u64));
 	win.rkey = cpu_to_be32(c->mr->rkey);
 	win.addr = cpu_to_be64(c->mr->iova);
 	param = iop_conn_param(&win, sizeof(win));
@@ -336,7 +334,6 @@ static struct iop *iop_setup(void *conn, u8 *buf)
 {
 	struct iop_conn *c = conn;
 
-	c->buf = buf;
 	init_completion(&c->ev_done);
 	iop_init(&c->x, &iop_intree_ops, c, buf);
 	return &c->x;
