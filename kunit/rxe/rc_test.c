@@ -1101,11 +1101,14 @@ static void rc_dup_ack_psn(struct kunit *test)
 		KUNIT_EXPECT_NE_MSG(test, pkt.psn, read_psn, "an ACK names the READ's PSN");
 	}
 	/*
-	 * A capture holds what was not dropped: every WRITE reached b and was acknowledged, the
-	 * first ACK lost; the ACK timer decides how often the WRITE went again.
+	 * A capture holds what was not dropped.  The WRITE went again after the timeout, asking
+	 * for an ACK, as often as the timer fired; the first WRITE asked for one only if the READ
+	 * was not queued behind it yet, and the first ACK, whichever it answered, was dropped.  So
+	 * every captured ACK answers a duplicate WRITE, and there is at least one.
 	 */
 	KUNIT_EXPECT_GE(test, writes, 2);
-	KUNIT_EXPECT_EQ(test, acks, writes - 1);
+	KUNIT_EXPECT_GE(test, acks, 1);
+	KUNIT_EXPECT_LE(test, acks, writes - 1);
 }
 
 /*
