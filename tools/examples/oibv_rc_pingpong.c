@@ -2,10 +2,10 @@
 /*
  * oibv_rc_pingpong: ibv_rc_pingpong on liboibv.  Two processes (this one and a child it forks),
  * each with its own context, PD, MR, completion channel, CQ and RC QP, exchange their QP numbers
- * and GIDs over a pair of pipes, then bounce a message back and forth, each side sleeping on its
- * completion channel between messages.
+ * and GIDs over a pair of pipes, then bounce a message back and forth, each side polling its CQ
+ * (or, with -e, sleeping on its completion channel) between messages.
  *
- *   oibv_rc_pingpong [-d DEVICE] [-n ITERATIONS] [-s SIZE]
+ *   oibv_rc_pingpong [-d DEVICE] [-e] [-n ITERATIONS] [-s SIZE]
  */
 #include <getopt.h>
 #include <time.h>
@@ -23,6 +23,7 @@ struct side {
 	char *buf;
 	size_t size;
 	int got[3];		/* completions polled, by wr_id: 1 receive, 2 send */
+	bool events;		/* sleep on the completion channel instead of polling */
 };
 
 static void side_setup(struct side *s, struct oibv_device *dev, size_t size)
@@ -95,7 +96,7 @@ static void poll_all(struct side *s)
 		die("poll failed");
 }
 
-/* Sleep on the channel until @n completions with @wr_id came in all. */
+/* Poll, or sleep on the channel, until @n completions with @wr_id came in all. */
 static void wait_for(struct side *s, int wr_id, int n)
 {
 	struct oibv_cq *cq;
@@ -105,6 +106,8 @@ static void wait_for(struct side *s, int wr_id, int n)
 		poll_all(s);
 		if (s->got[wr_id] >= n)
 			return;
+		if (!s->events)
+			continue;
 		if (oibv_req_notify_cq(s->cq, 0))
 			die("arm failed");
 		/* a completion may have come before the arming: look once more before sleeping */
@@ -119,7 +122,7 @@ static void wait_for(struct side *s, int wr_id, int n)
 
 /* One side: tell the peer who we are, learn who it is, then @iters round trips. */
 static double run_side(struct oibv_device *dev, int rfd, int wfd, bool client, int iters,
-		       size_t size)
+		       size_t size, bool events)
 {
 	struct timespec t0, t1;
 	union oibv_gid gid, rgid;
@@ -130,6 +133,7 @@ static double run_side(struct oibv_device *dev, int rfd, int wfd, bool client, i
 	FILE *in;
 
 	side_setup(&s, dev, size);
+	s.events = events;
 	if (oibv_query_gid(s.ctx, 1, 0, &gid))
 		die("query_gid failed");
 	off = snprintf(line, sizeof(line), "%06x ", s.qp->qp_num);
@@ -177,12 +181,16 @@ int main(int argc, char **argv)
 	size_t size = 4096;
 	struct oibv_device *dev;
 	pid_t pid;
+	bool events = false;
 	double us;
 
-	while ((opt = getopt(argc, argv, "d:n:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "d:en:s:")) != -1) {
 		switch (opt) {
 		case 'd':
 			name = optarg;
+			break;
+		case 'e':
+			events = true;
 			break;
 		case 'n':
 			iters = atoi(optarg);
@@ -191,7 +199,7 @@ int main(int argc, char **argv)
 			size = strtoul(optarg, NULL, 0);
 			break;
 		default:
-			die("usage: %s [-d DEVICE] [-n ITERATIONS] [-s SIZE]", argv[0]);
+			die("usage: %s [-d DEVICE] [-e] [-n ITERATIONS] [-s SIZE]", argv[0]);
 		}
 	}
 	if (iters < 1 || size < 1 || size > (1 << 20))
@@ -204,11 +212,11 @@ int main(int argc, char **argv)
 	if (pid < 0)
 		die("fork failed");
 	if (pid == 0) {
-		us = run_side(dev, s2c[0], c2s[1], true, iters, size);
+		us = run_side(dev, s2c[0], c2s[1], true, iters, size, events);
 		printf("client: %d round trips of %zu bytes, %.2f us each\n", iters, size, us);
 		return 0;
 	}
-	run_side(dev, c2s[0], s2c[1], false, iters, size);
+	run_side(dev, c2s[0], s2c[1], false, iters, size, events);
 	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
 		die("the client failed");
 	printf("server: done\n");
