@@ -12,7 +12,8 @@
 # for the in-tree rdma_cm on rxe and siw and for oib_cma, and krping's latency and bandwidth over
 # oib_cma; then RoCEv2 over UDP: rping's exchange on the in-tree rxe and siw, on oib's fabric, between
 # oib devices on a veth pair (with krping's figures) and between the in-tree rxe and oib; then
-# storage: sequential 1 MiB reads and writes and random 4 KiB reads (32 in flight) through oib_srp
+# userspace verbs: 64 B SEND latency and message rate from perftest (ib_send_lat, ib_send_bw) on the
+# in-tree rxe and siw and from uvbench (tools/testing/user) on liboibv and oib_rxe; then storage: sequential 1 MiB reads and writes and random 4 KiB reads (32 in flight) through oib_srp
 # on a memory LUN, against a local RAM disk.
 # The benchmark modules print raw counts (operations, bytes, nanoseconds); the arithmetic (medians
 # over the rounds) is done here.
@@ -29,7 +30,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kernel bench iproute2 rdmacm-utils ibverbs-providers $([ "${PROFILE:-0}" != 1 ] || echo linux-perf)
+kernel bench iproute2 rdmacm-utils ibverbs-providers perftest $([ "${PROFILE:-0}" != 1 ] || echo linux-perf)
 echo "bench: kernel $kdir ($kver)"
 
 # the oib modules (W=1 in a copy, build/bench-build), then the benchmark modules against their symbols
@@ -46,7 +47,7 @@ fi
 # rdma_cm and dummy and what they need (loaded by /init), brd (loaded by the guest's bench.sh with
 # its size), `rdma` (and `perf`) with their libraries
 extra=(--kmods "rdma_rxe siw rdma_cm rdma_ucm dummy veth" --extra brd --bin "$(command -v rdma)")
-for b in ip rping; do extra+=(--bin "$(command -v $b)"); done
+for b in ip rping ib_send_lat ib_send_bw; do extra+=(--bin "$(command -v $b)"); done
 extra+=(--add /etc/libibverbs.d/rxe.driver etc/libibverbs.d --add /etc/libibverbs.d/siw.driver etc/libibverbs.d)
 for p in rxe siw; do
 	extra+=(--add "$(ls /usr/lib/x86_64-linux-gnu/libibverbs/lib$p-rdmav*.so)" usr/lib/x86_64-linux-gnu/libibverbs)
@@ -130,6 +131,11 @@ function ratio(stack, t,   o, x) {
 	return t ~ /_lat$/ ? x / o : o / x
 }
 function rfmt(r) { return r < 0 ? "n/a" : sprintf("%.2f", r) }
+# oib / the better in-tree stack (the smaller speed-up), "n/a" without either
+function rbest(t,   a, b) {
+	a = ratio("rxe", t); b = ratio("siw", t)
+	return a < 0 ? b : b < 0 ? a : (a < b ? a : b)
+}
 # cycles of all vCPUs per message and per byte: the median figure as wall time per operation
 function cyc(stack, t,   f, ns) {
 	f = fig(stack SUBSEP t)
@@ -181,10 +187,8 @@ END {
 		t = tests[i]
 		m = t ~ /_lat$/ ? sprintf("%.4f us", mlat) : t ~ /_rate$/ ? sprintf("%.2f Mops/s", mrate) : sprintf("%.0f MB/s", mref(t))
 		if (t == "rc_send_4KiB_rate") m = "-"
-		a = ratio("rxe", t); b = ratio("siw", t)
-		best = a < 0 ? b : b < 0 ? a : (a < b ? a : b)
 		printf "%-20s %-11s %-12s %-12s %-12s %-7s %-7s %s\n", t, m, cell("rxe", t), cell("siw", t),
-			cell("oib", t), rfmt(a), rfmt(b), rfmt(best)
+			cell("oib", t), rfmt(ratio("rxe", t)), rfmt(ratio("siw", t)), rfmt(rbest(t))
 	}
 	print "(ratios: speed-ups, > 1: oib faster; latency one way, half the ping-pong round trip; target >= 2;"
 	print " in-tree rxe and siw: both QPs of a pair on one device, loopback; agg8: 8 QP pairs at once)"
@@ -238,6 +242,22 @@ END {
 	print " in-tree: rdma-core rping server and client on one device, loopback; oib: oib_krping both sides;"
 	print " oib UDP: two oib_rxe devices on a veth pair between namespaces, MTU 9000; in-tree<->oib: rping serving on the"
 	print " in-tree rxe, oib_krping connecting from an oib_rxe device at the far end of a veth pair; UDP/fabric: speed-up)"
+	nuv = split("user_send_64B_lat user_send_64B_rate", uv, " ")
+	split("64 B SEND ping-pong, one way|64 B SEND message rate", uvname, "|")
+	print ""
+	for (j = 1; j <= 2; j++)
+		for (i = 1; i <= nuv; i++) {
+			show(intree[j], uv[i])
+			if (fig(intree[j] SUBSEP uv[i]) < 0) print intree[j] " " uv[i] >out
+		}
+	for (i = 1; i <= nuv; i++) show("oib", uv[i])
+	printf "\n%-32s %-12s %-12s %-12s %-7s %-7s %s\n", "userspace verbs (median)", "in-tree rxe",
+		"in-tree siw", "oib", "oib/rxe", "oib/siw", "oib/best in-tree"
+	for (i = 1; i <= nuv; i++)
+		printf "%-32s %-12s %-12s %-12s %-7s %-7s %s\n", uvname[i], cell("rxe", uv[i]), cell("siw", uv[i]),
+			cell("oib", uv[i]), rfmt(ratio("rxe", uv[i])), rfmt(ratio("siw", uv[i])), rfmt(rbest(uv[i]))
+	print "(in-tree: perftest from rdma-core, ib_send_lat and ib_send_bw through rdma_cm, server and client on one"
+	print " device, loopback; oib: uvbench on liboibv between two oib_rxe devices; both busy-poll; target >= 2)"
 	nb = split("blk_read_1MiB_bw blk_write_1MiB_bw blk_randread_4KiB_iops", bt, " ")
 	split("sequential read, 1 MiB|sequential write, 1 MiB|random read, 4 KiB", btname, "|")
 	print ""

@@ -11,13 +11,15 @@
 #   oib_mad, oib_cm and oib_cma), then oib_krping's latency and bandwidth between two more oib_rxe
 #   devices with IP addresses (krping_bench), then rping's exchange on the in-tree rxe and siw
 #   (loopback) and oib over UDP between namespaces, oib to oib and oib to the in-tree rxe
-#   (udp_bench), then storage through oib_srp and on a local RAM disk (srp_bench).  Each module
+#   (udp_bench), then userspace verbs: perftest on the in-tree rxe and siw, uvbench on oib
+#   (uvbench.sh), then storage through oib_srp and on a local RAM disk (srp_bench).  Each module
 #   runs its phases on insmod and is removed after.
 # Kernel command line: oib.bench_rounds=N (default 3); bench.PARAM=V goes to every benchmark
 # module, oib_bench.PARAM=V and oib_bench_intree.PARAM=V to one.  Exit status 0 when every step worked (a
 # benchmark reporting "n/a" is not a failure of this script).
 . "$OIB_GUEST/lib.sh"
 . "$OIB_GUEST/srp.sh"
+. "$OIB_GUEST/uvbench.sh"
 B=/oib/bench
 rc=0
 err() { echo "oib-guest: bench: $*"; rc=1; }
@@ -215,6 +217,10 @@ while [ $i -lt "$rounds" ]; do
 	[ $rxe = 0 ] || rping_fig rxe 10.0.0.1 7320
 	[ $siw = 0 ] || rping_fig siw 10.0.1.1 7321
 	udp_bench
+	msg "bench: round $i of $rounds: userspace verbs, perftest in-tree and uvbench on oib"
+	[ $rxe = 0 ] || perftest_figs rxe rxe0 10.0.0.1 7340
+	[ $siw = 0 ] || perftest_figs siw siw0 10.0.1.1 7342
+	uvbench_figs
 	msg "bench: round $i of $rounds: storage, oib_srp and a local RAM disk"
 	srp_bench
 done
