@@ -120,41 +120,23 @@ static void wait_for(struct side *s, int wr_id, int n)
 	}
 }
 
-/* One side: tell the peer who we are, learn who it is, then @iters round trips. */
+/* One side: connect to the peer over the pipes, then @iters round trips. */
 static double run_side(struct oibv_device *dev, int rfd, int wfd, bool client, int iters,
 		       size_t size, bool events)
 {
 	struct timespec t0, t1;
-	union oibv_gid gid, rgid;
 	uint32_t rqpn;
 	struct side s;
-	char line[128];
-	int i, off;
-	FILE *in;
+	int i;
 
 	side_setup(&s, dev, size);
 	s.events = events;
-	if (oibv_query_gid(s.ctx, 1, 0, &gid))
-		die("query_gid failed");
-	off = snprintf(line, sizeof(line), "%06x ", s.qp->qp_num);
-	for (i = 0; i < 16; i++)
-		off += snprintf(line + off, sizeof(line) - off, "%02x", gid.raw[i]);
-	line[off++] = '\n';
-	if (write(wfd, line, off) != off)
-		die("cannot write to the peer");
-	in = fdopen(rfd, "r");
-	if (!in || !fgets(line, sizeof(line), in) || sscanf(line, "%x", &rqpn) != 1)
-		die("cannot read the peer's QP number");
-	for (i = 0; i < 16; i++)
-		if (sscanf(line + 7 + 2 * i, "%2hhx", &rgid.raw[i]) != 1)
-			die("cannot read the peer's GID");
+	rqpn = connect_over_pipes(s.qp, rfd, wfd);
 	printf("%s: local QPN %#08x, remote QPN %#08x\n", client ? "client" : "server",
 	       s.qp->qp_num, rqpn);
-	connect_rc(s.qp, rqpn, &rgid);
 	post_recv(&s);
 	/* both sides are ready to receive before the first message */
-	if (write(wfd, "R", 1) != 1 || fgetc(in) != 'R')
-		die("cannot synchronise with the peer");
+	sync_over_pipes(rfd, wfd);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 1; i <= iters; i++) {
 		if (client) {
@@ -170,7 +152,6 @@ static double run_side(struct oibv_device *dev, int rfd, int wfd, bool client, i
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	side_teardown(&s);
-	fclose(in);
 	return ((t1.tv_sec - t0.tv_sec) * 1e6 + (t1.tv_nsec - t0.tv_nsec) / 1e3) / iters;
 }
 

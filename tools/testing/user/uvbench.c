@@ -13,7 +13,6 @@
  * the client's wall time from its first post to its last completion.
  */
 #include <time.h>
-#include <unistd.h>
 #include <sys/wait.h>
 #include "../../examples/example.h"
 
@@ -166,44 +165,25 @@ static uint64_t run_bw(struct side *s, bool client, uint64_t iters)
 	return now_ns() - t0;
 }
 
-/* One side: tell the peer who we are, learn who it is, connect, run.  Returns the wall time. */
+/* One side: connect to the peer over the pipes, run.  Returns the wall time. */
 static uint64_t run_side(struct oibv_device *dev, int rfd, int wfd, bool client, bool lat,
 			 size_t size, uint64_t iters)
 {
-	union oibv_gid gid, rgid;
 	struct side s = { 0 };
-	uint32_t rqpn;
-	char line[128];
 	uint64_t ns;
-	int i, off;
-	FILE *in;
+	int i;
 
 	side_setup(&s, dev, size);
-	if (oibv_query_gid(s.ctx, 1, 0, &gid))
-		die("query_gid failed");
-	off = snprintf(line, sizeof(line), "%06x ", s.qp->qp_num);
-	for (i = 0; i < 16; i++)
-		off += snprintf(line + off, sizeof(line) - off, "%02x", gid.raw[i]);
-	line[off++] = '\n';
-	in = fdopen(rfd, "r");
-	if (write(wfd, line, off) != off || !in || !fgets(line, sizeof(line), in) ||
-	    sscanf(line, "%x", &rqpn) != 1)
-		die("cannot exchange QP numbers with the peer");
-	for (i = 0; i < 16; i++)
-		if (sscanf(line + 7 + 2 * i, "%2hhx", &rgid.raw[i]) != 1)
-			die("cannot read the peer's GID");
-	connect_rc(s.qp, rqpn, &rgid);
+	connect_over_pipes(s.qp, rfd, wfd);
 	for (i = 0; i < RX_DEPTH; i += BATCH)
 		post_recvs(&s, BATCH);
 	/* both sides have their receives posted before the first message */
-	if (write(wfd, "R", 1) != 1 || fgetc(in) != 'R')
-		die("cannot synchronise with the peer");
+	sync_over_pipes(rfd, wfd);
 	ns = lat ? run_lat(&s, client, iters) : run_bw(&s, client, iters);
 	if (oibv_destroy_qp(s.qp) || oibv_dereg_mr(s.mr) || oibv_destroy_cq(s.cq) ||
 	    oibv_dealloc_pd(s.pd) || oibv_close_device(s.ctx))
 		die("teardown failed");
 	free(s.buf);
-	fclose(in);
 	return ns;
 }
 
