@@ -495,8 +495,10 @@ int siw_iw_accept(struct oib_iw_cm_id *cm_id, const struct oib_iw_cm_conn_param 
 		mine->rtr = conn->peer.rtr & SIW_RTR_WRITE ? SIW_RTR_WRITE :
 			    conn->peer.rtr & SIW_RTR_READ ? SIW_RTR_READ : 0;
 	mine->p2p = mine->p2p && mine->rtr;
+	if (conn->peer.enhanced)	/* RFC 6581: our ORD is no more than the peer's IRD */
+		mine->ord = min_t(u32, mine->ord, conn->peer.ird);
 	conn->ird = mine->ird;
-	conn->ord = conn->peer.enhanced ? min_t(u32, mine->ord, conn->peer.ird) : mine->ord;
+	conn->ord = mine->ord;
 	len = siw_mpa_build(conn->mpa, true, mine, p->private_data, p->private_data_len);
 	ret = len < 0 ? len : siw_send_frame(conn->sock, conn->mpa, len);
 	if (ret) {
