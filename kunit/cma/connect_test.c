@@ -55,8 +55,6 @@ static const struct cma_expect cma_expect_iw = {
 
 /* ---- The parameters: a device kind, and the case's own (if it has a table) ---- */
 
-static const struct cmat_kind *const cma_kinds[] = { &cmat_rxe, &cmat_siw };
-
 struct cma_param {
 	const struct cmat_kind *kind;
 	const void *sub;		/* an entry of the case's table, or NULL */
@@ -73,9 +71,9 @@ static const void *cma_gen(struct cma_param *params, const void *table, size_t n
 	struct cma_param *p = prev ? (struct cma_param *)prev + 1 : params;
 	size_t i = p - params;
 
-	if (i >= ARRAY_SIZE(cma_kinds) * n)
+	if (i >= ARRAY_SIZE(cmat_kinds) * n)
 		return NULL;
-	p->kind = cma_kinds[i / n];
+	p->kind = cmat_kinds[i / n];
 	p->sub = table ? table + i % n * size : NULL;
 	if (table)
 		snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s_%s", p->kind->name,
@@ -85,7 +83,7 @@ static const void *cma_gen(struct cma_param *params, const void *table, size_t n
 	return p;
 }
 
-static struct cma_param cma_kind_params[ARRAY_SIZE(cma_kinds)];
+static struct cma_param cma_kind_params[ARRAY_SIZE(cmat_kinds)];
 
 static const void *cma_kind_gen_params(const void *prev, char *desc)
 {
@@ -578,7 +576,7 @@ static const struct cma_destroy_case cma_destroy_cases[] = {
 	{ "passive_disconnected", true, OIB_CMA_EVENT_DISCONNECTED, OIB_CMA_EVENT_DISCONNECTED },
 };
 
-static struct cma_param cma_destroy_params[ARRAY_SIZE(cma_kinds) * ARRAY_SIZE(cma_destroy_cases)];
+static struct cma_param cma_destroy_params[ARRAY_SIZE(cmat_kinds) * ARRAY_SIZE(cma_destroy_cases)];
 
 static_assert(offsetof(struct cma_destroy_case, name) == 0);	/* cma_gen() names it */
 
@@ -644,7 +642,7 @@ static const struct cma_removal_case cma_removal_cases[] = {
 	{ "passive", RM_PASSIVE, false },
 };
 
-static struct cma_param cma_removal_params[ARRAY_SIZE(cma_kinds) * ARRAY_SIZE(cma_removal_cases)];
+static struct cma_param cma_removal_params[ARRAY_SIZE(cmat_kinds) * ARRAY_SIZE(cma_removal_cases)];
 
 static_assert(offsetof(struct cma_removal_case, name) == 0);
 

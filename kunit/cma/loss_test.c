@@ -12,14 +12,12 @@
 #define LOSS_CONNS	500
 #define LOSS_WAIT_MS	(15 * OIB_TEST_WAIT_MS)
 
-static const struct cmat_kind *const cma_loss_kinds[] = { &cmat_rxe, &cmat_siw };
-
 static void cma_loss_kind_desc(const struct cmat_kind *const *kind, char *desc)
 {
 	strscpy(desc, (*kind)->name, KUNIT_PARAM_DESC_SIZE);
 }
 
-KUNIT_ARRAY_PARAM(cma_loss, cma_loss_kinds, cma_loss_kind_desc);
+KUNIT_ARRAY_PARAM(cma_loss, cmat_kinds, cma_loss_kind_desc);
 
 static void cma_loss_500(struct kunit *test)
 {

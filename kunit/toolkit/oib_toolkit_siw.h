@@ -13,6 +13,8 @@
 
 /* oib_cma contexts of oib_siw devices (cmat_ctx_of()). */
 extern const struct cmat_kind cmat_siw;
+/* The kinds a suite runs each case over: oib_rxe's, oib_siw's. */
+extern const struct cmat_kind *const cmat_kinds[2];
 
 /* The oib_siw device of 10.0.0.@host's netdev (1 to 3); @managed: removed when the test ends. */
 struct oib_device *oib_test_siw(struct kunit *test, u8 host, bool managed);

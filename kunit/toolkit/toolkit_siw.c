@@ -46,3 +46,5 @@ const struct cmat_kind cmat_siw = {
 	.add = cmat_siw_add,
 	.remove = cmat_siw_remove,
 };
+
+const struct cmat_kind *const cmat_kinds[2] = { &cmat_rxe, &cmat_siw };
