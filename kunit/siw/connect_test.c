@@ -3,44 +3,25 @@
  * KUnit tests for oib_siw: two software iWARP devices on the ends of the veth pair the guest
  * makes in the initial namespace for the KUnit phase (oibsiw0 with 10.0.0.1 and fd00::1,
  * oibsiw1 with 10.0.0.2 and fd00::2; skipped without it), connected through oib_cma and oib_iwcm
- * over real TCP: connect and reject with private data, no listener, SEND, RDMA WRITE and READ of
- * many sizes, and a raw TCP peer that speaks MPA and then sends a malformed FPDU or resets.
+ * over real TCP: connect and reject with private data and the counters, SEND, RDMA WRITE and
+ * READ of many sizes, and a raw TCP peer that speaks MPA and then sends a malformed FPDU or
+ * resets.  oib_cma_connect runs the ULP's view of connecting (no listener, disconnects, destroy
+ * in handlers, device removal) over oib_siw too.
  */
 #include <kunit/test.h>
 #include <linux/module.h>
 #include <linux/net.h>
-#include <linux/netdevice.h>
 #include <linux/tcp.h>
 #include <net/net_namespace.h>
 #include <oib/iw_cm.h>
 #include <oib/siw.h>
-#include "oib_toolkit_cma.h"
-
-static void siwt_remove(void *dev)
-{
-	oib_siw_remove(dev);
-}
-
-static struct oib_device *siwt_dev(struct kunit *test, const char *ifname)
-{
-	struct net_device *ndev = dev_get_by_name(&init_net, ifname);
-	struct oib_device *dev;
-
-	if (!ndev)
-		kunit_skip(test, "no %s: the guest makes the test veth pair", ifname);
-	dev = oib_siw_add(NULL, ndev);
-	dev_put(ndev);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, siwt_remove, dev));
-	return dev;
-}
+#include "oib_toolkit_siw.h"
+#include "raw_peer.h"
 
 /* Two oib_siw devices, a before b (an address both reach resolves on a). */
 static struct cmat_ctx *siwt_ctx(struct kunit *test)
 {
-	struct oib_device *a = siwt_dev(test, "oibsiw0");
-
-	return cmat_ctx_on(test, a, siwt_dev(test, "oibsiw1"));
+	return cmat_ctx_of(test, &cmat_siw);
 }
 
 /* A connection from a to b's wildcard listener, both ends up. */
@@ -127,18 +108,6 @@ static void siwt_reject(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, oib_siw_stat(ctx->a.dev, OIB_SIW_MPA_REJECTS), 1);
 }
 
-static void siwt_no_listener(struct kunit *test)
-{
-	struct cmat_ctx *ctx = siwt_ctx(test);
-	struct sockaddr_storage dst;
-	struct cmat_rec *a;
-
-	cmat_addr(&dst, false, 2, CMAT_PORT + 1);
-	a = cmat_connect_from(ctx, &ctx->a, NULL, &dst, OIB_PS_TCP, 0);
-	KUNIT_ASSERT_TRUE(test, cmat_wait(a, OIB_CMA_EVENT_REJECTED, 1));
-	KUNIT_EXPECT_EQ(test, cmat_count(a, OIB_CMA_EVENT_ESTABLISHED), 0);
-}
-
 /* RDMA WRITE and READ of @len bytes from a into b's registered buffer and back. */
 static void siwt_rdma(struct kunit *test, struct cmat_rec *a, struct cmat_rec *b, u8 *local,
 		      u8 *remote, struct oib_mr *mr, u32 len, u8 seed)
@@ -192,48 +161,20 @@ static void siwt_write_read(struct kunit *test)
 
 /* ---- A raw TCP peer ---- */
 
-static struct socket *siwt_raw_connect(struct kunit *test)
-{
-	struct sockaddr_in dst = { .sin_family = AF_INET, .sin_port = htons(CMAT_PORT),
-				   .sin_addr.s_addr = htonl(0x0a000002) };
-	/* MPA request, revision 2 enhanced, IRD 1 and ORD 1, 4 bytes of private data */
-	static const u8 req[] = { 'M', 'P', 'A', ' ', 'I', 'D', ' ', 'R', 'e', 'q', ' ', 'F',
-				  'r', 'a', 'm', 'e', 0x10, 0x02, 0x00, 0x08, 0x00, 0x01, 0x00,
-				  0x01, 1, 2, 3, 4 };
-	struct msghdr msg = {};
-	struct socket *sock;
-	struct kvec iov = { .iov_base = (void *)req, .iov_len = sizeof(req) };
-	u8 rep[24];
-	int n = 0, ret;
-
-	KUNIT_ASSERT_EQ(test, 0, sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_TCP,
-						  &sock));
-	ret = kernel_connect(sock, (struct sockaddr *)&dst, sizeof(dst), 0);
-	if (!ret)
-		ret = kernel_sendmsg(sock, &msg, &iov, 1, iov.iov_len) == iov.iov_len ? 0 : -EIO;
-	while (!ret && n < sizeof(rep)) {	/* the reply: header and IRD/ORD */
-		iov.iov_base = rep + n;
-		iov.iov_len = sizeof(rep) - n;
-		ret = kernel_recvmsg(sock, &msg, &iov, 1, iov.iov_len, 0);
-		n += ret > 0 ? ret : 0;
-		ret = ret > 0 ? 0 : -EIO;
-	}
-	if (ret)
-		sock_release(sock);
-	KUNIT_ASSERT_EQ(test, 0, ret);
-	KUNIT_EXPECT_EQ(test, 0, memcmp(rep, "MPA ID Rep Frame", 16));
-	KUNIT_EXPECT_EQ(test, rep[16], 0x10);	/* no markers, no CRC, enhanced */
-	return sock;
-}
-
 static struct cmat_rec *siwt_raw_peer(struct cmat_ctx *ctx, struct socket **sock)
 {
 	struct sockaddr_storage laddr;
 	struct cmat_rec *l, *b;
+	u8 frame[SIWT_MPA_HDR + 256];
+	size_t n = siwt_mpa_frame(frame, false, SIWT_MPA_E, 2, 1, 1, 4);
 
 	cmat_addr(&laddr, false, 2, CMAT_PORT);
 	l = cmat_listen(ctx, &ctx->b, &laddr, CMAT_ACCEPT);
-	*sock = siwt_raw_connect(ctx->test);
+	*sock = siwt_raw_dial(ctx->test, 2, CMAT_PORT);
+	KUNIT_ASSERT_EQ(ctx->test, 0, siwt_raw_send(*sock, frame, n));
+	siwt_mpa_read(ctx->test, *sock, frame);
+	KUNIT_EXPECT_EQ(ctx->test, 0, memcmp(frame, "MPA ID Rep Frame", 16));
+	KUNIT_EXPECT_EQ(ctx->test, frame[16], 0x10);	/* no markers, no CRC, enhanced */
 	b = cmat_spawned(l, 0);
 	KUNIT_ASSERT_NOT_NULL(ctx->test, b);
 	KUNIT_ASSERT_TRUE(ctx->test, cmat_wait(b, OIB_CMA_EVENT_ESTABLISHED, 1));
@@ -247,27 +188,20 @@ static void siwt_malformed(struct kunit *test)
 	static const u8 bad[] = { 0x00, 0x0e, 0xc2, 0x40, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 				  0, 0, 0, 0 };
 	struct cmat_ctx *ctx = siwt_ctx(test);
-	struct kvec iov = { .iov_base = (void *)bad, .iov_len = sizeof(bad) };
-	struct msghdr msg = {};
 	struct socket *sock;
 	struct cmat_rec *b;
 	u8 term[28];
-	int n;
 
 	b = siwt_raw_peer(ctx, &sock);
-	KUNIT_EXPECT_EQ(test, kernel_sendmsg(sock, &msg, &iov, 1, iov.iov_len), sizeof(bad));
+	KUNIT_EXPECT_EQ(test, 0, siwt_raw_send(sock, bad, sizeof(bad)));
 	KUNIT_EXPECT_TRUE(test, cmat_wait(b, OIB_CMA_EVENT_DISCONNECTED, 1));
 	KUNIT_EXPECT_EQ(test, oib_siw_stat(ctx->b.dev, OIB_SIW_RX_MALFORMED), 1);
 	KUNIT_EXPECT_EQ(test, oib_siw_stat(ctx->b.dev, OIB_SIW_TX_TERMINATES), 1);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(b->id->qp->state), OIB_QPS_ERR);
-	iov.iov_base = term;
-	iov.iov_len = sizeof(term);
-	n = kernel_recvmsg(sock, &msg, &iov, 1, sizeof(term), MSG_WAITALL);
-	KUNIT_EXPECT_EQ(test, n, sizeof(term));
+	KUNIT_ASSERT_EQ(test, 0, siwt_raw_recv(sock, term, sizeof(term)));
 	KUNIT_EXPECT_EQ(test, term[1], 22);			/* ULPDU length */
 	KUNIT_EXPECT_EQ(test, term[3] & 0x0f, 7);		/* TERMINATE */
 	KUNIT_EXPECT_EQ(test, term[20] >> 4, 1);		/* layer DDP */
-	sock_release(sock);
 }
 
 /* The peer resets: the QP goes to ERR and the posted receive is flushed. */
@@ -285,7 +219,7 @@ static void siwt_peer_reset(struct kunit *test)
 	b = siwt_raw_peer(ctx, &sock);
 	sge.lkey = b->end->pd->local_dma_lkey;
 	KUNIT_ASSERT_EQ(test, 0, oib_post_recv(b->id->qp, &rwr, NULL));
-	sock_release(sock);
+	siwt_raw_release(test, sock);
 	KUNIT_EXPECT_TRUE(test, cmat_wait(b, OIB_CMA_EVENT_DISCONNECTED, 1));
 	KUNIT_ASSERT_EQ(test, 1, oib_test_poll_cq(b->end->cq, &wc, 1));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 77);
@@ -297,7 +231,6 @@ static struct kunit_case siwt_cases[] = {
 	KUNIT_CASE(siwt_connect_v4),
 	KUNIT_CASE(siwt_connect_v6),
 	KUNIT_CASE(siwt_reject),
-	KUNIT_CASE(siwt_no_listener),
 	KUNIT_CASE(siwt_write_read),
 	KUNIT_CASE(siwt_malformed),
 	KUNIT_CASE(siwt_peer_reset),

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The toolkit's RDMA CM part (toolkit_cma.c), for the oib_cma suites: oib_rxe devices on a
- * private fabric with IP addresses, ids whose handler records every event and acts as the test
- * asks, and bounded waits.  Linked into each suite module (oib_cma loads late); nothing exported.
+ * The toolkit's RDMA CM part (toolkit_cma.c), for the oib_cma suites: devices with IP addresses
+ * (oib_rxe's on a private fabric, or of another kind: struct cmat_kind), ids whose handler records
+ * every event and acts as the test asks, and bounded waits.  Linked into each suite module
+ * (oib_cma loads late); nothing exported.
  *
  * Every id the test makes, or a listener spawns, has a struct cmat_rec (its context): what its
  * handler saw, and what it does.  A listener's rec is the template for the recs of the ids it
@@ -58,6 +59,7 @@ struct cmat_rec {
 	bool confirm;			/* active: OIB_CMA_CONFIRM_REP, accept the response */
 	bool keep_on_removal;		/* DEVICE_REMOVAL: leave the destroy to the test */
 	u8 pdata_len;			/* private data sent (connect, accept, reject): a pattern */
+	u8 ird, ord;			/* responder resources, initiator depth (1, 1) */
 
 	/* What the handler saw, under ctx->lock. */
 	int events[OIB_CMA_NEVENTS];
@@ -67,9 +69,26 @@ struct cmat_rec {
 	int errors;			/* calls of the handler's that failed */
 };
 
+/*
+ * What a context's devices are: oib_rxe's on the test fabric (cmat_rxe), or oib_siw's on the
+ * guest's test netdevs (cmat_siw, oib_toolkit_siw.h).  A context made by cmat_ctx_on() has
+ * none: it gets no more devices (cmat_end_add()).
+ */
+struct cmat_kind {
+	const char *name;
+	bool iwarp;
+	/* a device with 10.0.0.@host and fd00::@host; @managed: removed when the test ends */
+	struct oib_device *(*add)(struct kunit *test, struct cmat_ctx *ctx, u8 host, bool managed);
+	/* remove an unmanaged one (waits for its users) */
+	int (*remove)(struct oib_device *dev);
+};
+
+extern const struct cmat_kind cmat_rxe;
+
 struct cmat_ctx {
 	struct kunit *test;
-	struct orxe_fabric *f;
+	const struct cmat_kind *kind;
+	struct orxe_fabric *f;		/* oib_rxe's: the test fabric */
 	struct cmat_end a, b, c;	/* c: only if the test adds it (cmat_end_add) */
 	spinlock_t lock;		/* the recs' records and @recs */
 	wait_queue_head_t wq;
@@ -79,13 +98,15 @@ struct cmat_ctx {
 
 /* Two devices on the test fabric, a with 10.0.0.1 and fd00::1, b with 10.0.0.2 and fd00::2. */
 struct cmat_ctx *cmat_ctx(struct kunit *test);
+/* The same with devices of @kind. */
+struct cmat_ctx *cmat_ctx_of(struct kunit *test, const struct cmat_kind *kind);
 /* The same over the test's own devices @a and @b (RNICs, say), which outlive the context. */
 struct cmat_ctx *cmat_ctx_on(struct kunit *test, struct oib_device *a, struct oib_device *b);
 /* An end on the test's own device @dev, with 10.0.0.@host and fd00::@host. */
 void cmat_end_on(struct kunit *test, struct cmat_end *e, struct oib_device *dev, u8 host);
 /*
- * Another device on the test fabric with 10.0.0.@host and fd00::@host; @managed: removed with its
- * objects when the test ends, else the test removes it (cmat_end_remove()).
+ * Another device of the context's kind with 10.0.0.@host and fd00::@host; @managed: removed with
+ * its objects when the test ends, else the test removes it (ctx->kind->remove).
  */
 void cmat_end_add(struct kunit *test, struct cmat_ctx *ctx, struct cmat_end *e, u8 host,
 		  bool managed);

@@ -46,6 +46,8 @@ static struct cmat_rec *cmat_rec_new(struct cmat_ctx *ctx, struct cmat_end *end,
 	r->end = end;
 	r->id = id;
 	r->disconnect_on_dreq = true;
+	r->ird = 1;
+	r->ord = 1;
 	spin_lock_irqsave(&ctx->lock, flags);
 	list_add_tail(&r->entry, &ctx->recs);
 	spin_unlock_irqrestore(&ctx->lock, flags);
@@ -73,7 +75,7 @@ static void cmat_conn_param(struct cmat_rec *r, struct oib_cma_conn_param *p)
 {
 	*p = (struct oib_cma_conn_param){
 		.private_data = cmat_pattern, .private_data_len = r->pdata_len,
-		.responder_resources = 1, .initiator_depth = 1, .retry_count = 7,
+		.responder_resources = r->ird, .initiator_depth = r->ord, .retry_count = 7,
 		.rnr_retry_count = 7, .flags = r->confirm ? OIB_CMA_CONFIRM_REP : 0,
 	};
 }
@@ -94,6 +96,8 @@ static struct cmat_rec *cmat_on_request(struct cmat_rec *l, struct oib_cma_id *i
 	r->destroy_on = l->destroy_on;
 	r->disconnect_on_dreq = l->disconnect_on_dreq;
 	r->pdata_len = l->pdata_len;
+	r->ird = l->ird;
+	r->ord = l->ord;
 	id->context = r;
 	cmat_conn_param(r, &p);
 	if (r->on_req == CMAT_ACCEPT && (cmat_make_qp(r) || oib_cma_accept(id, &p)))
@@ -248,19 +252,38 @@ void cmat_end_on(struct kunit *test, struct cmat_end *e, struct oib_device *dev,
 	cmat_end_addrs(test, e, host);
 }
 
+static struct oib_device *cmat_rxe_add(struct kunit *test, struct cmat_ctx *ctx, u8 host,
+				       bool managed)
+{
+	struct oib_rxe_params params = { .num_ports = 1 };
+	struct oib_device *dev;
+
+	if (!ctx->f)
+		ctx->f = oib_test_fabric(test, CMAT_FABRIC, 1);
+	if (managed)
+		return oib_test_rxe_on(test, oib_rxe_fabric_name(ctx->f), 1);
+	params.fabric = oib_rxe_fabric_name(ctx->f);
+	dev = oib_rxe_add(&params);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
+	return dev;
+}
+
+const struct cmat_kind cmat_rxe = {
+	.name = "rxe",
+	.add = cmat_rxe_add,
+	.remove = oib_rxe_remove,
+};
+
 void cmat_end_add(struct kunit *test, struct cmat_ctx *ctx, struct cmat_end *e, u8 host,
 		  bool managed)
 {
-	struct oib_rxe_params params = { .num_ports = 1, .fabric = oib_rxe_fabric_name(ctx->f) };
 	struct oib_cq_init_attr cq_attr = { .cqe = 4096 };
 
+	e->dev = ctx->kind->add(test, ctx, host, managed);
 	if (managed) {
-		e->dev = oib_test_rxe_on(test, oib_rxe_fabric_name(ctx->f), 1);
 		e->pd = oib_test_pd(test, e->dev);
 		e->cq = oib_test_cq(test, e->dev, 4096);
 	} else {
-		e->dev = oib_rxe_add(&params);
-		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, e->dev);
 		e->pd = oib_alloc_pd(e->dev);
 		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, e->pd);
 		e->cq = oib_create_cq(e->dev, NULL, NULL, NULL, &cq_attr);
@@ -290,15 +313,20 @@ static struct cmat_ctx *cmat_ctx_new(struct kunit *test)
 	return ctx;
 }
 
-struct cmat_ctx *cmat_ctx(struct kunit *test)
+struct cmat_ctx *cmat_ctx_of(struct kunit *test, const struct cmat_kind *kind)
 {
 	struct cmat_ctx *ctx = cmat_ctx_new(test);
 
-	ctx->f = oib_test_fabric(test, CMAT_FABRIC, 1);
+	ctx->kind = kind;
 	cmat_end_add(test, ctx, &ctx->a, 1, true);
 	cmat_end_add(test, ctx, &ctx->b, 2, true);
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, cmat_ctx_release, ctx));
 	return ctx;
+}
+
+struct cmat_ctx *cmat_ctx(struct kunit *test)
+{
+	return cmat_ctx_of(test, &cmat_rxe);
 }
 
 struct cmat_ctx *cmat_ctx_on(struct kunit *test, struct oib_device *a, struct oib_device *b)

@@ -180,6 +180,8 @@ static void iwcm_process(struct iwcm_id_priv *priv, struct iwcm_queued *q)
 	if (!ret && (event == IWCM_EV_CONNECT_REPLY_OK || event == IWCM_EV_ESTABLISHED))
 		iwcm_qp_rts_locked(priv);
 	if (iwcm_event_last(event)) {
+		if (event == IWCM_EV_CONNECT_REPLY_ERR)
+			iwcm_qp_error_locked(priv);	/* refused, unreachable: as on IB */
 		priv->qp = NULL;
 		iwcm_provider_put_locked(priv);
 	}

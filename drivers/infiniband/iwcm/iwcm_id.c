@@ -80,7 +80,7 @@ void iwcm_provider_put_locked(struct iwcm_id_priv *priv)
 }
 
 /* Moving the QP to ERR closes the connection it carries (include/oib/iw_cm.h). */
-static void iwcm_qp_error_locked(struct iwcm_id_priv *priv)
+void iwcm_qp_error_locked(struct iwcm_id_priv *priv)
 {
 	struct oib_qp_attr attr = { .qp_state = OIB_QPS_ERR };
 

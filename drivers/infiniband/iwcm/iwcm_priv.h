@@ -72,6 +72,8 @@ struct iwcm_id_priv *iwcm_id_alloc(struct oib_device *device, oib_iwcm_handler h
 void iwcm_id_put(struct iwcm_id_priv *priv);
 int iwcm_step_locked(struct iwcm_id_priv *priv, enum iwcm_event event, struct iwcm_step *out);
 void iwcm_provider_put_locked(struct iwcm_id_priv *priv);
+/* Moving the QP to ERR closes the connection it carries (include/oib/iw_cm.h). */
+void iwcm_qp_error_locked(struct iwcm_id_priv *priv);
 void iwcm_destroy(struct iwcm_id_priv *priv);
 
 /* iwcm_event.c */

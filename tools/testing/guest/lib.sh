@@ -270,19 +270,23 @@ _nsip() {
 	if [ "$_ns" = - ]; then ip "$@"; else ip -n "$_ns" "$@"; fi
 }
 
-# kunit_net up|down: the veth pair of the initial namespace that the KUnit suites of devices on
-# netdevs (oib_siw) use, oibsiw0 with 10.0.0.1 and fd00::1, oibsiw1 with 10.0.0.2 and fd00::2;
-# only during the KUnit phase (the integration tests make their own).  Without iproute2's ip,
-# nothing: those suites skip.
+# kunit_net up|down: the veth pairs of the initial namespace that the KUnit suites of devices on
+# netdevs (oib_siw) use, oibsiw0 with 10.0.0.1 and fd00::1, oibsiw1 with 10.0.0.2 and fd00::2,
+# oibsiw2 with 10.0.0.3 and fd00::3 (its peer oibsiw3 has none); only during the KUnit phase (the
+# integration tests make their own).  Without iproute2's ip, nothing: those suites skip.
 kunit_net() {
 	[ -x /bin/ip ] || return 0
 	if [ "$1" = up ]; then
 		{ ip link set lo up && ip link add oibsiw0 type veth peer name oibsiw1 &&
 			ip addr add 10.0.0.1/24 dev oibsiw0 && ip addr add fd00::1/64 dev oibsiw0 nodad &&
 			ip addr add 10.0.0.2/24 dev oibsiw1 && ip addr add fd00::2/64 dev oibsiw1 nodad &&
-			ip link set oibsiw0 up && ip link set oibsiw1 up; } || fail "kunit_net: the veth pair"
+			ip link set oibsiw0 up && ip link set oibsiw1 up &&
+			ip link add oibsiw2 type veth peer name oibsiw3 &&
+			ip addr add 10.0.0.3/24 dev oibsiw2 && ip addr add fd00::3/64 dev oibsiw2 nodad &&
+			ip link set oibsiw2 up && ip link set oibsiw3 up; } || fail "kunit_net: the veth pairs"
 	else
 		ip link del oibsiw0 2>/dev/null
+		ip link del oibsiw2 2>/dev/null
 	fi
 	return 0
 }

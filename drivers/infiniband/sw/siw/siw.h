@@ -38,7 +38,7 @@ extern struct workqueue_struct *siw_wq;
 struct siw_dev {
 	struct oib_device ib;
 	struct list_head entry;		/* siw_devices, under siw_devices_lock */
-	struct net_device __rcu *ndev;	/* RTNL; NULL once unbound */
+	struct net_device __rcu *ndev;	/* set before registering; RTNL; NULL once unbound */
 	netdevice_tracker tracker;
 	struct work_struct gid_work;	/* GIDs follow the netdev's addresses */
 	struct work_struct remove_work;	/* the netdev went */
@@ -178,6 +178,7 @@ struct siw_qp {
 	spinlock_t lock;		/* rings and indices, @state, ORQ, IRQ, @term */
 	enum siw_qp_state state;
 	bool sig_all;
+	int access;			/* OIB_ACCESS_REMOTE_*: what the peer may do to us */
 	struct siw_wqe *sq;
 	u32 sq_mask, sq_prod, sq_next, sq_cons;	/* posted, sent, completed */
 	struct siw_wqe *rq;

@@ -25,11 +25,19 @@
 #include <net/ipv6.h>
 #include <net/sock.h>
 #include <net/tcp.h>
+#include <kunit/visibility.h>
+#include <oib/kunit/siw.h>
 #include "siw.h"
 
 static bool mpa_crc;
 module_param(mpa_crc, bool, 0644);
 MODULE_PARM_DESC(mpa_crc, "ask for MPA CRCs when connecting (default: no, as siw)");
+
+bool oib_siw_set_mpa_crc(bool on)
+{
+	return xchg(&mpa_crc, on);
+}
+EXPORT_SYMBOL_IF_KUNIT(oib_siw_set_mpa_crc);
 
 /*
  * The in-tree siw, as a responder, hands its socket to the QP only after its MPA reply went: an
@@ -308,7 +316,7 @@ int siw_iw_connect(struct oib_iw_cm_id *cm_id, const struct oib_iw_cm_conn_param
 	conn->local = cm_id->local_addr;
 	conn->remote = cm_id->remote_addr;
 	conn->mine = (struct siw_mpa_params){
-		.rev = 2, .enhanced = true, .crc = mpa_crc,
+		.rev = 2, .enhanced = true, .crc = READ_ONCE(mpa_crc),
 		.ird = min_t(u32, p->ird, SIW_MAX_IRD), .ord = min_t(u32, p->ord, SIW_MAX_ORD),
 	};
 	conn->pdata_len = p->private_data_len;
@@ -487,8 +495,10 @@ int siw_iw_accept(struct oib_iw_cm_id *cm_id, const struct oib_iw_cm_conn_param 
 		mine->rtr = conn->peer.rtr & SIW_RTR_WRITE ? SIW_RTR_WRITE :
 			    conn->peer.rtr & SIW_RTR_READ ? SIW_RTR_READ : 0;
 	mine->p2p = mine->p2p && mine->rtr;
+	if (conn->peer.enhanced)	/* RFC 6581: our ORD is no more than the peer's IRD */
+		mine->ord = min_t(u32, mine->ord, conn->peer.ird);
 	conn->ird = mine->ird;
-	conn->ord = conn->peer.enhanced ? min_t(u32, mine->ord, conn->peer.ird) : mine->ord;
+	conn->ord = mine->ord;
 	len = siw_mpa_build(conn->mpa, true, mine, p->private_data, p->private_data_len);
 	ret = len < 0 ? len : siw_send_frame(conn->sock, conn->mpa, len);
 	if (ret) {

@@ -121,6 +121,14 @@ static void siw_dev_remove_work(struct work_struct *work)
 	oib_siw_remove(&container_of(work, struct siw_dev, remove_work)->ib);
 }
 
+/* Let the netdev go (held since oib_siw_add()). */
+static void siw_dev_drop_netdev(struct siw_dev *sdev, struct net_device *ndev)
+{
+	RCU_INIT_POINTER(sdev->ndev, NULL);
+	synchronize_net();
+	netdev_put(ndev, &sdev->tracker);
+}
+
 /* Stop following the netdev; under RTNL. */
 static void siw_dev_unbind(struct siw_dev *sdev)
 {
@@ -129,12 +137,14 @@ static void siw_dev_unbind(struct siw_dev *sdev)
 	ASSERT_RTNL();
 	if (!ndev)
 		return;
-	RCU_INIT_POINTER(sdev->ndev, NULL);
-	synchronize_net();
-	netdev_put(ndev, &sdev->tracker);
+	siw_dev_drop_netdev(sdev, ndev);
 	oib_dispatch_port_event(&sdev->ib, 1, OIB_EVENT_PORT_ERR);
 }
 
+/*
+ * Join the device list, the netdev (held, in @sdev->ndev since before registration) still
+ * registered and no other device's.
+ */
 static int siw_dev_bind(struct siw_dev *sdev, struct net_device *ndev)
 {
 	struct siw_dev *other;
@@ -148,8 +158,6 @@ static int siw_dev_bind(struct siw_dev *sdev, struct net_device *ndev)
 	if (ndev->reg_state != NETREG_REGISTERED)
 		ret = -ENODEV;
 	if (!ret) {
-		netdev_hold(ndev, &sdev->tracker, GFP_KERNEL);
-		rcu_assign_pointer(sdev->ndev, ndev);
 		list_add_tail_rcu(&sdev->entry, &siw_devices);
 		queue_work(siw_wq, &sdev->gid_work);
 	}
@@ -189,19 +197,22 @@ struct oib_device *oib_siw_add(const char *name, struct net_device *ndev)
 		memcpy(eui + 5, ndev->dev_addr + 3, 3);
 	}
 	memcpy(&ib->node_guid, eui, sizeof(eui));
+	/* its namespace from the start: the CMA's listeners come while it registers */
+	netdev_hold(ndev, &sdev->tracker, GFP_KERNEL);
+	rcu_assign_pointer(sdev->ndev, ndev);
 	ret = oib_register_device(ib, name ?: "oib_siw%d");
-	if (ret) {
-		oib_dealloc_device(ib);
-		return ERR_PTR(ret);
-	}
+	if (ret)
+		goto drop;
 	debugfs_create_file("siw", 0444, ib->debugfs, sdev, &stats_fops);
 	ret = siw_dev_bind(sdev, ndev);
-	if (ret) {
-		oib_unregister_device(ib);
-		oib_dealloc_device(ib);
-		return ERR_PTR(ret);
-	}
-	return ib;
+	if (!ret)
+		return ib;
+	oib_unregister_device(ib);
+	wait_var_event(&sdev->nconns, !atomic_read(&sdev->nconns));
+drop:
+	siw_dev_drop_netdev(sdev, ndev);
+	oib_dealloc_device(ib);
+	return ERR_PTR(ret);
 }
 EXPORT_SYMBOL(oib_siw_add);
 

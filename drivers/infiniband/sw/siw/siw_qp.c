@@ -115,6 +115,8 @@ int siw_modify_qp(struct oib_qp *ib, struct oib_qp_attr *attr, int mask)
 		qp->ord = clamp_t(u32, attr->max_rd_atomic, 1, SIW_MAX_ORD);
 	if (mask & OIB_QP_MAX_DEST_RD_ATOMIC)
 		qp->ird = clamp_t(u32, attr->max_dest_rd_atomic, 1, SIW_MAX_IRD);
+	if (mask & OIB_QP_ACCESS_FLAGS)
+		WRITE_ONCE(qp->access, attr->qp_access_flags);
 	if (!(mask & OIB_QP_STATE))
 		return 0;
 	if (attr->qp_state == OIB_QPS_ERR) {
@@ -151,6 +153,7 @@ int siw_query_qp(struct oib_qp *ib, struct oib_qp_attr *attr, int mask,
 	attr->cap.max_inline_data = qp->max_inline;
 	attr->max_rd_atomic = qp->ord;
 	attr->max_dest_rd_atomic = qp->ird;
+	attr->qp_access_flags = READ_ONCE(qp->access);
 	init->cap = attr->cap;
 	init->qp_type = OIB_QPT_RC;
 	init->sq_sig_type = qp->sig_all ? OIB_SIGNAL_ALL_WR : OIB_SIGNAL_REQ_WR;

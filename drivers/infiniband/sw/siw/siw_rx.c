@@ -70,8 +70,12 @@ static u32 siw_rx_access_term(int err)
 
 static u32 siw_rx_write(struct siw_qp *qp, const struct siw_tagged_hdr *h, u8 *data, u32 n)
 {
-	int ret = siw_mem_copy(qp->sdev, qp->ib.pd, be32_to_cpu(h->stag), be64_to_cpu(h->to),
-			       data, n, OIB_ACCESS_REMOTE_WRITE, true, true);
+	int ret = -EACCES;
+
+	/* a zero-length WRITE (the RTR) touches nothing: no access to check */
+	if (!n || READ_ONCE(qp->access) & OIB_ACCESS_REMOTE_WRITE)
+		ret = siw_mem_copy(qp->sdev, qp->ib.pd, be32_to_cpu(h->stag), be64_to_cpu(h->to),
+				   data, n, OIB_ACCESS_REMOTE_WRITE, true, true);
 
 	if (ret)
 		siw_count(qp->sdev, OIB_SIW_RX_ACCESS_ERRORS, 1);
@@ -167,6 +171,10 @@ static u32 siw_rx_read_req(struct siw_qp *qp, const struct siw_read_req *r)
 
 	if (be32_to_cpu(r->h.msn) != qp->rreq_msn || r->h.mo)
 		return SIW_TERM_MSN;
+	if (!(READ_ONCE(qp->access) & OIB_ACCESS_REMOTE_READ)) {
+		siw_count(qp->sdev, OIB_SIW_RX_ACCESS_ERRORS, 1);
+		return SIW_TERM_ACCESS;
+	}
 	spin_lock_irq(&qp->lock);
 	if (qp->irq_prod - qp->irq_cons >= qp->ird) {
 		term = SIW_TERM_IRD;

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * oib_siw's internals for its KUnit suites only (EXPORT_SYMBOL_IF_KUNIT, namespace
+ * EXPORTED_FOR_KUNIT_TESTING).  Never for ULPs or tools: they have <oib/siw.h>.
+ */
+#ifndef OIB_KUNIT_SIW_H
+#define OIB_KUNIT_SIW_H
+
+#include <linux/types.h>
+
+/* The mpa_crc parameter (ask for CRCs when connecting): set it, return what it was. */
+bool oib_siw_set_mpa_crc(bool on);
+
+#endif /* OIB_KUNIT_SIW_H */
