@@ -230,6 +230,8 @@ enum oib_wc_flags {
 	OIB_WC_GRH = BIT(0),
 	OIB_WC_WITH_IMM = BIT(1),
 	OIB_WC_WITH_INVALIDATE = BIT(2),
+	/* the message asked for a solicited event (or the provider does not say: never set) */
+	OIB_WC_SOLICITED = BIT(3),
 };
 
 struct oib_wc {

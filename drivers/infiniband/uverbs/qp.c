@@ -2,8 +2,8 @@
 /*
  * Queue pairs from user space: RC, UC and UD, and with CAP_NET_RAW the special QPs of a port
  * (SMI, GSI), with an SRQ or not, created, modified and destroyed through ioctls, their events
- * on the context's async event file.  Work requests are posted through ioctls too (post.c);
- * the rings are not mapped into the process yet.
+ * on the context's async event file.  Work requests are posted through ioctls (post.c) or,
+ * with OIB_UVERBS_CREATE_MAPPED, written into a send ring mapped into the process (sq_ring.c).
  */
 #include <linux/capability.h>
 #include <linux/module.h>
@@ -102,21 +102,29 @@ static int oib_uverbs_qp_make(struct oib_uverbs_call *call, struct oib_uverbs_qp
 		return ret;
 	qp = oib_create_qp(d->upd->pd, &attr);
 	if (IS_ERR(qp)) {
-		xa_erase(&call->ufile->handles, uqp->uobj.handle);
-		return PTR_ERR(qp);
+		ret = PTR_ERR(qp);
+		goto erase;
+	}
+	cmd->cap = (struct oib_uverbs_qp_cap){
+		.max_send_wr = attr.cap.max_send_wr, .max_recv_wr = attr.cap.max_recv_wr,
+		.max_send_sge = attr.cap.max_send_sge, .max_recv_sge = attr.cap.max_recv_sge,
+		.max_inline_data = attr.cap.max_inline_data,
+	};
+	ret = oib_uverbs_sq_ring_init(call->ufile, uqp, cmd);
+	if (ret) {
+		oib_destroy_qp(qp);
+		goto erase;
 	}
 	uqp->qp = qp;
 	uqp->upd = d->upd;
 	oib_uverbs_pd_qp_add(d->upd);
 	cmd->handle = uqp->uobj.handle;
 	cmd->qp_num = qp->qp_num;
-	cmd->cap = (struct oib_uverbs_qp_cap){
-		.max_send_wr = attr.cap.max_send_wr, .max_recv_wr = attr.cap.max_recv_wr,
-		.max_send_sge = attr.cap.max_send_sge, .max_recv_sge = attr.cap.max_recv_sge,
-		.max_inline_data = attr.cap.max_inline_data,
-	};
 	oib_uobj_commit(&uqp->uobj);
 	return 0;
+erase:
+	xa_erase(&call->ufile->handles, uqp->uobj.handle);
+	return ret;
 }
 
 int oib_uverbs_create_qp(struct oib_uverbs_call *call, void *buf)
@@ -127,7 +135,8 @@ int oib_uverbs_create_qp(struct oib_uverbs_call *call, void *buf)
 	int ret;
 
 	if (cmd->handle || cmd->qp_num || cmd->cap.reserved || cmd->reserved ||
-	    cmd->sq_sig_all > 1)
+	    cmd->sq_sig_all > 1 || cmd->reserved2 ||
+	    (cmd->ring_flags & ~OIB_UVERBS_CREATE_MAPPED) || memchr_inv(&cmd->sq, 0, sizeof(cmd->sq)))
 		return -EINVAL;
 	switch (cmd->qp_type) {
 	case OIB_UVERBS_QPT_SMI:
@@ -169,6 +178,7 @@ int oib_uverbs_qp_destroy(struct oib_uverbs_uobj *uobj, void *resp)
 	ret = oib_destroy_qp(uqp->qp);
 	if (ret)
 		return ret;
+	oib_uverbs_sq_ring_free(uqp);
 	if (async)
 		cmd->async_events_reported =
 			oib_uverbs_event_drop_unread(async, &uqp->async_list, &uqp->async_reported);

@@ -117,6 +117,7 @@ struct oibv_context *oibv_open_device(struct oibv_device *device)
 	}
 	ctx->async_fd = afd.fd;
 	ctx->num_comp_vectors = qd.num_comp_vectors;
+	ctx->rings = !getenv("OIBV_RINGS") || strcmp(getenv("OIBV_RINGS"), "0");
 	return ctx;
 err:
 	ret = errno;

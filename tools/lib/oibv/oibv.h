@@ -33,6 +33,18 @@ struct oibv_context {
 	int cmd_fd;
 	int async_fd;
 	int num_comp_vectors;
+	int rings;		/* oib: CQs and send queues mapped (default; OIBV_RINGS=0: ioctls) */
+};
+
+/* oib: a ring mapped from the kernel (include/uapi/oib/uverbs.h), NULL mem when not mapped. */
+struct oibv_ring {
+	void *mem;
+	size_t size;
+	uint32_t entries;
+	uint32_t stride;
+	uint32_t index;		/* ours: the send queue's producer, the CQ's consumer index */
+	uint32_t max_sge;	/* send queues */
+	pthread_mutex_t lock;	/* @index and the entries we own */
 };
 
 struct oibv_device_attr {
@@ -109,6 +121,7 @@ struct oibv_cq {
 	pthread_cond_t cond;
 	uint32_t comp_events_completed;
 	uint32_t async_events_completed;
+	struct oibv_ring ring;	/* oib */
 };
 
 enum oibv_access_flags {
@@ -192,6 +205,7 @@ struct oibv_qp {
 	pthread_mutex_t mutex;
 	pthread_cond_t cond;
 	uint32_t events_completed;
+	struct oibv_ring sq;	/* oib: the mapped send queue */
 };
 
 struct oibv_ah {

@@ -49,6 +49,7 @@ struct oibv_qp *oibv_create_qp(struct oibv_pd *pd, struct oibv_qp_init_attr *att
 		.send_cq_handle = attr->send_cq->handle, .recv_cq_handle = attr->recv_cq->handle,
 		.qp_type = attr->qp_type, .sq_sig_all = !!attr->sq_sig_all,
 		.port_num = attr->port_num, .srq_handle = attr->srq ? attr->srq->handle : 0,
+		.ring_flags = pd->context->rings ? OIB_UVERBS_CREATE_MAPPED : 0,
 		.cap = {
 			.max_send_wr = attr->cap.max_send_wr, .max_recv_wr = attr->cap.max_recv_wr,
 			.max_send_sge = attr->cap.max_send_sge,
@@ -61,7 +62,13 @@ struct oibv_qp *oibv_create_qp(struct oibv_pd *pd, struct oibv_qp_init_attr *att
 	if (!qp)
 		return NULL;
 	ret = oibv_cmd(pd->context->cmd_fd, OIB_UVERBS_CREATE_QP, &c, sizeof(c));
+	if (!ret && c.ring_flags)
+		ret = oibv_ring_map(&qp->sq, pd->context->cmd_fd, &c.sq, c.cap.max_send_sge ?: 1);
 	if (ret) {
+		if (c.handle)
+			oibv_cmd(pd->context->cmd_fd, OIB_UVERBS_DESTROY_QP,
+				 &(struct oib_uverbs_destroy_reported){ .handle = c.handle },
+				 sizeof(struct oib_uverbs_destroy_reported));
 		free(qp);
 		errno = ret;
 		return NULL;
@@ -150,6 +157,7 @@ int oibv_destroy_qp(struct oibv_qp *qp)
 
 	if (ret)
 		return ret;
+	oibv_ring_unmap(&qp->sq);
 	oibv_events_wait_done(&qp->mutex, &qp->cond, &qp->events_completed,
 			      c.async_events_reported);
 	free(qp);
@@ -160,8 +168,8 @@ int oibv_destroy_qp(struct oibv_qp *qp)
 _Static_assert(sizeof(struct oibv_sge) == sizeof(struct oib_uverbs_sge), "sge layout");
 
 /* @w as the kernel takes it: only the fields its opcode and the QP's type use. */
-static void oibv_send_wr(const struct oibv_qp *qp, const struct oibv_send_wr *w,
-			 struct oib_uverbs_send_wr *u)
+void oibv_send_wr(const struct oibv_qp *qp, const struct oibv_send_wr *w,
+		  struct oib_uverbs_send_wr *u)
 {
 	*u = (struct oib_uverbs_send_wr){
 		.wr_id = w->wr_id, .sg_list = (uintptr_t)w->sg_list, .num_sge = w->num_sge,
@@ -203,6 +211,8 @@ int oibv_post_send(struct oibv_qp *qp, struct oibv_send_wr *wr, struct oibv_send
 	int ret = 0;
 	uint32_t i;
 
+	if (qp->sq.mem)
+		return oibv_post_send_ring(qp, wr, bad_wr);
 	while (w && !ret) {
 		first = w;
 		for (i = 0; w && i < OIB_UVERBS_MAX_WR; i++, w = w->next)

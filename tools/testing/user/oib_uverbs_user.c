@@ -21,6 +21,7 @@
 #include "uverbs_util.h"
 #include "uverbs_abuse.h"
 #include "uverbs_rdma.h"
+#include "uverbs_rings.h"
 
 static struct oibv_context *ctx;	/* the suite's context, open from device_list on */
 
@@ -520,6 +521,16 @@ static const struct ktap_case cases[] = {
 	{ "stale_and_foreign_handles", abuse_handles },
 	{ "post_checks", abuse_post },
 	{ "fuzz", abuse_fuzz },
+	{ "rings_mapped", rings_mapped },
+	{ "rings_outlive_objects", rings_outlive_objects },
+	{ "rings_bad_producer", rings_bad_producer },
+	{ "rings_bad_wqes", rings_bad_wqes },
+	{ "rings_bad_wr_list", rings_bad_wr_list },
+	{ "rings_wqe_rewritten", rings_wqe_rewritten },
+	{ "rings_cq_bad_consumer", rings_cq_bad_consumer },
+	{ "rings_close_under_traffic", rings_close_under_traffic },
+	{ "rings_fork", rings_fork },
+	{ "rings_fuzz", rings_fuzz },
 	{ "close_while_in_use", abuse_close_in_use },
 	{ "fork", abuse_fork },
 	{ "kill9_in_traffic", abuse_kill9 },

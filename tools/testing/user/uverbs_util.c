@@ -278,3 +278,29 @@ bool readable(int fd, int timeout_ms)
 
 	return poll(&pfd, 1, timeout_ms) == 1 && (pfd.revents & POLLIN);
 }
+
+bool objects_back_to(int n)
+{
+	int64_t end = now_ms() + 10000;
+
+	while (live_objects() != n && now_ms() < end)
+		usleep(1000);
+	if (live_objects() != n)
+		diag("live objects %d, want %d", live_objects(), n);
+	return live_objects() == n;
+}
+
+void unmap_ring(struct oibv_ring *r)
+{
+	if (r->mem)
+		munmap(r->mem, r->size);
+	r->mem = NULL;
+}
+
+void pair_unmap(struct pair *p)
+{
+	unmap_ring(&p->a->sq);
+	unmap_ring(&p->b->sq);
+	unmap_ring(&p->cq_a->ring);
+	unmap_ring(&p->cq_b->ring);
+}
