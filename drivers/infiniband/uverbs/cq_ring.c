@@ -72,6 +72,7 @@ static bool oib_uverbs_cq_ring_write(struct oib_uverbs_cq *ucq, const struct oib
 		solicited |= (wc[i].wc_flags & OIB_WC_SOLICITED) || wc[i].status;
 		m->prod++;
 	}
+	/* the entries before the index that shows them; pairs with the process's acquire */
 	smp_store_release(&hdr->producer, m->prod);
 	return solicited;
 }

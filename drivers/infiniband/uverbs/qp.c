@@ -135,8 +135,8 @@ int oib_uverbs_create_qp(struct oib_uverbs_call *call, void *buf)
 	int ret;
 
 	if (cmd->handle || cmd->qp_num || cmd->cap.reserved || cmd->reserved ||
-	    cmd->sq_sig_all > 1 || cmd->reserved2 ||
-	    (cmd->ring_flags & ~OIB_UVERBS_CREATE_MAPPED) || memchr_inv(&cmd->sq, 0, sizeof(cmd->sq)))
+	    cmd->sq_sig_all > 1 || cmd->reserved2 || (cmd->ring_flags & ~OIB_UVERBS_CREATE_MAPPED) ||
+	    memchr_inv(&cmd->sq, 0, sizeof(cmd->sq)))
 		return -EINVAL;
 	switch (cmd->qp_type) {
 	case OIB_UVERBS_QPT_SMI:

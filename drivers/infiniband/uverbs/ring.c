@@ -13,6 +13,8 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <kunit/visibility.h>
+#include <oib/kunit/uverbs.h>
 #include "uverbs.h"
 
 /* The largest ring, header and entries. */
@@ -133,3 +135,13 @@ int oib_uverbs_mmap(struct file *filp, struct vm_area_struct *vma)
 	vma->vm_ops = &oib_uverbs_vm_ops;
 	return 0;
 }
+
+#if IS_ENABLED(CONFIG_KUNIT)
+void *oib_uverbs_test_ring(struct oib_uverbs_file *ufile, u64 offset)
+{
+	struct oib_uverbs_kring *ring = xa_load(&ufile->rings, offset >> PAGE_SHIFT);
+
+	return ring ? ring->mem : NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(oib_uverbs_test_ring);
+#endif /* CONFIG_KUNIT */

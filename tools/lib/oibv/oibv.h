@@ -33,7 +33,7 @@ struct oibv_context {
 	int cmd_fd;
 	int async_fd;
 	int num_comp_vectors;
-	int rings;		/* oib: CQs and send queues mapped (default; OIBV_RINGS=0: ioctls) */
+	int rings;	/* oib: CQs and send queues mapped (default; OIBV_RINGS=0: ioctls) */
 };
 
 /* oib: a ring mapped from the kernel (include/uapi/oib/uverbs.h), NULL mem when not mapped. */

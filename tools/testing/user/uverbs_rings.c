@@ -184,26 +184,32 @@ bool rings_bad_producer(void)
 	return ok;
 }
 
-/* Ways to spoil a send entry; each is refused, as POST_SEND refuses it. */
-static void spoil(struct pair *p, struct oib_uverbs_send_wr *e, int how)
-{
-	struct oib_uverbs_sge *sge = (void *)(e + 1);
+/* Ways to spoil a send entry (a u32 at an offset); each is refused, as POST_SEND refuses it. */
+#define WR_SIZE sizeof(struct oib_uverbs_send_wr)
+static const struct spoil {
+	const char *what;
+	size_t off;
+	uint32_t val;
+} spoils[] = {
+	{ "opcode", offsetof(struct oib_uverbs_send_wr, opcode), 99 },
+	{ "num_sge > max_send_sge", offsetof(struct oib_uverbs_send_wr, num_sge), 3 },
+	{ "num_sge huge", offsetof(struct oib_uverbs_send_wr, num_sge), 0xffffffffu },
+	{ "sg_list", offsetof(struct oib_uverbs_send_wr, sg_list), 0x1000 },
+	{ "lkey", WR_SIZE + offsetof(struct oib_uverbs_sge, lkey), 0x5a5a5a },
+	{ "length beyond the MR", WR_SIZE + offsetof(struct oib_uverbs_sge, length), BUF_SIZE + 1 },
+	{ "imm_data on SEND", offsetof(struct oib_uverbs_send_wr, imm_data), 1 },
+	{ "rkey on SEND", offsetof(struct oib_uverbs_send_wr, rkey), 5 },
+	{ "send_flags", offsetof(struct oib_uverbs_send_wr, send_flags), 1u << 9 },
+	{ "ah_handle on RC", offsetof(struct oib_uverbs_send_wr, ah_handle), 1 },
+};
 
-	switch (how) {
-	case 0: e->opcode = 99; break;
-	case 1: e->num_sge = 3; break;			/* more than the QP's max_send_sge */
-	case 2: e->sg_list = (uintptr_t)sge; break;	/* SGEs come inline only */
-	case 3: sge->lkey ^= 0x5a5a00; break;
-	case 4: sge->length = BUF_SIZE + 1; break;	/* beyond the MR */
-	case 5: e->imm_data = 1; break;			/* a field SEND does not use */
-	case 6: e->send_flags |= 1u << 9; break;
-	case 7: e->ah_handle = 1; break;		/* an AH on an RC QP */
-	case 8: e->num_sge = 0xffffffffu; break;
-	default: sge->lkey = p->pd->handle; break;
-	}
+#define SPOILS (int)(sizeof(spoils) / sizeof(spoils[0]))
+
+static void spoil(struct oib_uverbs_send_wr *e, int how)
+{
+	memcpy((char *)e + spoils[how].off, &spoils[how].val, sizeof(uint32_t));
 }
 
-#define SPOILS 10
 
 /*
  * A good entry, a bad one, a good one: the first is posted, the doorbell fails naming the bad
@@ -225,7 +231,7 @@ bool rings_bad_wqes(void)
 		i = p.a->sq.index;
 		write_send(&p, i, 1, 8);
 		write_send(&p, i + 1, 2, 8);
-		spoil(&p, sq_entry(p.a, i + 1), how);
+		spoil(sq_entry(p.a, i + 1), how);
 		write_send(&p, i + 2, 3, 8);
 		set_producer(p.a, i + 3);
 		ok = CHECK(doorbell(p.a, &db) == EINVAL) && CHECK(db.posted == 1) &&
@@ -233,7 +239,7 @@ bool rings_bad_wqes(void)
 		     poll_n(p.cq_a, 1, &wc) && CHECK(wc.wr_id == 1 && !wc.status) &&
 		     poll_n(p.cq_b, 1, &wc);
 		if (!ok)
-			diag("spoil %d", how);
+			diag("spoiled: %s", spoils[how].what);
 		set_producer(p.a, i + 1);
 	}
 	ok = ok && still_works(&p);
