@@ -8,6 +8,7 @@
  */
 #include <kunit/test.h>
 #include <linux/err.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <oib/kunit/uverbs.h>
 #include "oib_toolkit.h"
