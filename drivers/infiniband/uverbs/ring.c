@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Rings mapped into the process (include/uapi/oib/uverbs.h has the layout).  A ring is
- * vmalloc_user() memory: the kernel reads and writes it through its own mapping, from any
- * context, and the process maps it through the context's file at the offset the create command
+ * Rings mapped into the process (include/uapi/oib/uverbs.h has the layout).  A ring is zeroed
+ * pages: the kernel reads and writes them through its own mapping (vmap()), from any context,
+ * and the process maps them through the context's file at the offset the create command
  * answered (its key in the file's @rings table, in pages).  The object that made the ring takes
  * it out of the table when it goes; a mapping made before keeps the memory (a reference per
  * VMA), so the process never faults on a ring it mapped and the kernel never writes to memory
@@ -23,14 +23,36 @@
 static void oib_uverbs_kring_release(struct kref *ref)
 {
 	struct oib_uverbs_kring *ring = container_of(ref, struct oib_uverbs_kring, ref);
+	unsigned int i;
 
-	vfree(ring->mem);
+	if (ring->mem)
+		vunmap(ring->mem);
+	for (i = 0; ring->pages && i < ring->npages && ring->pages[i]; i++)
+		__free_page(ring->pages[i]);
+	kfree(ring->pages);
 	kfree(ring);
 }
 
 static void oib_uverbs_kring_put(struct oib_uverbs_kring *ring)
 {
 	kref_put(&ring->ref, oib_uverbs_kring_release);
+}
+
+/* Zeroed pages and the kernel's mapping of them (failures are quiet: -ENOMEM says it all). */
+static int oib_uverbs_kring_pages(struct oib_uverbs_kring *ring)
+{
+	unsigned int i;
+
+	ring->pages = kcalloc(ring->npages, sizeof(*ring->pages), GFP_KERNEL);
+	if (!ring->pages)
+		return -ENOMEM;
+	for (i = 0; i < ring->npages; i++) {
+		ring->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
+		if (!ring->pages[i])
+			return -ENOMEM;
+	}
+	ring->mem = vmap(ring->pages, ring->npages, VM_MAP, PAGE_KERNEL);
+	return ring->mem ? 0 : -ENOMEM;
 }
 
 /*
@@ -58,8 +80,8 @@ struct oib_uverbs_kring *oib_uverbs_kring_alloc(struct oib_uverbs_file *ufile, u
 	ring->entries = entries;
 	ring->stride = stride;
 	ring->size = bytes;
-	ring->mem = vmalloc_user(bytes);
-	ret = ring->mem ? 0 : -ENOMEM;
+	ring->npages = bytes >> PAGE_SHIFT;
+	ret = oib_uverbs_kring_pages(ring);
 	if (!ret)
 		ret = xa_alloc(&ufile->rings, &ring->key, ring, XA_LIMIT(1, U32_MAX >> PAGE_SHIFT),
 			       GFP_KERNEL);
@@ -124,13 +146,16 @@ int oib_uverbs_mmap(struct file *filp, struct vm_area_struct *vma)
 	if (!ring)
 		return -EINVAL;
 	ret = vma->vm_end - vma->vm_start == ring->size ? 0 : -EINVAL;
-	if (!ret)
-		ret = remap_vmalloc_range(vma, ring->mem, 0);
+	if (!ret) {
+		unsigned long n = ring->npages;
+
+		ret = vm_insert_pages(vma, vma->vm_start, ring->pages, &n);
+	}
 	if (ret) {
 		oib_uverbs_kring_put(ring);
 		return ret;
 	}
-	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND);
+	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
 	vma->vm_private_data = ring;
 	vma->vm_ops = &oib_uverbs_vm_ops;
 	return 0;

@@ -123,7 +123,9 @@ struct oib_uverbs_pd {
 struct oib_uverbs_kring {
 	struct kref ref;
 	struct oib_uverbs_file *ufile;	/* whose @rings table has it, while the object lives */
-	void *mem;			/* vmalloc_user(): struct oib_uverbs_ring_hdr, entries */
+	struct page **pages;		/* @npages zeroed pages */
+	unsigned int npages;
+	void *mem;			/* their vmap(): struct oib_uverbs_ring_hdr, entries */
 	u32 size;			/* bytes, page aligned */
 	u32 entries;			/* a power of two */
 	u32 stride;
@@ -297,6 +299,7 @@ int oib_uverbs_query_srq(struct oib_uverbs_call *call, void *cmd);
 int oib_uverbs_destroy_srq(struct oib_uverbs_call *call, void *cmd);
 int oib_uverbs_post_srq_recv(struct oib_uverbs_call *call, void *cmd);
 int oib_uverbs_doorbell(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_query_qp(struct oib_uverbs_call *call, void *cmd);
 
 /* ring.c */
 struct oib_uverbs_kring *oib_uverbs_kring_alloc(struct oib_uverbs_file *ufile, u32 entries,
@@ -325,6 +328,7 @@ void oib_uverbs_umem_free(struct oib_uverbs_umem *umem);
 
 /* ah.c: the kernel's address vector from the user's; -EINVAL for reserved bits. */
 int oib_uverbs_ah_attr(const struct oib_uverbs_ah_attr *u, struct oib_ah_attr *k);
+void oib_uverbs_ah_attr_to_user(const struct oib_ah_attr *k, struct oib_uverbs_ah_attr *u);
 
 /* post.c: a send request as POST_SEND takes it, its SGEs already in kernel memory. */
 struct oib_uverbs_send_batch {

@@ -51,6 +51,7 @@ enum oib_uverbs_cmd_nr {
 	OIB_UVERBS_DESTROY_SRQ,
 	OIB_UVERBS_POST_SRQ_RECV,
 	OIB_UVERBS_DOORBELL,
+	OIB_UVERBS_QUERY_QP,
 	OIB_UVERBS_CMD_MAX,
 };
 
@@ -421,6 +422,19 @@ struct oib_uverbs_modify_qp {
 	__u8 reserved[3];
 	__u32 qkey;		/* UD */
 	struct oib_uverbs_ah_attr ah_attr;
+};
+
+/*
+ * QUERY_QP: attr.hdr is the command's header, attr.handle and attr.attr_mask (the attributes
+ * wanted, MODIFY_QP's bits; the kernel may answer more) are in; every other field is out: the
+ * QP's attributes in MODIFY_QP's fields (attr_mask set to the bits answered), its granted
+ * capabilities, its type and signalling.
+ */
+struct oib_uverbs_query_qp {
+	struct oib_uverbs_modify_qp attr;
+	struct oib_uverbs_qp_cap cap;	/* out */
+	__u32 qp_type;			/* out */
+	__u32 sq_sig_all;		/* out */
 };
 
 struct oib_uverbs_sge {

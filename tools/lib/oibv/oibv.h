@@ -199,6 +199,7 @@ struct oibv_qp {
 	struct oibv_pd *pd;
 	struct oibv_cq *send_cq;
 	struct oibv_cq *recv_cq;
+	struct oibv_srq *srq;
 	uint32_t handle;
 	uint32_t qp_num;
 	enum oibv_qp_type qp_type;
@@ -394,6 +395,8 @@ int oibv_dereg_mr(struct oibv_mr *mr);
 
 struct oibv_qp *oibv_create_qp(struct oibv_pd *pd, struct oibv_qp_init_attr *attr);
 int oibv_modify_qp(struct oibv_qp *qp, struct oibv_qp_attr *attr, int attr_mask);
+int oibv_query_qp(struct oibv_qp *qp, struct oibv_qp_attr *attr, int attr_mask,
+		  struct oibv_qp_init_attr *init_attr);
 int oibv_destroy_qp(struct oibv_qp *qp);
 int oibv_post_send(struct oibv_qp *qp, struct oibv_send_wr *wr, struct oibv_send_wr **bad_wr);
 int oibv_post_recv(struct oibv_qp *qp, struct oibv_recv_wr *wr, struct oibv_recv_wr **bad_wr);

@@ -78,6 +78,7 @@ struct oibv_qp *oibv_create_qp(struct oibv_pd *pd, struct oibv_qp_init_attr *att
 	qp->pd = pd;
 	qp->send_cq = attr->send_cq;
 	qp->recv_cq = attr->recv_cq;
+	qp->srq = attr->srq;
 	qp->handle = c.handle;
 	qp->qp_num = c.qp_num;
 	qp->qp_type = attr->qp_type;
@@ -118,6 +119,47 @@ int oibv_modify_qp(struct oibv_qp *qp, struct oibv_qp_attr *a, int mask)
 	};
 
 	return oibv_cmd(qp->context->cmd_fd, OIB_UVERBS_MODIFY_QP, &c, sizeof(c));
+}
+
+static void oibv_ah_attr_from(struct oibv_ah_attr *a, const struct oib_uverbs_ah_attr *u)
+{
+	*a = (struct oibv_ah_attr){
+		.grh = { .flow_label = u->flow_label, .sgid_index = u->sgid_index,
+			 .hop_limit = u->hop_limit, .traffic_class = u->traffic_class },
+		.dlid = u->dlid, .sl = u->sl, .is_global = u->is_global, .port_num = u->port_num,
+	};
+	memcpy(a->grh.dgid.raw, u->dgid, sizeof(u->dgid));
+}
+
+/* Every attribute is answered, whatever @attr_mask asks (libibverbs allows it). */
+int oibv_query_qp(struct oibv_qp *qp, struct oibv_qp_attr *a, int attr_mask,
+		  struct oibv_qp_init_attr *init)
+{
+	struct oib_uverbs_query_qp c = { .attr = { .handle = qp->handle, .attr_mask = attr_mask } };
+	const struct oib_uverbs_modify_qp *m = &c.attr;
+	int ret = oibv_cmd(qp->context->cmd_fd, OIB_UVERBS_QUERY_QP, &c, sizeof(c));
+
+	if (ret)
+		return ret;
+	*a = (struct oibv_qp_attr){
+		.qp_state = m->qp_state, .path_mtu = m->path_mtu, .rq_psn = m->rq_psn,
+		.sq_psn = m->sq_psn, .dest_qp_num = m->dest_qp_num, .qkey = m->qkey,
+		.qp_access_flags = m->qp_access_flags, .pkey_index = m->pkey_index,
+		.max_rd_atomic = m->max_rd_atomic, .max_dest_rd_atomic = m->max_dest_rd_atomic,
+		.min_rnr_timer = m->min_rnr_timer, .port_num = m->port_num, .timeout = m->timeout,
+		.retry_cnt = m->retry_cnt, .rnr_retry = m->rnr_retry,
+	};
+	oibv_ah_attr_from(&a->ah_attr, &m->ah_attr);
+	*init = (struct oibv_qp_init_attr){
+		.qp_context = qp->qp_context, .send_cq = qp->send_cq, .recv_cq = qp->recv_cq,
+		.srq = qp->srq, .qp_type = c.qp_type, .sq_sig_all = c.sq_sig_all,
+		.cap = {
+			.max_send_wr = c.cap.max_send_wr, .max_recv_wr = c.cap.max_recv_wr,
+			.max_send_sge = c.cap.max_send_sge, .max_recv_sge = c.cap.max_recv_sge,
+			.max_inline_data = c.cap.max_inline_data,
+		},
+	};
+	return 0;
 }
 
 struct oibv_ah *oibv_create_ah(struct oibv_pd *pd, struct oibv_ah_attr *attr)

@@ -161,6 +161,7 @@ bool rings_outlive_objects(void)
 /* Producer indices beyond the ring, behind the consumer, huge: refused, nothing posted. */
 bool rings_bad_producer(void)
 {
+	int base = live_objects();
 	struct oib_uverbs_doorbell db;
 	struct pair p;
 	uint32_t cons, bad[] = { 65, 0xffffffffu, 0x80000000u, 0x7fffffffu, 1000 };
@@ -181,7 +182,7 @@ bool rings_bad_producer(void)
 	set_producer(p.a, cons);
 	ok = ok && CHECK(!doorbell(p.a, &db)) && CHECK(db.posted == 0) && still_works(&p);
 	pair_teardown(&p);
-	return ok;
+	return objects_back_to(base) && ok;
 }
 
 /* Ways to spoil a send entry (a u32 at an offset); each is refused, as POST_SEND refuses it. */
@@ -217,6 +218,7 @@ static void spoil(struct oib_uverbs_send_wr *e, int how)
  */
 bool rings_bad_wqes(void)
 {
+	int base = live_objects();
 	struct oib_uverbs_doorbell db;
 	struct oibv_wc wc;
 	struct pair p;
@@ -244,12 +246,13 @@ bool rings_bad_wqes(void)
 	}
 	ok = ok && still_works(&p);
 	pair_teardown(&p);
-	return ok;
+	return objects_back_to(base) && ok;
 }
 
 /* liboibv's bad_wr over a ring: the list's second request names a foreign lkey. */
 bool rings_bad_wr_list(void)
 {
+	int base = live_objects();
 	struct oibv_send_wr w[3], *bad = NULL;
 	struct oibv_sge sge[3];
 	struct oibv_wc wc;
@@ -275,7 +278,7 @@ bool rings_bad_wr_list(void)
 	ok = ok && CHECK_ERR(oibv_post_send(p.a, w, &bad), EINVAL) && CHECK(bad == &w[0]);
 	ok = ok && still_works(&p);
 	pair_teardown(&p);
-	return ok;
+	return objects_back_to(base) && ok;
 }
 
 struct flipper {
@@ -310,6 +313,7 @@ static void *flip_thread(void *arg)
  */
 bool rings_wqe_rewritten(void)
 {
+	int base = live_objects();
 	struct flipper f = { 0 };
 	struct oib_uverbs_doorbell db;
 	int64_t end = now_ms() + 3000;
@@ -325,9 +329,13 @@ bool rings_wqe_rewritten(void)
 	for (i = 0; i < p.a->sq.entries; i++)
 		write_send(&p, i, 1, 8);
 	f.p = &p;
-	ok = CHECK(!pthread_create(&th, NULL, flip_thread, &f));
+	/* one receive waits for each send posted; a refused one leaves it for the next */
+	if (!post_recvs(&p, 1) || !CHECK(!pthread_create(&th, NULL, flip_thread, &f))) {
+		pair_teardown(&p);
+		return false;
+	}
+	ok = true;
 	while (ok && now_ms() < end && posted < 2000) {
-		ok = post_recvs(&p, 1);
 		set_producer(p.a, p.a->sq.index + 1);
 		r = doorbell(p.a, &db);
 		if (r == EINVAL && db.posted == 0) {
@@ -335,9 +343,9 @@ bool rings_wqe_rewritten(void)
 			set_producer(p.a, db.bad_wr);
 			continue;
 		}
-		ok = ok && CHECK(!r) && CHECK(db.posted == 1) && poll_n(p.cq_a, 1, &wc) &&
+		ok = CHECK(!r) && CHECK(db.posted == 1) && poll_n(p.cq_a, 1, &wc) &&
 		     CHECK(wc.status == OIBV_WC_SUCCESS) && poll_n(p.cq_b, 1, &wc) &&
-		     CHECK(wc.byte_len == 8 || wc.byte_len == 16);
+		     CHECK(wc.byte_len == 8 || wc.byte_len == 16) && post_recvs(&p, 1);
 		posted++;
 	}
 	f.stop = 1;
@@ -347,17 +355,18 @@ bool rings_wqe_rewritten(void)
 	i = p.a->sq.index;
 	write_send(&p, i, 9, 8);
 	set_producer(p.a, i + 1);
-	ok = ok && CHECK(posted > 0) && post_recvs(&p, 1) && CHECK(!doorbell(p.a, &db));
+	ok = ok && CHECK(posted > 0) && CHECK(!doorbell(p.a, &db));
 	write_send(&p, i, 10, 16);
 	ok = ok && poll_n(p.cq_a, 1, &wc) && CHECK(wc.wr_id == 9) && poll_n(p.cq_b, 1, &wc) &&
 	     CHECK(wc.byte_len == 8);
 	pair_teardown(&p);
-	return ok;
+	return objects_back_to(base) && ok;
 }
 
 /* A CQ consumer index the process spoiled: the next completion is lost, CQ_ERR is raised. */
 bool rings_cq_bad_consumer(void)
 {
+	int base = live_objects();
 	struct oibv_context *ctx = ctx_for_tests();
 	struct oibv_async_event ev;
 	struct oib_uverbs_ring_hdr *h;
@@ -376,7 +385,7 @@ bool rings_cq_bad_consumer(void)
 	if (ok)
 		oibv_ack_async_event(&ev);
 	pair_teardown(&p);
-	return ok;
+	return objects_back_to(base) && ok;
 }
 
 /* Sends in flight, then close or munmap in either order: everything goes, nothing leaks. */
@@ -422,6 +431,7 @@ bool rings_close_under_traffic(void)
 /* A child does not inherit the rings (it faults on them); the parent's keep working. */
 bool rings_fork(void)
 {
+	int base = live_objects();
 	struct pair p;
 	int st = -1;
 	pid_t pid;
@@ -437,7 +447,7 @@ bool rings_fork(void)
 	ok = CHECK(pid > 0) && CHECK(waitpid(pid, &st, 0) == pid) &&
 	     CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV) && still_works(&p);
 	pair_teardown(&p);
-	return ok;
+	return objects_back_to(base) && ok;
 }
 
 #define RING_FUZZ_ROUNDS 20000
