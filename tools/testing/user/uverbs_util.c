@@ -102,6 +102,22 @@ int live_objects(void)
 	return total;
 }
 
+/* The debugfs objects file, as diagnostics. */
+static void show_objects(void)
+{
+	char path[128], line[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/oib/%s/objects", test_ibdev);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		diag("objects: %s", line);
+	}
+	if (f)
+		fclose(f);
+}
+
 int raw_cmd(int fd, unsigned int nr, void *cmd, uint32_t size)
 {
 	((struct oib_uverbs_hdr *)cmd)->size = size;
@@ -285,8 +301,10 @@ bool objects_back_to(int n)
 
 	while (live_objects() != n && now_ms() < end)
 		usleep(1000);
-	if (live_objects() != n)
+	if (live_objects() != n) {
 		diag("live objects %d, want %d", live_objects(), n);
+		show_objects();
+	}
 	return live_objects() == n;
 }
 
