@@ -13,12 +13,13 @@
 #include <linux/module.h>
 #include "uverbs.h"
 
+/* Never through wc->qp: the QP may have been destroyed since the completion was queued. */
 void oib_uverbs_wc_to_user(struct oib_uverbs_wc *u, const struct oib_wc *wc)
 {
 	*u = (struct oib_uverbs_wc){
 		.wr_id = wc->wr_id, .status = wc->status, .opcode = wc->opcode,
 		.vendor_err = wc->vendor_err, .byte_len = wc->byte_len,
-		.qp_num = wc->qp ? wc->qp->qp_num : 0, .src_qp = wc->src_qp,
+		.qp_num = wc->qp_num, .src_qp = wc->src_qp,
 		.imm_data = (__force u32)wc->ex.imm_data,
 		.wc_flags = wc->wc_flags & ~OIB_WC_SOLICITED,
 		.pkey_index = wc->pkey_index, .slid = wc->slid, .sl = wc->sl,

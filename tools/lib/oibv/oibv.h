@@ -34,6 +34,8 @@ struct oibv_context {
 	int async_fd;
 	int num_comp_vectors;
 	int rings;	/* oib: CQs and send queues mapped (default; OIBV_RINGS=0: ioctls) */
+	pthread_mutex_t rings_lock;	/* oib: @ring_list */
+	struct oibv_ring *ring_list;	/* oib: the mapped rings, unmapped at close */
 };
 
 /* oib: a ring mapped from the kernel (include/uapi/oib/uverbs.h), NULL mem when not mapped. */
@@ -45,6 +47,7 @@ struct oibv_ring {
 	uint32_t index;		/* ours: the send queue's producer, the CQ's consumer index */
 	uint32_t max_sge;	/* send queues */
 	pthread_mutex_t lock;	/* @index and the entries we own */
+	struct oibv_ring *next, **pprev;	/* on the context's ring_list */
 };
 
 struct oibv_device_attr {

@@ -33,7 +33,7 @@ struct oibv_cq *oibv_create_cq(struct oibv_context *ctx, int cqe, void *cq_conte
 	}
 	ret = oibv_cmd(ctx->cmd_fd, OIB_UVERBS_CREATE_CQ, &c, sizeof(c));
 	if (!ret && c.ring_flags)
-		ret = oibv_ring_map(&cq->ring, ctx->cmd_fd, &c.ring, 0);
+		ret = oibv_ring_map(ctx, &cq->ring, &c.ring, 0);
 	if (ret) {
 		if (c.handle)
 			oibv_cmd(ctx->cmd_fd, OIB_UVERBS_DESTROY_CQ,
@@ -63,7 +63,7 @@ int oibv_destroy_cq(struct oibv_cq *cq)
 
 	if (ret)
 		return ret;
-	oibv_ring_unmap(&cq->ring);
+	oibv_ring_unmap(cq->context, &cq->ring);
 	if (cq->channel)
 		__atomic_sub_fetch(&cq->channel->refcnt, 1, __ATOMIC_RELEASE);
 	pthread_mutex_lock(&cq->mutex);

@@ -26,8 +26,11 @@ struct oibv_wc;
 struct oibv_qp;
 struct oibv_send_wr;
 struct oib_uverbs_send_wr;
-int oibv_ring_map(struct oibv_ring *r, int fd, const struct oib_uverbs_ring *u, uint32_t max_sge);
-void oibv_ring_unmap(struct oibv_ring *r);
+struct oibv_context;
+int oibv_ring_map(struct oibv_context *ctx, struct oibv_ring *r, const struct oib_uverbs_ring *u,
+		  uint32_t max_sge);
+void oibv_ring_unmap(struct oibv_context *ctx, struct oibv_ring *r);
+void oibv_ring_unmap_all(struct oibv_context *ctx);
 int oibv_poll_ring(struct oibv_ring *r, int num_entries, struct oibv_wc *wc);
 int oibv_post_send_ring(struct oibv_qp *qp, struct oibv_send_wr *wr,
 			struct oibv_send_wr **bad_wr);

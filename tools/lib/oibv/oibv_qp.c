@@ -63,7 +63,7 @@ struct oibv_qp *oibv_create_qp(struct oibv_pd *pd, struct oibv_qp_init_attr *att
 		return NULL;
 	ret = oibv_cmd(pd->context->cmd_fd, OIB_UVERBS_CREATE_QP, &c, sizeof(c));
 	if (!ret && c.ring_flags)
-		ret = oibv_ring_map(&qp->sq, pd->context->cmd_fd, &c.sq, c.cap.max_send_sge ?: 1);
+		ret = oibv_ring_map(pd->context, &qp->sq, &c.sq, c.cap.max_send_sge ?: 1);
 	if (ret) {
 		if (c.handle)
 			oibv_cmd(pd->context->cmd_fd, OIB_UVERBS_DESTROY_QP,
@@ -199,7 +199,7 @@ int oibv_destroy_qp(struct oibv_qp *qp)
 
 	if (ret)
 		return ret;
-	oibv_ring_unmap(&qp->sq);
+	oibv_ring_unmap(qp->context, &qp->sq);
 	oibv_events_wait_done(&qp->mutex, &qp->cond, &qp->events_completed,
 			      c.async_events_reported);
 	free(qp);

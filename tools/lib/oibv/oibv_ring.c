@@ -13,9 +13,11 @@
 #include "oibv.h"
 #include "oibv_priv.h"
 
-int oibv_ring_map(struct oibv_ring *r, int fd, const struct oib_uverbs_ring *u, uint32_t max_sge)
+int oibv_ring_map(struct oibv_context *ctx, struct oibv_ring *r, const struct oib_uverbs_ring *u,
+		  uint32_t max_sge)
 {
-	void *mem = mmap(NULL, u->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, u->offset);
+	void *mem = mmap(NULL, u->size, PROT_READ | PROT_WRITE, MAP_SHARED, ctx->cmd_fd,
+			 u->offset);
 
 	if (mem == MAP_FAILED)
 		return errno;
@@ -24,16 +26,42 @@ int oibv_ring_map(struct oibv_ring *r, int fd, const struct oib_uverbs_ring *u, 
 		.max_sge = max_sge,
 	};
 	pthread_mutex_init(&r->lock, NULL);
+	pthread_mutex_lock(&ctx->rings_lock);
+	r->next = ctx->ring_list;
+	if (r->next)
+		r->next->pprev = &r->next;
+	r->pprev = &ctx->ring_list;
+	ctx->ring_list = r;
+	pthread_mutex_unlock(&ctx->rings_lock);
 	return 0;
 }
 
-void oibv_ring_unmap(struct oibv_ring *r)
+static void oibv_ring_unmap_locked(struct oibv_ring *r)
 {
-	if (!r->mem)
-		return;
+	*r->pprev = r->next;
+	if (r->next)
+		r->next->pprev = r->pprev;
 	munmap(r->mem, r->size);
 	pthread_mutex_destroy(&r->lock);
 	r->mem = NULL;
+}
+
+void oibv_ring_unmap(struct oibv_context *ctx, struct oibv_ring *r)
+{
+	if (!r->mem)
+		return;
+	pthread_mutex_lock(&ctx->rings_lock);
+	oibv_ring_unmap_locked(r);
+	pthread_mutex_unlock(&ctx->rings_lock);
+}
+
+/* A mapping holds the context's file open: closing the context unmaps what is left. */
+void oibv_ring_unmap_all(struct oibv_context *ctx)
+{
+	pthread_mutex_lock(&ctx->rings_lock);
+	while (ctx->ring_list)
+		oibv_ring_unmap_locked(ctx->ring_list);
+	pthread_mutex_unlock(&ctx->rings_lock);
 }
 
 static void *oibv_ring_entry(const struct oibv_ring *r, uint32_t index)

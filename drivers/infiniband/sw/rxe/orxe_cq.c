@@ -102,6 +102,7 @@ void orxe_cq_post(struct orxe_cq *cq, const struct oib_wc *wc, bool solicited)
 		struct oib_wc *e = orxe_queue_tail(&cq->queue);
 
 		*e = *wc;
+		e->qp_num = wc->qp ? wc->qp->qp_num : 0;
 		if (solicited)
 			e->wc_flags |= OIB_WC_SOLICITED;
 		orxe_queue_push(&cq->queue);
