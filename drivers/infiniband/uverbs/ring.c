@@ -12,6 +12,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/version.h>
 #include <linux/vmalloc.h>
 #include <kunit/visibility.h>
 #include <oib/kunit/uverbs.h>
@@ -124,6 +125,16 @@ static void oib_uverbs_vma_close(struct vm_area_struct *vma)
 	oib_uverbs_kring_put(vma->vm_private_data);
 }
 
+/* vm_flags_set() came with 6.3 (the stock smoke kernel is older): before, flags were written. */
+static void oib_uverbs_vma_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	vm_flags_set(vma, flags);
+#else
+	vma->vm_flags |= flags;
+#endif
+}
+
 static const struct vm_operations_struct oib_uverbs_vm_ops = {
 	.open = oib_uverbs_vma_open,
 	.close = oib_uverbs_vma_close,
@@ -155,7 +166,7 @@ int oib_uverbs_mmap(struct file *filp, struct vm_area_struct *vma)
 		oib_uverbs_kring_put(ring);
 		return ret;
 	}
-	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
+	oib_uverbs_vma_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
 	vma->vm_private_data = ring;
 	vma->vm_ops = &oib_uverbs_vm_ops;
 	return 0;
