@@ -244,7 +244,7 @@ struct oib_wc {
 	u32 vendor_err;
 	u32 byte_len;
 	struct oib_qp *qp;	/* may be gone by the time the completion is polled */
-	u32 qp_num;		/* @qp's number, set by the provider when it queues the completion */
+	u32 qp_num;		/* @qp's number, set by the provider when it queues it */
 	union {
 		__be32 imm_data;
 		u32 invalidate_rkey;

@@ -2,8 +2,9 @@
 /*
  * Queue pairs from user space: RC, UC and UD, and with CAP_NET_RAW the special QPs of a port
  * (SMI, GSI), with an SRQ or not, created, modified, queried and destroyed through ioctls,
- * their events on the context's async event file.  Work requests are posted through ioctls (post.c) or,
- * with OIB_UVERBS_CREATE_MAPPED, written into a send ring mapped into the process (sq_ring.c).
+ * their events on the context's async event file.  Work requests are posted through ioctls
+ * (post.c) or, with OIB_UVERBS_CREATE_MAPPED, written into a send ring mapped into the process
+ * (sq_ring.c).
  */
 #include <linux/capability.h>
 #include <linux/module.h>
@@ -135,7 +136,8 @@ int oib_uverbs_create_qp(struct oib_uverbs_call *call, void *buf)
 	int ret;
 
 	if (cmd->handle || cmd->qp_num || cmd->cap.reserved || cmd->reserved ||
-	    cmd->sq_sig_all > 1 || cmd->reserved2 || (cmd->ring_flags & ~OIB_UVERBS_CREATE_MAPPED) ||
+	    cmd->sq_sig_all > 1 || cmd->reserved2 ||
+	    (cmd->ring_flags & ~OIB_UVERBS_CREATE_MAPPED) ||
 	    memchr_inv(&cmd->sq, 0, sizeof(cmd->sq)))
 		return -EINVAL;
 	switch (cmd->qp_type) {

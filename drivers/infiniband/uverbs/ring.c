@@ -12,7 +12,6 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/slab.h>
-#include <linux/version.h>
 #include <linux/vmalloc.h>
 #include <kunit/visibility.h>
 #include <oib/kunit/uverbs.h>
@@ -125,22 +124,15 @@ static void oib_uverbs_vma_close(struct vm_area_struct *vma)
 	oib_uverbs_kring_put(vma->vm_private_data);
 }
 
-/* vm_flags_set() came with 6.3 (the stock smoke kernel is older): before, flags were written. */
-static void oib_uverbs_vma_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
-{
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
-	vm_flags_set(vma, flags);
-#else
-	vma->vm_flags |= flags;
-#endif
-}
-
 static const struct vm_operations_struct oib_uverbs_vm_ops = {
 	.open = oib_uverbs_vma_open,
 	.close = oib_uverbs_vma_close,
 };
 
-/* mmap() of a ring: shared, the whole ring, not inherited by children. */
+/*
+ * mmap() of a ring: shared, the whole ring.  A child made by fork() shares it, as it shares the
+ * file (liboibv marks its rings MADV_DONTFORK, as libibverbs's providers do their buffers).
+ */
 int oib_uverbs_mmap(struct file *filp, struct vm_area_struct *vma)
 {
 	struct oib_uverbs_file *ufile = filp->private_data;
@@ -166,7 +158,6 @@ int oib_uverbs_mmap(struct file *filp, struct vm_area_struct *vma)
 		oib_uverbs_kring_put(ring);
 		return ret;
 	}
-	oib_uverbs_vma_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
 	vma->vm_private_data = ring;
 	vma->vm_ops = &oib_uverbs_vm_ops;
 	return 0;

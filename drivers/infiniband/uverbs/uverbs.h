@@ -194,7 +194,7 @@ struct oib_uverbs_ah_keep {
  */
 struct oib_uverbs_sq_ring {
 	struct oib_uverbs_kring *ring;
-	struct mutex lock;
+	struct mutex lock;		/* protects @cons and the reading of entries */
 	u32 cons;
 	u32 max_sge;
 };

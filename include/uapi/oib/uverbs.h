@@ -173,9 +173,9 @@ struct oib_uverbs_destroy {
  * entries, then the producer index (a release store); the consumer reads the producer index
  * (an acquire load), the entries, then stores its consumer index.  The kernel never trusts an
  * index or an entry it reads from a ring: it reads each index once, checks it against its own
- * copy of the other index, and copies an entry into its own memory before checking it.  The
- * mapping is not inherited by a child (fork); it lives until munmap(), after the object is gone
- * too.
+ * copy of the other index, and copies an entry into its own memory before checking it.  A
+ * mapping lives until munmap(), after the object is gone too, and holds the file open; a child
+ * made by fork() shares it unless it is marked MADV_DONTFORK.
  */
 #define OIB_UVERBS_CREATE_MAPPED	(1u << 0)
 

@@ -21,6 +21,8 @@ int oibv_ring_map(struct oibv_context *ctx, struct oibv_ring *r, const struct oi
 
 	if (mem == MAP_FAILED)
 		return errno;
+	/* a child does not inherit the rings (its posts would race the parent's) */
+	madvise(mem, u->size, MADV_DONTFORK);
 	*r = (struct oibv_ring){
 		.mem = mem, .size = u->size, .entries = u->entries, .stride = u->stride,
 		.max_sge = max_sge,

@@ -204,13 +204,12 @@ static const struct spoil {
 	{ "ah_handle on RC", offsetof(struct oib_uverbs_send_wr, ah_handle), 1 },
 };
 
-#define SPOILS (int)(sizeof(spoils) / sizeof(spoils[0]))
+#define SPOILS ((int)(sizeof(spoils) / sizeof(spoils[0])))
 
 static void spoil(struct oib_uverbs_send_wr *e, int how)
 {
 	memcpy((char *)e + spoils[how].off, &spoils[how].val, sizeof(uint32_t));
 }
-
 
 /*
  * A good entry, a bad one, a good one: the first is posted, the doorbell fails naming the bad
@@ -283,7 +282,7 @@ bool rings_bad_wr_list(void)
 
 struct flipper {
 	struct pair *p;
-	volatile int stop;
+	int stop;	/* atomic */
 };
 
 /* Rewrite every entry, field by field, as two good sends and a bad one, until told to stop. */
@@ -292,16 +291,14 @@ static void *flip_thread(void *arg)
 	struct flipper *f = arg;
 	uint32_t n = 0, i;
 
-	while (!f->stop) {
+	while (!__atomic_load_n(&f->stop, __ATOMIC_RELAXED)) {
 		for (i = 0; i < f->p->a->sq.entries; i++) {
 			struct oib_uverbs_send_wr *e = sq_entry(f->p->a, i);
 			struct oib_uverbs_sge *sge = (void *)(e + 1);
 
-			switch (n++ % 3) {
-			case 0: e->wr_id = 1; sge->length = 8; break;
-			case 1: e->wr_id = 2; sge->length = 16; break;
-			default: e->wr_id = 3; sge->length = 4 * BUF_SIZE; break;
-			}
+			/* wr_id 1 and 2: good sends of 8 and 16 bytes; 3: beyond the MR */
+			e->wr_id = n++ % 3 + 1;
+			sge->length = e->wr_id == 3 ? 4 * BUF_SIZE : 8 * e->wr_id;
 		}
 	}
 	return NULL;
@@ -348,7 +345,7 @@ bool rings_wqe_rewritten(void)
 		     CHECK(wc.byte_len == 8 || wc.byte_len == 16) && post_recvs(&p, 1);
 		posted++;
 	}
-	f.stop = 1;
+	__atomic_store_n(&f.stop, 1, __ATOMIC_RELAXED);
 	pthread_join(th, NULL);
 	diag("%d posted, %d refused", posted, refused);
 	/* written after the doorbell: the kernel's copy was taken */
@@ -442,7 +439,7 @@ bool rings_fork(void)
 	pid = fork();
 	if (pid == 0) {
 		signal(SIGSEGV, SIG_DFL);
-		_exit(((volatile struct oib_uverbs_ring_hdr *)p.a->sq.mem)->consumer == 0 ? 0 : 1);
+		_exit(__atomic_load_n(&hdr_of(&p.a->sq)->consumer, __ATOMIC_RELAXED) == 0 ? 0 : 1);
 	}
 	ok = CHECK(pid > 0) && CHECK(waitpid(pid, &st, 0) == pid) &&
 	     CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV) && still_works(&p);
