@@ -230,6 +230,8 @@ enum oib_wc_flags {
 	OIB_WC_GRH = BIT(0),
 	OIB_WC_WITH_IMM = BIT(1),
 	OIB_WC_WITH_INVALIDATE = BIT(2),
+	/* the message asked for a solicited event (set by the provider when it queues it) */
+	OIB_WC_SOLICITED = BIT(3),
 };
 
 struct oib_wc {
@@ -241,7 +243,8 @@ struct oib_wc {
 	enum oib_wc_opcode opcode;
 	u32 vendor_err;
 	u32 byte_len;
-	struct oib_qp *qp;
+	struct oib_qp *qp;	/* may be gone by the time the completion is polled */
+	u32 qp_num;		/* @qp's number, set by the provider when it queues it */
 	union {
 		__be32 imm_data;
 		u32 invalidate_rkey;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit allocation-failure sweeps of oib_uverbs: a context's opening and each command that makes
- * an object (PD, CQ, QP, AH, SRQ, the async event file), with the Nth allocation failing for
- * every N.
+ * an object (PD, CQ, QP, AH, SRQ, the async event file; CQs and QPs with mapped rings too),
+ * with the Nth allocation failing for every N.
  * A failed command leaves neither a handle nor a device object behind; a successful one is
  * undone; closing the context at the end finds nothing it should not.
  */
@@ -17,6 +17,7 @@ struct uv_sweep {
 	struct oib_uverbs_file *ufile;	/* the context the commands run on */
 	struct oib_uverbs_file *opened;	/* the sweep of opening: what the create opened */
 	u32 pd, cq, handle;
+	u32 ring_flags;			/* the CQ and QP sweeps: mapped rings or not */
 	unsigned int nobjects;
 };
 
@@ -112,7 +113,8 @@ static void failslab_pd(struct kunit *test)
 static int cq_create(struct kunit *test, void *ctx)
 {
 	struct uv_sweep *s = ctx;
-	struct oib_uverbs_create_cq c = { .cqe = 64, .channel_fd = -1 };
+	struct oib_uverbs_create_cq c = { .cqe = 64, .channel_fd = -1,
+					  .ring_flags = s->ring_flags };
 
 	int ret = oib_uverbs_test_cmd(s->ufile, OIB_UVERBS_CREATE_CQ, &c);
 
@@ -129,12 +131,20 @@ static void failslab_cq(struct kunit *test)
 	uv_run(test, uv_setup(test), cq_create, cq_destroy);
 }
 
+static void failslab_cq_mapped(struct kunit *test)
+{
+	struct uv_sweep *s = uv_setup(test);
+
+	s->ring_flags = OIB_UVERBS_CREATE_MAPPED;
+	uv_run(test, s, cq_create, cq_destroy);
+}
+
 static int qp_create(struct kunit *test, void *ctx)
 {
 	struct uv_sweep *s = ctx;
 	struct oib_uverbs_create_qp c = {
 		.pd_handle = s->pd, .send_cq_handle = s->cq, .recv_cq_handle = s->cq,
-		.qp_type = OIB_UVERBS_QPT_RC,
+		.qp_type = OIB_UVERBS_QPT_RC, .ring_flags = s->ring_flags,
 		.cap = { .max_send_wr = 8, .max_recv_wr = 8, .max_send_sge = 1, .max_recv_sge = 1 },
 	};
 
@@ -151,6 +161,14 @@ static void qp_destroy(struct kunit *test, void *ctx)
 static void failslab_qp(struct kunit *test)
 {
 	uv_run(test, uv_setup(test), qp_create, qp_destroy);
+}
+
+static void failslab_qp_mapped(struct kunit *test)
+{
+	struct uv_sweep *s = uv_setup(test);
+
+	s->ring_flags = OIB_UVERBS_CREATE_MAPPED;
+	uv_run(test, s, qp_create, qp_destroy);
 }
 
 static int ah_create(struct kunit *test, void *ctx)
@@ -223,7 +241,9 @@ static struct kunit_case failslab_test_cases[] = {
 	KUNIT_CASE(failslab_open),
 	KUNIT_CASE(failslab_pd),
 	KUNIT_CASE(failslab_cq),
+	KUNIT_CASE(failslab_cq_mapped),
 	KUNIT_CASE(failslab_qp),
+	KUNIT_CASE(failslab_qp_mapped),
 	KUNIT_CASE(failslab_ah),
 	KUNIT_CASE(failslab_srq),
 	KUNIT_CASE(failslab_async),

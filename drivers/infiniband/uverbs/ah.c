@@ -24,6 +24,18 @@ int oib_uverbs_ah_attr(const struct oib_uverbs_ah_attr *u, struct oib_ah_attr *k
 	return 0;
 }
 
+/* The user's address vector from the kernel's (what QUERY_QP answers). */
+void oib_uverbs_ah_attr_to_user(const struct oib_ah_attr *k, struct oib_uverbs_ah_attr *u)
+{
+	*u = (struct oib_uverbs_ah_attr){
+		.port_num = k->port_num, .sl = k->sl, .dlid = k->dlid,
+		.is_global = !!(k->flags & OIB_AH_GRH), .flow_label = k->grh.flow_label,
+		.sgid_index = k->grh.sgid_index, .hop_limit = k->grh.hop_limit,
+		.traffic_class = k->grh.traffic_class,
+	};
+	memcpy(u->dgid, k->grh.dgid.raw, sizeof(u->dgid));
+}
+
 static void oib_uverbs_ah_free(struct oib_uverbs_retired *r)
 {
 	struct oib_uverbs_ah_keep *keep = container_of(r, struct oib_uverbs_ah_keep, retired);

@@ -30,10 +30,9 @@ int oib_uverbs_create_comp_channel(struct oib_uverbs_call *call, void *buf)
 	return ret;
 }
 
-/* The CQ's completion handler: one event per arming, never after oib_destroy_cq() returns. */
-static void oib_uverbs_cq_comp(struct oib_cq *cq, void *context)
+/* Queue a completion event on @ucq's channel, if it has one. */
+void oib_uverbs_cq_comp_event(struct oib_uverbs_cq *ucq)
 {
-	struct oib_uverbs_cq *ucq = context;
 	struct oib_uverbs_event desc = {
 		.user_handle = ucq->uobj.user_handle, .handle = ucq->uobj.handle,
 		.type = OIB_UVERBS_EVENT_COMP, .cpu = raw_smp_processor_id(),
@@ -41,6 +40,12 @@ static void oib_uverbs_cq_comp(struct oib_cq *cq, void *context)
 
 	if (ucq->channel)
 		oib_uverbs_event_queue(ucq->channel, &ucq->comp_list, &ucq->comp_reported, &desc);
+}
+
+/* The CQ's completion handler: one event per arming, never after oib_destroy_cq() returns. */
+static void oib_uverbs_cq_comp(struct oib_cq *cq, void *context)
+{
+	oib_uverbs_cq_comp_event(context);
 }
 
 static void oib_uverbs_cq_event(struct oib_event *event, void *context)
@@ -62,17 +67,25 @@ static int oib_uverbs_cq_make(struct oib_uverbs_call *call, struct oib_uverbs_cq
 	ret = oib_uobj_insert(call->ufile, &ucq->uobj, OIB_UVERBS_OBJ_CQ, cmd->user_handle);
 	if (ret)
 		return ret;
-	cq = oib_create_cq(call->ufile->ibdev, oib_uverbs_cq_comp, oib_uverbs_cq_event, ucq,
-			   &attr);
+	cq = oib_create_cq(call->ufile->ibdev, cmd->ring_flags ? oib_uverbs_cq_ring_comp :
+			   oib_uverbs_cq_comp, oib_uverbs_cq_event, ucq, &attr);
 	if (IS_ERR(cq)) {
-		xa_erase(&call->ufile->handles, ucq->uobj.handle);
-		return PTR_ERR(cq);
+		ret = PTR_ERR(cq);
+		goto erase;
 	}
 	ucq->cq = cq;
+	ret = oib_uverbs_cq_ring_init(ucq, cmd);
+	if (ret) {
+		oib_destroy_cq(cq);
+		goto erase;
+	}
 	cmd->handle = ucq->uobj.handle;
 	cmd->cqe = cq->cqe;
 	oib_uobj_commit(&ucq->uobj);
 	return 0;
+erase:
+	xa_erase(&call->ufile->handles, ucq->uobj.handle);
+	return ret;
 }
 
 int oib_uverbs_create_cq(struct oib_uverbs_call *call, void *buf)
@@ -81,7 +94,8 @@ int oib_uverbs_create_cq(struct oib_uverbs_call *call, void *buf)
 	struct oib_uverbs_cq *ucq;
 	int ret;
 
-	if (cmd->handle)
+	if (cmd->handle || cmd->reserved || (cmd->ring_flags & ~OIB_UVERBS_CREATE_MAPPED) ||
+	    memchr_inv(&cmd->ring, 0, sizeof(cmd->ring)))
 		return -EINVAL;
 	ucq = kzalloc(sizeof(*ucq), GFP_KERNEL);
 	if (!ucq)
@@ -116,6 +130,7 @@ int oib_uverbs_cq_destroy(struct oib_uverbs_uobj *uobj, void *resp)
 	ret = oib_destroy_cq(ucq->cq);	/* -EBUSY while QPs use it */
 	if (ret)
 		return ret;
+	oib_uverbs_kring_free(ucq->mapped.ring);
 	/* No handler runs any more: drop what was not read, report what was. */
 	if (ucq->channel) {
 		n = oib_uverbs_event_drop_unread(ucq->channel, &ucq->comp_list,
@@ -142,6 +157,7 @@ int oib_uverbs_destroy_cq(struct oib_uverbs_call *call, void *buf)
 int oib_uverbs_req_notify_cq(struct oib_uverbs_call *call, void *buf)
 {
 	struct oib_uverbs_req_notify_cq *cmd = buf;
+	enum oib_cq_notify_flags flags;
 	struct oib_uverbs_cq *ucq;
 	int ret;
 
@@ -150,22 +166,14 @@ int oib_uverbs_req_notify_cq(struct oib_uverbs_call *call, void *buf)
 	ucq = oib_uobj_get(call->ufile, cmd->handle, OIB_UVERBS_OBJ_CQ);
 	if (IS_ERR(ucq))
 		return PTR_ERR(ucq);
-	ret = oib_req_notify_cq(ucq->cq, cmd->notify & OIB_UVERBS_NOTIFY_SOLICITED ?
-				OIB_CQ_SOLICITED : OIB_CQ_NEXT_COMP);
+	flags = cmd->notify & OIB_UVERBS_NOTIFY_SOLICITED ? OIB_CQ_SOLICITED : OIB_CQ_NEXT_COMP;
+	ret = 0;
+	if (ucq->mapped.ring)
+		oib_uverbs_cq_ring_arm(ucq, flags);
+	else
+		ret = oib_req_notify_cq(ucq->cq, flags);
 	oib_uobj_put(&ucq->uobj);
 	return ret < 0 ? ret : 0;
-}
-
-static void oib_uverbs_wc_to_user(struct oib_uverbs_wc *u, const struct oib_wc *wc)
-{
-	*u = (struct oib_uverbs_wc){
-		.wr_id = wc->wr_id, .status = wc->status, .opcode = wc->opcode,
-		.vendor_err = wc->vendor_err, .byte_len = wc->byte_len,
-		.qp_num = wc->qp ? wc->qp->qp_num : 0, .src_qp = wc->src_qp,
-		.imm_data = (__force u32)wc->ex.imm_data, .wc_flags = wc->wc_flags,
-		.pkey_index = wc->pkey_index, .slid = wc->slid, .sl = wc->sl,
-		.port_num = wc->port_num,
-	};
 }
 
 #define OIB_UVERBS_POLL_BATCH	16
@@ -203,7 +211,8 @@ int oib_uverbs_poll_cq(struct oib_uverbs_call *call, void *buf)
 	ucq = oib_uobj_get(call->ufile, cmd->handle, OIB_UVERBS_OBJ_CQ);
 	if (IS_ERR(ucq))
 		return PTR_ERR(ucq);
-	n = oib_uverbs_poll_batches(ucq->cq, cmd->count, cmd->wcs);
+	/* A mapped CQ's completions are the ring's. */
+	n = ucq->mapped.ring ? -EINVAL : oib_uverbs_poll_batches(ucq->cq, cmd->count, cmd->wcs);
 	oib_uobj_put(&ucq->uobj);
 	if (n < 0)
 		return n;

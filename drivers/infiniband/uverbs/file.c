@@ -23,6 +23,7 @@ static void oib_uverbs_file_release_mem(struct kref *ref)
 
 	xa_destroy(&ufile->handles);
 	xa_destroy(&ufile->mr_keys);
+	xa_destroy(&ufile->rings);
 	put_device(&ufile->udev->dev);
 	kfree(ufile);
 }
@@ -56,6 +57,7 @@ static struct oib_uverbs_file *oib_uverbs_file_new(struct oib_uverbs_device *ude
 	init_rwsem(&ufile->hw_rwsem);
 	xa_init_flags(&ufile->handles, XA_FLAGS_ALLOC1);
 	xa_init(&ufile->mr_keys);
+	xa_init_flags(&ufile->rings, XA_FLAGS_ALLOC1);
 	get_device(&udev->dev);
 	ufile->udev = udev;
 
@@ -136,5 +138,6 @@ const struct file_operations oib_uverbs_fops = {
 	.open = oib_uverbs_open,
 	.release = oib_uverbs_release,
 	.unlocked_ioctl = oib_uverbs_ioctl,
+	.mmap = oib_uverbs_mmap,
 	.compat_ioctl = compat_ptr_ioctl,
 };

@@ -48,6 +48,8 @@ const struct oib_uverbs_ioctl oib_uverbs_ioctls[OIB_UVERBS_CMD_MAX] = {
 	CMD(QUERY_SRQ, oib_uverbs_query_srq, struct oib_uverbs_modify_srq, attr),
 	CMD(DESTROY_SRQ, oib_uverbs_destroy_srq, struct oib_uverbs_destroy_reported, reserved),
 	CMD(POST_SRQ_RECV, oib_uverbs_post_srq_recv, struct oib_uverbs_post, reserved),
+	CMD(DOORBELL, oib_uverbs_doorbell, struct oib_uverbs_doorbell, reserved),
+	CMD(QUERY_QP, oib_uverbs_query_qp, struct oib_uverbs_query_qp, sq_sig_all),
 };
 
 /* Room for any command of this version. */
@@ -70,6 +72,8 @@ union oib_uverbs_cmd_buf {
 	struct oib_uverbs_create_ah create_ah;
 	struct oib_uverbs_create_srq create_srq;
 	struct oib_uverbs_modify_srq modify_srq;
+	struct oib_uverbs_doorbell doorbell;
+	struct oib_uverbs_query_qp query_qp;
 };
 
 static const struct oib_uverbs_ioctl *oib_uverbs_ioctl_desc(unsigned int cmd)

@@ -15,18 +15,15 @@
 #include <linux/uaccess.h>
 #include "uverbs.h"
 
-/* Copy in and check @num SGEs at user address @uaddr into @k. */
-static int oib_uverbs_sges(struct oib_uverbs_file *ufile, struct oib_pd *pd, u64 uaddr,
-			   u32 num, struct oib_sge *k)
+/* Check @num SGEs @u (already in kernel memory) into @k. */
+static int oib_uverbs_sges_check(struct oib_uverbs_file *ufile, struct oib_pd *pd,
+				 const struct oib_uverbs_sge *u, u32 num, struct oib_sge *k)
 {
-	struct oib_uverbs_sge u[OIB_UVERBS_MAX_SGE];
 	u32 i;
 	int ret;
 
 	if (num > OIB_UVERBS_MAX_SGE)
 		return -EINVAL;
-	if (copy_from_user(u, u64_to_user_ptr(uaddr), num * sizeof(u[0])))
-		return -EFAULT;
 	for (i = 0; i < num; i++) {
 		ret = oib_uverbs_sge_from_user(ufile, pd, &u[i], &k[i]);
 		if (ret)
@@ -35,12 +32,18 @@ static int oib_uverbs_sges(struct oib_uverbs_file *ufile, struct oib_pd *pd, u64
 	return 0;
 }
 
-/* The work requests, their SGEs and the AHs they hold, in one allocation. */
-struct oib_uverbs_send_batch {
-	struct oib_send_wr wr[OIB_UVERBS_MAX_WR];
-	struct oib_sge sge[OIB_UVERBS_MAX_WR][OIB_UVERBS_MAX_SGE];
-	struct oib_uverbs_ah *ah[OIB_UVERBS_MAX_WR];
-};
+/* Copy in and check @num SGEs at user address @uaddr into @k. */
+static int oib_uverbs_sges(struct oib_uverbs_file *ufile, struct oib_pd *pd, u64 uaddr,
+			   u32 num, struct oib_sge *k)
+{
+	struct oib_uverbs_sge u[OIB_UVERBS_MAX_SGE];
+
+	if (num > OIB_UVERBS_MAX_SGE)
+		return -EINVAL;
+	if (copy_from_user(u, u64_to_user_ptr(uaddr), num * sizeof(u[0])))
+		return -EFAULT;
+	return oib_uverbs_sges_check(ufile, pd, u, num, k);
+}
 
 struct oib_uverbs_recv_batch {
 	struct oib_recv_wr wr[OIB_UVERBS_MAX_WR];
@@ -106,9 +109,14 @@ static int oib_uverbs_ud_wr(struct oib_uverbs_file *ufile, const struct oib_uver
 	return 0;
 }
 
-static int oib_uverbs_send_wr(struct oib_uverbs_file *ufile, struct oib_qp *qp,
-			      const struct oib_uverbs_send_wr *u, struct oib_send_wr *k,
-			      struct oib_sge *sge, struct oib_uverbs_ah **ahp)
+/*
+ * The kernel's request @k (SGEs in @sge, the AH held in *@ahp) from the user's @u, every field
+ * checked.  @usge: the SGEs, already copied into kernel memory (a mapped ring's entry), or NULL
+ * to copy them from u->sg_list (POST_SEND).
+ */
+int oib_uverbs_send_wr(struct oib_uverbs_file *ufile, struct oib_qp *qp,
+		       const struct oib_uverbs_send_wr *u, const struct oib_uverbs_sge *usge,
+		       struct oib_send_wr *k, struct oib_sge *sge, struct oib_uverbs_ah **ahp)
 {
 	bool ud = qp->qp_type == OIB_QPT_UD || qp->qp_type == OIB_QPT_GSI ||
 		  qp->qp_type == OIB_QPT_SMI;
@@ -137,7 +145,19 @@ static int oib_uverbs_send_wr(struct oib_uverbs_file *ufile, struct oib_qp *qp,
 		ret = oib_uverbs_ud_wr(ufile, u, k, ahp);
 	else if (u->ah_handle || u->remote_qpn || u->remote_qkey)
 		ret = -EINVAL;
-	return ret ?: oib_uverbs_sges(ufile, qp->pd, u->sg_list, u->num_sge, sge);
+	if (ret)
+		return ret;
+	if (usge)
+		return oib_uverbs_sges_check(ufile, qp->pd, usge, u->num_sge, sge);
+	return oib_uverbs_sges(ufile, qp->pd, u->sg_list, u->num_sge, sge);
+}
+
+/* Put the AHs the first @n requests of @b hold. */
+void oib_uverbs_send_batch_put(struct oib_uverbs_send_batch *b, u32 n)
+{
+	while (n--)
+		if (b->ah[n])
+			oib_uobj_put(&b->ah[n]->uobj);
 }
 
 static int oib_uverbs_post_send_batch(struct oib_uverbs_file *ufile, struct oib_qp *qp,
@@ -156,7 +176,8 @@ static int oib_uverbs_post_send_batch(struct oib_uverbs_file *ufile, struct oib_
 		if (copy_from_user(&u, u64_to_user_ptr(cmd->wrs + i * sizeof(u)), sizeof(u)))
 			err = -EFAULT;
 		else
-			err = oib_uverbs_send_wr(ufile, qp, &u, &b->wr[i], b->sge[i], &b->ah[i]);
+			err = oib_uverbs_send_wr(ufile, qp, &u, NULL, &b->wr[i], b->sge[i],
+						 &b->ah[i]);
 		b->wr[i].next = &b->wr[i + 1];
 	}
 	/* The requests before a bad one are posted, as if posted one by one. */
@@ -169,9 +190,7 @@ static int oib_uverbs_post_send_batch(struct oib_uverbs_file *ufile, struct oib_
 		if (ret)
 			cmd->bad_wr = bad - b->wr;
 	}
-	while (i--)
-		if (b->ah[i])
-			oib_uobj_put(&b->ah[i]->uobj);
+	oib_uverbs_send_batch_put(b, i);
 	return ret ?: err;
 }
 

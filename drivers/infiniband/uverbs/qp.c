@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Queue pairs from user space: RC, UC and UD, and with CAP_NET_RAW the special QPs of a port
- * (SMI, GSI), with an SRQ or not, created, modified and destroyed through ioctls, their events
- * on the context's async event file.  Work requests are posted through ioctls too (post.c);
- * the rings are not mapped into the process yet.
+ * (SMI, GSI), with an SRQ or not, created, modified, queried and destroyed through ioctls,
+ * their events on the context's async event file.  Work requests are posted through ioctls
+ * (post.c) or, with OIB_UVERBS_CREATE_MAPPED, written into a send ring mapped into the process
+ * (sq_ring.c).
  */
 #include <linux/capability.h>
 #include <linux/module.h>
@@ -102,21 +103,29 @@ static int oib_uverbs_qp_make(struct oib_uverbs_call *call, struct oib_uverbs_qp
 		return ret;
 	qp = oib_create_qp(d->upd->pd, &attr);
 	if (IS_ERR(qp)) {
-		xa_erase(&call->ufile->handles, uqp->uobj.handle);
-		return PTR_ERR(qp);
+		ret = PTR_ERR(qp);
+		goto erase;
+	}
+	cmd->cap = (struct oib_uverbs_qp_cap){
+		.max_send_wr = attr.cap.max_send_wr, .max_recv_wr = attr.cap.max_recv_wr,
+		.max_send_sge = attr.cap.max_send_sge, .max_recv_sge = attr.cap.max_recv_sge,
+		.max_inline_data = attr.cap.max_inline_data,
+	};
+	ret = oib_uverbs_sq_ring_init(call->ufile, uqp, cmd);
+	if (ret) {
+		oib_destroy_qp(qp);
+		goto erase;
 	}
 	uqp->qp = qp;
 	uqp->upd = d->upd;
 	oib_uverbs_pd_qp_add(d->upd);
 	cmd->handle = uqp->uobj.handle;
 	cmd->qp_num = qp->qp_num;
-	cmd->cap = (struct oib_uverbs_qp_cap){
-		.max_send_wr = attr.cap.max_send_wr, .max_recv_wr = attr.cap.max_recv_wr,
-		.max_send_sge = attr.cap.max_send_sge, .max_recv_sge = attr.cap.max_recv_sge,
-		.max_inline_data = attr.cap.max_inline_data,
-	};
 	oib_uobj_commit(&uqp->uobj);
 	return 0;
+erase:
+	xa_erase(&call->ufile->handles, uqp->uobj.handle);
+	return ret;
 }
 
 int oib_uverbs_create_qp(struct oib_uverbs_call *call, void *buf)
@@ -127,7 +136,9 @@ int oib_uverbs_create_qp(struct oib_uverbs_call *call, void *buf)
 	int ret;
 
 	if (cmd->handle || cmd->qp_num || cmd->cap.reserved || cmd->reserved ||
-	    cmd->sq_sig_all > 1)
+	    cmd->sq_sig_all > 1 || cmd->reserved2 ||
+	    (cmd->ring_flags & ~OIB_UVERBS_CREATE_MAPPED) ||
+	    memchr_inv(&cmd->sq, 0, sizeof(cmd->sq)))
 		return -EINVAL;
 	switch (cmd->qp_type) {
 	case OIB_UVERBS_QPT_SMI:
@@ -169,6 +180,7 @@ int oib_uverbs_qp_destroy(struct oib_uverbs_uobj *uobj, void *resp)
 	ret = oib_destroy_qp(uqp->qp);
 	if (ret)
 		return ret;
+	oib_uverbs_sq_ring_free(uqp);
 	if (async)
 		cmd->async_events_reported =
 			oib_uverbs_event_drop_unread(async, &uqp->async_list, &uqp->async_reported);
@@ -231,4 +243,60 @@ int oib_uverbs_modify_qp(struct oib_uverbs_call *call, void *buf)
 	ret = oib_modify_qp(uqp->qp, &attr, cmd->attr_mask);
 	oib_uobj_put(&uqp->uobj);
 	return ret;
+}
+
+static void oib_uverbs_qp_attr_to_user(const struct oib_qp_attr *a,
+				       struct oib_uverbs_modify_qp *u)
+{
+	u->attr_mask = OIB_UVERBS_QP_MASK;
+	u->qp_state = a->qp_state;
+	u->path_mtu = a->path_mtu;
+	u->rq_psn = a->rq_psn;
+	u->sq_psn = a->sq_psn;
+	u->dest_qp_num = a->dest_qp_num;
+	u->qp_access_flags = a->qp_access_flags;
+	u->pkey_index = a->pkey_index;
+	u->port_num = a->port_num;
+	u->timeout = a->timeout;
+	u->retry_cnt = a->retry_cnt;
+	u->rnr_retry = a->rnr_retry;
+	u->min_rnr_timer = a->min_rnr_timer;
+	u->max_rd_atomic = a->max_rd_atomic;
+	u->max_dest_rd_atomic = a->max_dest_rd_atomic;
+	u->qkey = a->qkey;
+	oib_uverbs_ah_attr_to_user(&a->ah_attr, &u->ah_attr);
+}
+
+/* Everything but the header and the handle is an answer: it is built from zero. */
+int oib_uverbs_query_qp(struct oib_uverbs_call *call, void *buf)
+{
+	struct oib_uverbs_query_qp *cmd = buf;
+	struct oib_uverbs_hdr hdr = cmd->attr.hdr;
+	u32 handle = cmd->attr.handle;
+	struct oib_qp_init_attr init;
+	struct oib_uverbs_qp *uqp;
+	struct oib_qp_attr attr;
+	int ret;
+
+	if (cmd->attr.attr_mask & ~OIB_UVERBS_QP_MASK)
+		return -EINVAL;
+	uqp = oib_uobj_get(call->ufile, handle, OIB_UVERBS_OBJ_QP);
+	if (IS_ERR(uqp))
+		return PTR_ERR(uqp);
+	ret = oib_query_qp(uqp->qp, &attr, OIB_UVERBS_QP_MASK, &init);
+	oib_uobj_put(&uqp->uobj);
+	if (ret)
+		return ret;
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->attr.hdr = hdr;
+	cmd->attr.handle = handle;
+	oib_uverbs_qp_attr_to_user(&attr, &cmd->attr);
+	cmd->cap = (struct oib_uverbs_qp_cap){
+		.max_send_wr = init.cap.max_send_wr, .max_recv_wr = init.cap.max_recv_wr,
+		.max_send_sge = init.cap.max_send_sge, .max_recv_sge = init.cap.max_recv_sge,
+		.max_inline_data = init.cap.max_inline_data,
+	};
+	cmd->qp_type = init.qp_type;
+	cmd->sq_sig_all = init.sq_sig_type == OIB_SIGNAL_ALL_WR;
+	return 0;
 }

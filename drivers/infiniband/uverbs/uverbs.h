@@ -60,6 +60,7 @@ struct oib_uverbs_file {
 	struct oib_device *ibdev;		/* NULL once torn down */
 	struct xarray handles;			/* handle -> struct oib_uverbs_uobj */
 	struct xarray mr_keys;			/* lkey -> struct oib_uverbs_mr */
+	struct xarray rings;			/* mmap key -> struct oib_uverbs_kring */
 	struct oib_uverbs_event_file *async;	/* a reference, or NULL */
 	struct oib_event_handler event_handler;	/* registered with @async */
 	struct list_head list;			/* on udev->files, under udev->lock */
@@ -115,9 +116,43 @@ struct oib_uverbs_pd {
 	struct list_head retired;	/* struct oib_uverbs_retired.list, freed when @nqps is 0 */
 };
 
+/*
+ * A ring mapped into the process (ring.c).  Refcount @ref: the object that made it (until it
+ * goes: oib_uverbs_kring_free()) and each VMA mapping it.  The fields never change.
+ */
+struct oib_uverbs_kring {
+	struct kref ref;
+	struct oib_uverbs_file *ufile;	/* whose @rings table has it, while the object lives */
+	struct page **pages;		/* @npages zeroed pages */
+	unsigned int npages;
+	void *mem;			/* their vmap(): struct oib_uverbs_ring_hdr, entries */
+	u32 size;			/* bytes, page aligned */
+	u32 entries;			/* a power of two */
+	u32 stride;
+	u32 key;			/* in ufile->rings; the mmap offset in pages */
+};
+
+static inline struct oib_uverbs_ring_hdr *oib_uverbs_kring_hdr(struct oib_uverbs_kring *ring)
+{
+	return ring->mem;
+}
+
+/*
+ * A mapped CQ (cq_ring.c).  The completion handler (never concurrent with itself) is the only
+ * writer of @prod and @overflow; @notify is the process's arming (0, OIB_CQ_NEXT_COMP or
+ * OIB_CQ_SOLICITED), set by REQ_NOTIFY_CQ and cleared by the handler when it raises the event.
+ */
+struct oib_uverbs_cq_ring {
+	struct oib_uverbs_kring *ring;
+	u32 prod;
+	bool overflow;
+	atomic_t notify;
+};
+
 struct oib_uverbs_cq {
 	struct oib_uverbs_uobj uobj;
 	struct oib_cq *cq;
+	struct oib_uverbs_cq_ring mapped;	/* mapped.ring NULL: completions by POLL_CQ */
 	struct oib_uverbs_event_file *channel;	/* a reference, or NULL */
 	struct list_head comp_list;	/* unread completion events, under channel->lock */
 	struct list_head async_list;	/* unread async events, under the async file's lock */
@@ -153,10 +188,22 @@ struct oib_uverbs_ah_keep {
 	struct oib_ah *ah;
 };
 
+/*
+ * A mapped send queue (sq_ring.c).  @lock serialises doorbells: it protects @cons (the kernel's
+ * consumer index, the truth; the ring's copy is only published) and the reading of entries.
+ */
+struct oib_uverbs_sq_ring {
+	struct oib_uverbs_kring *ring;
+	struct mutex lock;		/* protects @cons and the reading of entries */
+	u32 cons;
+	u32 max_sge;
+};
+
 struct oib_uverbs_qp {
 	struct oib_uverbs_uobj uobj;
 	struct oib_qp *qp;
 	struct oib_uverbs_pd *upd;
+	struct oib_uverbs_sq_ring sq;		/* sq.ring NULL: sends by POST_SEND */
 	struct list_head async_list;	/* unread async events, under the async file's lock */
 	u32 async_reported;
 };
@@ -251,6 +298,27 @@ int oib_uverbs_modify_srq(struct oib_uverbs_call *call, void *cmd);
 int oib_uverbs_query_srq(struct oib_uverbs_call *call, void *cmd);
 int oib_uverbs_destroy_srq(struct oib_uverbs_call *call, void *cmd);
 int oib_uverbs_post_srq_recv(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_doorbell(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_query_qp(struct oib_uverbs_call *call, void *cmd);
+
+/* ring.c */
+struct oib_uverbs_kring *oib_uverbs_kring_alloc(struct oib_uverbs_file *ufile, u32 entries,
+						u32 stride, struct oib_uverbs_ring *out);
+void oib_uverbs_kring_free(struct oib_uverbs_kring *ring);
+void *oib_uverbs_kring_entry(struct oib_uverbs_kring *ring, u32 index);
+int oib_uverbs_mmap(struct file *filp, struct vm_area_struct *vma);
+
+/* cq_ring.c */
+int oib_uverbs_cq_ring_init(struct oib_uverbs_cq *ucq, struct oib_uverbs_create_cq *cmd);
+void oib_uverbs_cq_ring_comp(struct oib_cq *cq, void *context);
+void oib_uverbs_cq_ring_arm(struct oib_uverbs_cq *ucq, enum oib_cq_notify_flags flags);
+void oib_uverbs_cq_comp_event(struct oib_uverbs_cq *ucq);
+void oib_uverbs_wc_to_user(struct oib_uverbs_wc *u, const struct oib_wc *wc);
+
+/* sq_ring.c */
+int oib_uverbs_sq_ring_init(struct oib_uverbs_file *ufile, struct oib_uverbs_qp *uqp,
+			    struct oib_uverbs_create_qp *cmd);
+void oib_uverbs_sq_ring_free(struct oib_uverbs_qp *uqp);
 
 /* pd.c: a user QP on @upd holds back the freeing of what was retired on it. */
 void oib_uverbs_pd_qp_add(struct oib_uverbs_pd *upd);
@@ -260,6 +328,19 @@ void oib_uverbs_umem_free(struct oib_uverbs_umem *umem);
 
 /* ah.c: the kernel's address vector from the user's; -EINVAL for reserved bits. */
 int oib_uverbs_ah_attr(const struct oib_uverbs_ah_attr *u, struct oib_ah_attr *k);
+void oib_uverbs_ah_attr_to_user(const struct oib_ah_attr *k, struct oib_uverbs_ah_attr *u);
+
+/* post.c: a send request as POST_SEND takes it, its SGEs already in kernel memory. */
+struct oib_uverbs_send_batch {
+	struct oib_send_wr wr[OIB_UVERBS_MAX_WR];
+	struct oib_sge sge[OIB_UVERBS_MAX_WR][OIB_UVERBS_MAX_SGE];
+	struct oib_uverbs_ah *ah[OIB_UVERBS_MAX_WR];
+};
+
+int oib_uverbs_send_wr(struct oib_uverbs_file *ufile, struct oib_qp *qp,
+		       const struct oib_uverbs_send_wr *u, const struct oib_uverbs_sge *usge,
+		       struct oib_send_wr *k, struct oib_sge *sge, struct oib_uverbs_ah **ahp);
+void oib_uverbs_send_batch_put(struct oib_uverbs_send_batch *b, u32 n);
 
 /* mr.c */
 int oib_uverbs_sge_from_user(struct oib_uverbs_file *ufile, struct oib_pd *pd,

@@ -28,6 +28,9 @@ int oib_uverbs_test_cmd(struct oib_uverbs_file *ufile, unsigned int nr, void *cm
 int oib_uverbs_test_hold(struct oib_uverbs_file *ufile, u32 handle);
 void oib_uverbs_test_release(struct oib_uverbs_file *ufile, u32 handle);
 
+/* The kernel's mapping of the ring at mmap offset @offset of the context, or NULL. */
+void *oib_uverbs_test_ring(struct oib_uverbs_file *ufile, u64 offset);
+
 /* The context's async event file, made without a file (the context owns it), or an ERR_PTR. */
 struct oib_uverbs_event_file *oib_uverbs_test_async(struct oib_uverbs_file *ufile);
 

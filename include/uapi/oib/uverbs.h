@@ -50,6 +50,8 @@ enum oib_uverbs_cmd_nr {
 	OIB_UVERBS_QUERY_SRQ,
 	OIB_UVERBS_DESTROY_SRQ,
 	OIB_UVERBS_POST_SRQ_RECV,
+	OIB_UVERBS_DOORBELL,
+	OIB_UVERBS_QUERY_QP,
 	OIB_UVERBS_CMD_MAX,
 };
 
@@ -162,6 +164,48 @@ struct oib_uverbs_destroy {
 	__u32 reserved;
 };
 
+/*
+ * Mapped rings (OIB_UVERBS_CREATE_MAPPED in a create's ring_flags): the kernel allocates the
+ * ring and answers where it is; the process maps it with mmap(NULL, ring.size, PROT_READ |
+ * PROT_WRITE, MAP_SHARED, fd, ring.offset) on the context's file.  A ring is a struct
+ * oib_uverbs_ring_hdr followed by ring.entries (a power of two) entries of ring.stride bytes;
+ * indices are free-running u32s, entry i is at (i & (entries - 1)).  The producer writes
+ * entries, then the producer index (a release store); the consumer reads the producer index
+ * (an acquire load), the entries, then stores its consumer index.  The kernel never trusts an
+ * index or an entry it reads from a ring: it reads each index once, checks it against its own
+ * copy of the other index, and copies an entry into its own memory before checking it.  A
+ * mapping lives until munmap(), after the object is gone too, and holds the file open; a child
+ * made by fork() shares it unless it is marked MADV_DONTFORK.
+ */
+#define OIB_UVERBS_CREATE_MAPPED	(1u << 0)
+
+struct oib_uverbs_ring {
+	__aligned_u64 offset;	/* out: mmap() offset on the context's file */
+	__u32 size;		/* out: bytes to map */
+	__u32 entries;		/* out: a power of two */
+	__u32 stride;		/* out: bytes per entry */
+	__u32 reserved;
+};
+
+/* The first bytes of a ring; each index alone in its cache line. */
+struct oib_uverbs_ring_hdr {
+	__u32 producer;
+	__u32 reserved0[15];
+	__u32 consumer;
+	__u32 reserved1[15];
+	__u32 flags;		/* written by the kernel: OIB_UVERBS_RING_* */
+	__u32 reserved2[15];
+	__u32 reserved3[16];
+};
+
+/*
+ * A mapped CQ: the kernel produces struct oib_uverbs_wc entries, the process consumes them
+ * (POLL_CQ is -EINVAL on it); REQ_NOTIFY_CQ and channels work as without a ring.  A full ring,
+ * or a consumer index more than ring.entries behind the producer's, loses the completion: the
+ * kernel sets OIB_UVERBS_RING_OVERFLOW and raises CQ_ERR once, as a full CQ does.
+ */
+#define OIB_UVERBS_RING_OVERFLOW	(1u << 0)
+
 struct oib_uverbs_create_cq {
 	struct oib_uverbs_hdr hdr;
 	__aligned_u64 user_handle;	/* in */
@@ -169,6 +213,10 @@ struct oib_uverbs_create_cq {
 	__u32 comp_vector;		/* in: < num_comp_vectors */
 	__s32 channel_fd;		/* in: a completion channel of this context, or -1 */
 	__u32 handle;			/* out */
+	/* v2 */
+	__u32 ring_flags;		/* in: 0 or OIB_UVERBS_CREATE_MAPPED */
+	__u32 reserved;
+	struct oib_uverbs_ring ring;	/* out: with OIB_UVERBS_CREATE_MAPPED */
 };
 
 /*
@@ -271,6 +319,10 @@ struct oib_uverbs_create_qp {
 	struct oib_uverbs_qp_cap cap;	/* in: requested; out: granted */
 	__u32 srq_handle;		/* in: receives from this SRQ (max_recv_wr 0), or 0 */
 	__u32 reserved;
+	/* v3 */
+	__u32 ring_flags;		/* in: 0 or OIB_UVERBS_CREATE_MAPPED (a send ring) */
+	__u32 reserved2;
+	struct oib_uverbs_ring sq;	/* out: with OIB_UVERBS_CREATE_MAPPED */
 };
 
 struct oib_uverbs_ah_attr {
@@ -372,6 +424,19 @@ struct oib_uverbs_modify_qp {
 	struct oib_uverbs_ah_attr ah_attr;
 };
 
+/*
+ * QUERY_QP: attr.hdr is the command's header, attr.handle and attr.attr_mask (the attributes
+ * wanted, MODIFY_QP's bits; the kernel may answer more) are in; every other field is out: the
+ * QP's attributes in MODIFY_QP's fields (attr_mask set to the bits answered), its granted
+ * capabilities, its type and signalling.
+ */
+struct oib_uverbs_query_qp {
+	struct oib_uverbs_modify_qp attr;
+	struct oib_uverbs_qp_cap cap;	/* out */
+	__u32 qp_type;			/* out */
+	__u32 sq_sig_all;		/* out */
+};
+
 struct oib_uverbs_sge {
 	__aligned_u64 addr;	/* user address inside the MR that lkey names */
 	__u32 length;
@@ -429,6 +494,26 @@ struct oib_uverbs_post {
 	__u32 count;		/* in: <= OIB_UVERBS_MAX_WR */
 	__aligned_u64 wrs;	/* in: user pointer to count send or receive WRs */
 	__u32 bad_wr;		/* out */
+	__u32 reserved;
+};
+
+/*
+ * A mapped send queue.  Each entry is a struct oib_uverbs_send_wr with sg_list 0, followed by
+ * its num_sge SGEs (room for the QP's max_send_sge: sq.stride bytes in all).  The process
+ * writes entries and the producer index, then DOORBELL: the kernel posts every entry from its
+ * consumer index to the producer index it reads, checking each as POST_SEND does, and
+ * publishes its consumer index.  A bad entry (or a full send queue) stops it there: that entry
+ * and the ones after it are not posted, the call fails (-EINVAL, -ENOMEM) with bad_wr the index
+ * of the entry, and the consumer index names it; the process may rewrite the entries from
+ * there, or move its producer index back to the consumer index, and ring again.  A producer
+ * index more than sq.entries ahead of the consumer index, or behind it, is -EINVAL and nothing
+ * is posted.
+ */
+struct oib_uverbs_doorbell {
+	struct oib_uverbs_hdr hdr;
+	__u32 handle;		/* in: the QP */
+	__u32 posted;		/* out: entries posted by this call */
+	__u32 bad_wr;		/* out, on failure: the ring index of the entry not posted */
 	__u32 reserved;
 };
 

@@ -105,6 +105,7 @@ struct oibv_context *oibv_open_device(struct oibv_device *device)
 		return NULL;
 	ctx->device = device;
 	ctx->async_fd = -1;
+	pthread_mutex_init(&ctx->rings_lock, NULL);
 	ctx->cmd_fd = open(device->dev_path, O_RDWR | O_CLOEXEC);
 	if (ctx->cmd_fd < 0)
 		goto err;
@@ -117,6 +118,7 @@ struct oibv_context *oibv_open_device(struct oibv_device *device)
 	}
 	ctx->async_fd = afd.fd;
 	ctx->num_comp_vectors = qd.num_comp_vectors;
+	ctx->rings = !getenv("OIBV_RINGS") || strcmp(getenv("OIBV_RINGS"), "0");
 	return ctx;
 err:
 	ret = errno;
@@ -131,6 +133,8 @@ err:
 
 int oibv_close_device(struct oibv_context *ctx)
 {
+	oibv_ring_unmap_all(ctx);
+	pthread_mutex_destroy(&ctx->rings_lock);
 	close(ctx->async_fd);
 	close(ctx->cmd_fd);
 	free(ctx);

@@ -33,6 +33,21 @@ struct oibv_context {
 	int cmd_fd;
 	int async_fd;
 	int num_comp_vectors;
+	int rings;	/* oib: CQs and send queues mapped (default; OIBV_RINGS=0: ioctls) */
+	pthread_mutex_t rings_lock;	/* oib: @ring_list */
+	struct oibv_ring *ring_list;	/* oib: the mapped rings, unmapped at close */
+};
+
+/* oib: a ring mapped from the kernel (include/uapi/oib/uverbs.h), NULL mem when not mapped. */
+struct oibv_ring {
+	void *mem;
+	size_t size;
+	uint32_t entries;
+	uint32_t stride;
+	uint32_t index;		/* ours: the send queue's producer, the CQ's consumer index */
+	uint32_t max_sge;	/* send queues */
+	pthread_mutex_t lock;	/* @index and the entries we own */
+	struct oibv_ring *next, **pprev;	/* on the context's ring_list */
 };
 
 struct oibv_device_attr {
@@ -109,6 +124,7 @@ struct oibv_cq {
 	pthread_cond_t cond;
 	uint32_t comp_events_completed;
 	uint32_t async_events_completed;
+	struct oibv_ring ring;	/* oib */
 };
 
 enum oibv_access_flags {
@@ -186,12 +202,14 @@ struct oibv_qp {
 	struct oibv_pd *pd;
 	struct oibv_cq *send_cq;
 	struct oibv_cq *recv_cq;
+	struct oibv_srq *srq;
 	uint32_t handle;
 	uint32_t qp_num;
 	enum oibv_qp_type qp_type;
 	pthread_mutex_t mutex;
 	pthread_cond_t cond;
 	uint32_t events_completed;
+	struct oibv_ring sq;	/* oib: the mapped send queue */
 };
 
 struct oibv_ah {
@@ -380,6 +398,8 @@ int oibv_dereg_mr(struct oibv_mr *mr);
 
 struct oibv_qp *oibv_create_qp(struct oibv_pd *pd, struct oibv_qp_init_attr *attr);
 int oibv_modify_qp(struct oibv_qp *qp, struct oibv_qp_attr *attr, int attr_mask);
+int oibv_query_qp(struct oibv_qp *qp, struct oibv_qp_attr *attr, int attr_mask,
+		  struct oibv_qp_init_attr *init_attr);
 int oibv_destroy_qp(struct oibv_qp *qp);
 int oibv_post_send(struct oibv_qp *qp, struct oibv_send_wr *wr, struct oibv_send_wr **bad_wr);
 int oibv_post_recv(struct oibv_qp *qp, struct oibv_recv_wr *wr, struct oibv_recv_wr **bad_wr);

@@ -20,6 +20,7 @@ struct oibv_cq *oibv_create_cq(struct oibv_context *ctx, int cqe, void *cq_conte
 	struct oib_uverbs_create_cq c = {
 		.user_handle = (uintptr_t)cq, .cqe = cqe, .comp_vector = comp_vector,
 		.channel_fd = channel ? channel->fd : -1,
+		.ring_flags = ctx->rings ? OIB_UVERBS_CREATE_MAPPED : 0,
 	};
 	int ret;
 
@@ -31,7 +32,13 @@ struct oibv_cq *oibv_create_cq(struct oibv_context *ctx, int cqe, void *cq_conte
 		return NULL;
 	}
 	ret = oibv_cmd(ctx->cmd_fd, OIB_UVERBS_CREATE_CQ, &c, sizeof(c));
+	if (!ret && c.ring_flags)
+		ret = oibv_ring_map(ctx, &cq->ring, &c.ring, 0);
 	if (ret) {
+		if (c.handle)
+			oibv_cmd(ctx->cmd_fd, OIB_UVERBS_DESTROY_CQ,
+				 &(struct oib_uverbs_destroy_reported){ .handle = c.handle },
+				 sizeof(struct oib_uverbs_destroy_reported));
 		free(cq);
 		errno = ret;
 		return NULL;
@@ -56,6 +63,7 @@ int oibv_destroy_cq(struct oibv_cq *cq)
 
 	if (ret)
 		return ret;
+	oibv_ring_unmap(cq->context, &cq->ring);
 	if (cq->channel)
 		__atomic_sub_fetch(&cq->channel->refcnt, 1, __ATOMIC_RELEASE);
 	pthread_mutex_lock(&cq->mutex);
@@ -135,18 +143,14 @@ int oibv_poll_cq(struct oibv_cq *cq, int num_entries, struct oibv_wc *wc)
 
 	if (num_entries < 0)
 		return -EINVAL;
+	if (cq->ring.mem)
+		return oibv_poll_ring(&cq->ring, num_entries, wc);
 	c.count = num_entries < OIB_UVERBS_POLL_MAX ? num_entries : OIB_UVERBS_POLL_MAX;
 	ret = oibv_cmd(cq->context->cmd_fd, OIB_UVERBS_POLL_CQ, &c, sizeof(c));
 	if (ret)
 		return -ret;
 	for (i = 0; i < (int)c.count; i++)
-		wc[i] = (struct oibv_wc){
-			.wr_id = u[i].wr_id, .status = u[i].status, .opcode = u[i].opcode,
-			.vendor_err = u[i].vendor_err, .byte_len = u[i].byte_len,
-			.imm_data = u[i].imm_data, .qp_num = u[i].qp_num, .src_qp = u[i].src_qp,
-			.wc_flags = u[i].wc_flags, .pkey_index = u[i].pkey_index,
-			.slid = u[i].slid, .sl = u[i].sl,
-		};
+		oibv_wc_from_user(&wc[i], &u[i]);
 	return c.count;
 }
 

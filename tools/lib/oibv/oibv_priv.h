@@ -18,4 +18,24 @@ void oibv_events_ack(pthread_mutex_t *mutex, pthread_cond_t *cond, uint32_t *com
 void oibv_events_wait_done(pthread_mutex_t *mutex, pthread_cond_t *cond,
 			   const uint32_t *completed, uint32_t reported);
 
+/* oibv_ring.c: mapped rings. */
+struct oib_uverbs_ring;
+struct oib_uverbs_wc;
+struct oibv_ring;
+struct oibv_wc;
+struct oibv_qp;
+struct oibv_send_wr;
+struct oib_uverbs_send_wr;
+struct oibv_context;
+int oibv_ring_map(struct oibv_context *ctx, struct oibv_ring *r, const struct oib_uverbs_ring *u,
+		  uint32_t max_sge);
+void oibv_ring_unmap(struct oibv_context *ctx, struct oibv_ring *r);
+void oibv_ring_unmap_all(struct oibv_context *ctx);
+int oibv_poll_ring(struct oibv_ring *r, int num_entries, struct oibv_wc *wc);
+int oibv_post_send_ring(struct oibv_qp *qp, struct oibv_send_wr *wr,
+			struct oibv_send_wr **bad_wr);
+void oibv_wc_from_user(struct oibv_wc *wc, const struct oib_uverbs_wc *u);
+void oibv_send_wr(const struct oibv_qp *qp, const struct oibv_send_wr *w,
+		  struct oib_uverbs_send_wr *u);
+
 #endif /* OIBV_PRIV_H */

@@ -49,6 +49,7 @@ struct oibv_qp *oibv_create_qp(struct oibv_pd *pd, struct oibv_qp_init_attr *att
 		.send_cq_handle = attr->send_cq->handle, .recv_cq_handle = attr->recv_cq->handle,
 		.qp_type = attr->qp_type, .sq_sig_all = !!attr->sq_sig_all,
 		.port_num = attr->port_num, .srq_handle = attr->srq ? attr->srq->handle : 0,
+		.ring_flags = pd->context->rings ? OIB_UVERBS_CREATE_MAPPED : 0,
 		.cap = {
 			.max_send_wr = attr->cap.max_send_wr, .max_recv_wr = attr->cap.max_recv_wr,
 			.max_send_sge = attr->cap.max_send_sge,
@@ -61,7 +62,13 @@ struct oibv_qp *oibv_create_qp(struct oibv_pd *pd, struct oibv_qp_init_attr *att
 	if (!qp)
 		return NULL;
 	ret = oibv_cmd(pd->context->cmd_fd, OIB_UVERBS_CREATE_QP, &c, sizeof(c));
+	if (!ret && c.ring_flags)
+		ret = oibv_ring_map(pd->context, &qp->sq, &c.sq, c.cap.max_send_sge ?: 1);
 	if (ret) {
+		if (c.handle)
+			oibv_cmd(pd->context->cmd_fd, OIB_UVERBS_DESTROY_QP,
+				 &(struct oib_uverbs_destroy_reported){ .handle = c.handle },
+				 sizeof(struct oib_uverbs_destroy_reported));
 		free(qp);
 		errno = ret;
 		return NULL;
@@ -71,6 +78,7 @@ struct oibv_qp *oibv_create_qp(struct oibv_pd *pd, struct oibv_qp_init_attr *att
 	qp->pd = pd;
 	qp->send_cq = attr->send_cq;
 	qp->recv_cq = attr->recv_cq;
+	qp->srq = attr->srq;
 	qp->handle = c.handle;
 	qp->qp_num = c.qp_num;
 	qp->qp_type = attr->qp_type;
@@ -113,6 +121,47 @@ int oibv_modify_qp(struct oibv_qp *qp, struct oibv_qp_attr *a, int mask)
 	return oibv_cmd(qp->context->cmd_fd, OIB_UVERBS_MODIFY_QP, &c, sizeof(c));
 }
 
+static void oibv_ah_attr_from(struct oibv_ah_attr *a, const struct oib_uverbs_ah_attr *u)
+{
+	*a = (struct oibv_ah_attr){
+		.grh = { .flow_label = u->flow_label, .sgid_index = u->sgid_index,
+			 .hop_limit = u->hop_limit, .traffic_class = u->traffic_class },
+		.dlid = u->dlid, .sl = u->sl, .is_global = u->is_global, .port_num = u->port_num,
+	};
+	memcpy(a->grh.dgid.raw, u->dgid, sizeof(u->dgid));
+}
+
+/* Every attribute is answered, whatever @attr_mask asks (libibverbs allows it). */
+int oibv_query_qp(struct oibv_qp *qp, struct oibv_qp_attr *a, int attr_mask,
+		  struct oibv_qp_init_attr *init)
+{
+	struct oib_uverbs_query_qp c = { .attr = { .handle = qp->handle, .attr_mask = attr_mask } };
+	const struct oib_uverbs_modify_qp *m = &c.attr;
+	int ret = oibv_cmd(qp->context->cmd_fd, OIB_UVERBS_QUERY_QP, &c, sizeof(c));
+
+	if (ret)
+		return ret;
+	*a = (struct oibv_qp_attr){
+		.qp_state = m->qp_state, .path_mtu = m->path_mtu, .rq_psn = m->rq_psn,
+		.sq_psn = m->sq_psn, .dest_qp_num = m->dest_qp_num, .qkey = m->qkey,
+		.qp_access_flags = m->qp_access_flags, .pkey_index = m->pkey_index,
+		.max_rd_atomic = m->max_rd_atomic, .max_dest_rd_atomic = m->max_dest_rd_atomic,
+		.min_rnr_timer = m->min_rnr_timer, .port_num = m->port_num, .timeout = m->timeout,
+		.retry_cnt = m->retry_cnt, .rnr_retry = m->rnr_retry,
+	};
+	oibv_ah_attr_from(&a->ah_attr, &m->ah_attr);
+	*init = (struct oibv_qp_init_attr){
+		.qp_context = qp->qp_context, .send_cq = qp->send_cq, .recv_cq = qp->recv_cq,
+		.srq = qp->srq, .qp_type = c.qp_type, .sq_sig_all = c.sq_sig_all,
+		.cap = {
+			.max_send_wr = c.cap.max_send_wr, .max_recv_wr = c.cap.max_recv_wr,
+			.max_send_sge = c.cap.max_send_sge, .max_recv_sge = c.cap.max_recv_sge,
+			.max_inline_data = c.cap.max_inline_data,
+		},
+	};
+	return 0;
+}
+
 struct oibv_ah *oibv_create_ah(struct oibv_pd *pd, struct oibv_ah_attr *attr)
 {
 	struct oibv_ah *ah = calloc(1, sizeof(*ah));
@@ -150,6 +199,7 @@ int oibv_destroy_qp(struct oibv_qp *qp)
 
 	if (ret)
 		return ret;
+	oibv_ring_unmap(qp->context, &qp->sq);
 	oibv_events_wait_done(&qp->mutex, &qp->cond, &qp->events_completed,
 			      c.async_events_reported);
 	free(qp);
@@ -160,8 +210,8 @@ int oibv_destroy_qp(struct oibv_qp *qp)
 _Static_assert(sizeof(struct oibv_sge) == sizeof(struct oib_uverbs_sge), "sge layout");
 
 /* @w as the kernel takes it: only the fields its opcode and the QP's type use. */
-static void oibv_send_wr(const struct oibv_qp *qp, const struct oibv_send_wr *w,
-			 struct oib_uverbs_send_wr *u)
+void oibv_send_wr(const struct oibv_qp *qp, const struct oibv_send_wr *w,
+		  struct oib_uverbs_send_wr *u)
 {
 	*u = (struct oib_uverbs_send_wr){
 		.wr_id = w->wr_id, .sg_list = (uintptr_t)w->sg_list, .num_sge = w->num_sge,
@@ -203,6 +253,8 @@ int oibv_post_send(struct oibv_qp *qp, struct oibv_send_wr *wr, struct oibv_send
 	int ret = 0;
 	uint32_t i;
 
+	if (qp->sq.mem)
+		return oibv_post_send_ring(qp, wr, bad_wr);
 	while (w && !ret) {
 		first = w;
 		for (i = 0; w && i < OIB_UVERBS_MAX_WR; i++, w = w->next)

@@ -21,6 +21,7 @@
 #include "uverbs_util.h"
 #include "uverbs_abuse.h"
 #include "uverbs_rdma.h"
+#include "uverbs_rings.h"
 
 static struct oibv_context *ctx;	/* the suite's context, open from device_list on */
 
@@ -166,6 +167,52 @@ static bool t_rc_send_recv(void)
 static bool t_uc_send_recv(void)
 {
 	return send_recv(OIBV_QPT_UC);
+}
+
+/* The same over ioctls (POST_SEND, POLL_CQ): what OIBV_RINGS=0 gives. */
+static bool t_rc_send_recv_ioctls(void)
+{
+	bool ok;
+
+	ctx->rings = 0;
+	ok = send_recv(OIBV_QPT_RC);
+	ctx->rings = 1;
+	return ok;
+}
+
+/* QUERY_QP answers what the QP was given on its way to RTS, and its capabilities. */
+static bool t_query_qp(void)
+{
+	struct oib_uverbs_query_qp c = { 0 };
+	struct oibv_qp_init_attr init;
+	struct oibv_qp_attr a;
+	union oibv_gid gid;
+	struct pair p;
+	bool ok;
+
+	if (!pair_setup(&p, ctx, OIBV_QPT_RC, NULL, NULL))
+		return false;
+	ok = CHECK(!oibv_query_gid(ctx, 1, 0, &gid)) &&
+	     CHECK(!oibv_query_qp(p.a, &a, OIBV_QP_STATE, &init)) &&
+	     CHECK(a.qp_state == OIBV_QPS_RTS) && CHECK(a.dest_qp_num == p.b->qp_num) &&
+	     CHECK(a.path_mtu == OIBV_MTU_1024) && CHECK(a.timeout == 14) &&
+	     CHECK(a.retry_cnt == 7) && CHECK(a.rnr_retry == 7) && CHECK(a.max_rd_atomic == 1) &&
+	     CHECK(a.max_dest_rd_atomic == 1) && CHECK(a.min_rnr_timer == 12) &&
+	     CHECK(a.ah_attr.is_global && a.ah_attr.port_num == 1) &&
+	     CHECK(!memcmp(a.ah_attr.grh.dgid.raw, gid.raw, 16)) &&
+	     CHECK(init.qp_type == OIBV_QPT_RC) && CHECK(!init.sq_sig_all) &&
+	     CHECK(init.cap.max_send_wr >= 64 && init.cap.max_send_sge >= 2) &&
+	     CHECK(init.send_cq == p.cq_a && init.recv_cq == p.cq_a && !init.srq);
+	/* a mask bit MODIFY_QP does not take, a stale handle */
+	c.attr.hdr.size = sizeof(c);
+	c.attr.handle = p.a->handle;
+	c.attr.attr_mask = 1u << 30;
+	ok = ok && CHECK(raw_cmd(ctx->cmd_fd, OIB_UVERBS_QUERY_QP, &c, sizeof(c)) == EINVAL);
+	c.attr.attr_mask = 0;
+	c.attr.handle = 0xfffff;
+	ok = ok && CHECK(raw_cmd(ctx->cmd_fd, OIB_UVERBS_QUERY_QP, &c, sizeof(c)) == EINVAL);
+	pair_teardown(&p);
+	return ok;
 }
 
 /* Read one event from @ch, check it names @cq; acknowledges it. */
@@ -471,7 +518,7 @@ static bool t_async_fd_rules(void)
 
 static bool t_no_leaks(void)
 {
-	bool ok = CHECK(live_objects() == base_objects);
+	bool ok = objects_back_to(base_objects);
 
 	oibv_close_device(ctx);
 	ctx = NULL;
@@ -493,6 +540,8 @@ static const struct ktap_case cases[] = {
 	{ "memlock_limit", abuse_memlock_limit },
 	{ "rc_send_recv", t_rc_send_recv },
 	{ "uc_send_recv", t_uc_send_recv },
+	{ "rc_send_recv_over_ioctls", t_rc_send_recv_ioctls },
+	{ "query_qp", t_query_qp },
 	{ "rc_rdma_write_read", t_rc_rdma },
 	{ "uc_rdma_write", t_uc_rdma_write },
 	{ "rc_atomics", t_rc_atomics },
@@ -520,6 +569,16 @@ static const struct ktap_case cases[] = {
 	{ "stale_and_foreign_handles", abuse_handles },
 	{ "post_checks", abuse_post },
 	{ "fuzz", abuse_fuzz },
+	{ "rings_mapped", rings_mapped },
+	{ "rings_outlive_objects", rings_outlive_objects },
+	{ "rings_bad_producer", rings_bad_producer },
+	{ "rings_bad_wqes", rings_bad_wqes },
+	{ "rings_bad_wr_list", rings_bad_wr_list },
+	{ "rings_wqe_rewritten", rings_wqe_rewritten },
+	{ "rings_cq_bad_consumer", rings_cq_bad_consumer },
+	{ "rings_close_under_traffic", rings_close_under_traffic },
+	{ "rings_fork", rings_fork },
+	{ "rings_fuzz", rings_fuzz },
 	{ "close_while_in_use", abuse_close_in_use },
 	{ "fork", abuse_fork },
 	{ "kill9_in_traffic", abuse_kill9 },

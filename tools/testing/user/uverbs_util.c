@@ -102,6 +102,22 @@ int live_objects(void)
 	return total;
 }
 
+/* The debugfs objects file, as diagnostics. */
+static void show_objects(void)
+{
+	char path[128], line[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/oib/%s/objects", test_ibdev);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		diag("objects: %s", line);
+	}
+	if (f)
+		fclose(f);
+}
+
 int raw_cmd(int fd, unsigned int nr, void *cmd, uint32_t size)
 {
 	((struct oib_uverbs_hdr *)cmd)->size = size;
@@ -277,4 +293,32 @@ bool readable(int fd, int timeout_ms)
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 
 	return poll(&pfd, 1, timeout_ms) == 1 && (pfd.revents & POLLIN);
+}
+
+bool objects_back_to(int n)
+{
+	int64_t end = now_ms() + 10000;
+
+	while (live_objects() != n && now_ms() < end)
+		usleep(1000);
+	if (live_objects() != n) {
+		diag("live objects %d, want %d", live_objects(), n);
+		show_objects();
+	}
+	return live_objects() == n;
+}
+
+void unmap_ring(struct oibv_ring *r)
+{
+	if (r->mem)
+		munmap(r->mem, r->size);
+	r->mem = NULL;
+}
+
+void pair_unmap(struct pair *p)
+{
+	unmap_ring(&p->a->sq);
+	unmap_ring(&p->b->sq);
+	unmap_ring(&p->cq_a->ring);
+	unmap_ring(&p->cq_b->ring);
 }

@@ -18,6 +18,8 @@ bool setup_device(void);
 bool remove_device(void);
 /* Live verbs objects of the device (debugfs objects file), all types together; -1 on error. */
 int live_objects(void);
+/* Wait (10 s at most) until the device's live objects are @n again. */
+bool objects_back_to(int n);
 /* Milliseconds on the monotonic clock. */
 int64_t now_ms(void);
 
@@ -48,6 +50,12 @@ bool pair_setup_qps(struct pair *p, struct oibv_context *ctx, enum oibv_qp_type 
 /* As pair_setup() with own CQs, B's receives from an SRQ of 64 requests on the pair's PD. */
 bool pair_setup_srq(struct pair *p, struct oibv_context *ctx, enum oibv_qp_type type);
 void pair_teardown(struct pair *p);
+/*
+ * Unmap a ring (a pair's rings) without destroying anything; liboibv forgets it.  A mapped
+ * ring holds the context's file open: closing the file frees the context after the last goes.
+ */
+void unmap_ring(struct oibv_ring *r);
+void pair_unmap(struct pair *p);
 void pair_teardown_cqs(struct pair *p, bool own_cqs);
 /* B posts a receive at buf + 32768, A sends @len bytes from buf (signalled, @flags added). */
 bool pair_send(struct pair *p, uint32_t len, unsigned int flags, uint64_t wr_id);

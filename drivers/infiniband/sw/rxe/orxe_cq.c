@@ -99,7 +99,12 @@ void orxe_cq_post(struct orxe_cq *cq, const struct oib_wc *wc, bool solicited)
 		cq->overflow = true;
 		cq->pending |= ORXE_CQ_ERR_EVENT;
 	} else {
-		*(struct oib_wc *)orxe_queue_tail(&cq->queue) = *wc;
+		struct oib_wc *e = orxe_queue_tail(&cq->queue);
+
+		*e = *wc;
+		e->qp_num = wc->qp ? wc->qp->qp_num : 0;
+		if (solicited)
+			e->wc_flags |= OIB_WC_SOLICITED;
 		orxe_queue_push(&cq->queue);
 		if (cq->notify == OIB_CQ_NEXT_COMP ||
 		    (cq->notify == OIB_CQ_SOLICITED && (solicited || wc->status))) {

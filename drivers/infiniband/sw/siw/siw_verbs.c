@@ -174,7 +174,12 @@ void siw_cq_post(struct siw_cq *cq, const struct oib_wc *wc, bool solicited)
 		cq->overflow = true;
 		cq->pending |= SIW_CQ_ERROR;
 	} else {
-		cq->ring[cq->prod++ & cq->mask] = *wc;
+		struct oib_wc *e = &cq->ring[cq->prod++ & cq->mask];
+
+		*e = *wc;
+		e->qp_num = wc->qp ? wc->qp->qp_num : 0;
+		if (solicited)
+			e->wc_flags |= OIB_WC_SOLICITED;
 		if (cq->notify == OIB_CQ_NEXT_COMP ||
 		    (cq->notify == OIB_CQ_SOLICITED && (solicited || wc->status))) {
 			cq->notify = 0;
