@@ -87,7 +87,7 @@ channels_with() {
 	while read -r _w _s _k1 _v1 _k2 _v2 _k3 _v3; do
 		[ "$_w" = channel ] || continue
 		case $1 in
-		live) [ "$_s" = live ] && V=$((V + 1)) ;;
+		live) [ "$_s" = LIVE ] && V=$((V + 1)) ;;
 		cmds) [ "$_k3" = cmds ] && [ "$_v3" -gt 0 ] && V=$((V + 1)) ;;
 		esac
 	done <$TD
