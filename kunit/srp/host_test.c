@@ -246,6 +246,37 @@ static void ht_test_channels(struct kunit *test)
 			      srpt_target_channels_in(ht->t, SRPT_CH_CONNECTING), st.channels);
 }
 
+/*
+ * An IU oib_srpt drops, sent with a credit on each channel: each channel gets its credit back in
+ * an SRP_CRED_REQ (no response carries it) and answers with an SRP_CRED_RSP the target takes
+ * (its tag matched: nothing more dropped); never more credits than the target's receives; I/O
+ * goes on.
+ */
+static void ht_test_cred_req(struct kunit *test)
+{
+	struct ht *ht = ht_setup(test);
+	struct srpt_stats *ts = srpt_target_stats(ht->t);
+	u32 nch = srp_host_get_stats(ht->h).channels, i;
+	u8 *buf = kunit_kzalloc(test, HT_IO, GFP_KERNEL);
+	u8 junk[32] = { 0x55 };
+	struct srp_host_stats c;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < nch; i++)
+		KUNIT_EXPECT_EQ(test, srp_host_send_raw(ht->h, i, junk, sizeof(junk)), 0);
+	KUNIT_EXPECT_TRUE(test, oib_test_wait_for(srp_host_get_stats(ht->h).cred_reqs == nch));
+	KUNIT_EXPECT_EQ(test, atomic_read(&ts->cred_reqs), nch);
+	for (i = 0; i < nch; i++) {
+		c = srp_host_ch_stats(ht->h, i);
+		KUNIT_EXPECT_EQ_MSG(test, c.cred_reqs, 1, "channel %u", i);
+		KUNIT_EXPECT_LE_MSG(test, c.max_credits, SRPT_RQ_SIZE, "channel %u", i);
+	}
+	KUNIT_EXPECT_EQ(test, ht_rw(ht, true, 0, buf), 0);
+	KUNIT_EXPECT_EQ(test, ht_rw(ht, false, 0, buf), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ts->dropped), nch);	/* the junk, no CRED_RSP */
+	KUNIT_EXPECT_EQ(test, atomic_read(&ts->over_limit), 0);
+}
+
 static bool ht_state_is(struct ht *ht, enum srp_conn_state a, enum srp_conn_state b)
 {
 	enum srp_conn_state s = srp_host_state(ht->h);
@@ -336,6 +367,7 @@ static void ht_test_target_gone(struct kunit *test)
 static struct kunit_case ht_test_cases[] = {
 	KUNIT_CASE_SLOW(ht_test_credits),
 	KUNIT_CASE(ht_test_channels),
+	KUNIT_CASE(ht_test_cred_req),
 	KUNIT_CASE_SLOW(ht_test_fabric_loss),
 	KUNIT_CASE_SLOW(ht_test_reset),
 	KUNIT_CASE_SLOW(ht_test_target_gone),

@@ -88,5 +88,6 @@ int srp_login_rsp_check(u8 req_flags, const struct oib_srp_login_answer *a);
 /* ---- The target's requests (srp_tiu.c) ---- */
 
 int srp_cred_req_check(const void *iu, u32 len, int credits, u64 *tag, u32 *delta);
+int srp_host_send_raw(struct srp_host *h, u32 c, const void *iu, u32 len);
 
 #endif /* OIB_KUNIT_SRP_H */

@@ -10,6 +10,8 @@
  * Anything else (AER_REQ) is dropped and counted.
  */
 #include <kunit/visibility.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
 #include "srp_priv.h"
 
 /*
@@ -107,3 +109,56 @@ void srp_target_iu(struct srp_ch *ch, struct srp_recv *r, u32 len)
 	if (!taken)
 		atomic_inc(&ch->h->dropped);
 }
+
+struct srp_raw_iu {
+	struct oib_cqe cqe;
+	struct completion sent;
+	int status;
+	u8 buf[64];
+};
+
+static void srp_raw_sent(struct oib_cq *cq, struct oib_wc *wc)
+{
+	struct srp_raw_iu *raw = container_of(wc->wr_cqe, struct srp_raw_iu, cqe);
+
+	raw->status = wc->status;
+	complete(&raw->sent);
+}
+
+/*
+ * For the suites: @len bytes (64 at most) of @iu sent on channel @c as a request (a credit
+ * taken, none answered: the target gives it back in a CRED_REQ).  0 once sent, or -errno.
+ */
+int srp_host_send_raw(struct srp_host *h, u32 c, const void *iu, u32 len)
+{
+	struct srp_raw_iu *raw = kzalloc(sizeof(*raw), GFP_KERNEL);
+	struct oib_sge sge = { .length = len };
+	struct oib_send_wr wr = { .sg_list = &sge, .num_sge = 1, .opcode = OIB_WR_SEND,
+				  .send_flags = OIB_SEND_SIGNALED };
+	int ret = -ENOTCONN;
+
+	if (!raw)
+		return -ENOMEM;
+	if (c >= h->nch || len > sizeof(raw->buf)) {
+		kfree(raw);
+		return -EINVAL;
+	}
+	memcpy(raw->buf, iu, len);
+	raw->cqe.done = srp_raw_sent;
+	init_completion(&raw->sent);
+	sge.addr = (uintptr_t)raw->buf;
+	wr.wr_cqe = &raw->cqe;
+	rcu_read_lock();	/* the channel's objects: see srp_conn_release() */
+	if (READ_ONCE(h->state) == SRP_CONN_LIVE) {
+		sge.lkey = h->ch[c].pd->local_dma_lkey;
+		ret = srp_post(&h->ch[c], &wr, 0, NULL);
+	}
+	rcu_read_unlock();
+	if (!ret)	/* the drain completes it if the connection goes */
+		wait_for_completion(&raw->sent);
+	if (!ret && raw->status != OIB_WC_SUCCESS)
+		ret = -EIO;
+	kfree(raw);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(srp_host_send_raw);

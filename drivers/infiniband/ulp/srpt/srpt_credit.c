@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Credits that no response carries.  A channel posts SRPT_NRECV receives and grants
- * SRPT_RQ_SIZE of them (the login, then each response's delta: the receives reposted since the
- * last one); the one more is kept for the answer to our SRP_CRED_REQ, an SRP_CRED_RSP, which
- * takes no credit.  Every IU the initiator sends but CRED_RSP (and I_LOGOUT, which ends the
- * channel) takes a credit: an IU dropped unanswered (unknown, or not the initiator's to send)
- * still gets its credit back once its receive is reposted.  Credits waiting while no command is
- * being served (so no response is coming) go in an SRP_CRED_REQ; one at a time, the next once
- * its CRED_RSP (with its tag) came.  A CRED_RSP that answers none of ours (another tag, none
- * outstanding) is dropped and counted.  The target's grant never exceeds SRPT_RQ_SIZE:
- * granted + credits + the receives being handled stay within it.
+ * SRPT_RQ_SIZE of them (the login, then each response's delta: the receives its commands freed
+ * since the last one); the one more is kept for the answer to our SRP_CRED_REQ, an SRP_CRED_RSP,
+ * which takes no credit.  Every IU the initiator sends but CRED_RSP (and I_LOGOUT, which ends
+ * the channel) takes a credit: an IU dropped unanswered (unknown, or not the initiator's to
+ * send) gets its credit back, once its receive is reposted, in an SRP_CRED_REQ; one at a time,
+ * the next once its CRED_RSP (with its tag) came.  A CRED_RSP that answers none of ours
+ * (another tag, none outstanding) is dropped and counted.  The target's grant never exceeds
+ * SRPT_RQ_SIZE: granted + credits + held + the receives being handled stay within it.
  */
 #include "srpt_priv.h"
 
@@ -21,10 +20,7 @@ static void srpt_cred_sent(struct oib_cq *cq, struct oib_wc *wc)
 		srpt_wc_error(ch, "credit request", wc);
 }
 
-/*
- * Send the waiting credits in a CRED_REQ if no response will carry them (no command being
- * served) and none is outstanding; not once the channel is being released.
- */
+/* Send the held credits in a CRED_REQ if none is outstanding; not once being released. */
 void srpt_cred_push(struct srpt_ch *ch)
 {
 	struct oib_sge sge = { .addr = (uintptr_t)ch->cred_iu, .length = sizeof(ch->cred_iu) };
@@ -36,9 +32,9 @@ void srpt_cred_push(struct srpt_ch *ch)
 	int ret;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	if (ch->credits && !ch->in_flight && !ch->cred_out && ch->state != SRPT_CH_RELEASING) {
-		delta = ch->credits;
-		ch->credits = 0;
+	if (ch->held && !ch->cred_out && ch->state != SRPT_CH_RELEASING) {
+		delta = ch->held;
+		ch->held = 0;
 		ch->granted += delta;
 		ch->cred_out = true;
 		tag = ++ch->cred_tag;
@@ -76,7 +72,7 @@ void srpt_cred_rsp(struct srpt_ch *ch, struct srpt_recv *r)
 	srpt_cred_push(ch);
 }
 
-/* An IU nobody here takes: dropped, its credit (if it had one) given back. */
+/* An IU nobody here takes: dropped, its credit (if it had one) held for a CRED_REQ. */
 void srpt_dropped_iu(struct srpt_ch *ch, struct srpt_recv *r)
 {
 	unsigned long flags;
@@ -90,6 +86,11 @@ void srpt_dropped_iu(struct srpt_ch *ch, struct srpt_recv *r)
 	else
 		atomic_inc(&ch->t->stats.over_limit);
 	spin_unlock_irqrestore(&ch->lock, flags);
-	srpt_repost(r, credited);
+	srpt_repost(r, false);
+	if (!credited)
+		return;
+	spin_lock_irqsave(&ch->lock, flags);
+	ch->held++;
+	spin_unlock_irqrestore(&ch->lock, flags);
 	srpt_cred_push(ch);
 }

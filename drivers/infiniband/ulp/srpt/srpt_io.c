@@ -91,8 +91,8 @@ static u32 srpt_take_credits(struct srpt_ch *ch)
 }
 
 /*
- * @r's IU was copied out: post it again.  @grant: its credit goes back with the next response,
- * or a CRED_REQ (srpt_credit.c); not for the answer to a CRED_REQ, whose receive is kept back.
+ * @r's IU was copied out: post it again.  @grant: its credit goes back with the next response
+ * (a request's); the others' in a CRED_REQ, if they had one (srpt_credit.c).
  */
 void srpt_repost(struct srpt_recv *r, bool grant)
 {
@@ -135,8 +135,6 @@ void srpt_cmd_put(struct srpt_cmd *cmd)
 	spin_unlock_irqrestore(&ch->lock, flags);
 	if (r)
 		srpt_serve(cmd, r);
-	else
-		srpt_cred_push(ch);	/* the last response may have gone without some credits */
 }
 
 /* The residual flags and counts of @cmd's response. */

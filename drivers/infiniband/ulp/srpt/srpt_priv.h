@@ -78,7 +78,7 @@ struct srpt_ch {
 	struct work_struct release;
 	u32 it_iu_len;			/* the login's */
 	u8 initiator_port_id[16];	/* the login's: its channels are one I_T nexus */
-	/* @state, @free, @waiting, @credits, @granted, @in_flight, @ncmds, @cred_out, @cred_tag */
+	/* @state, @free, @waiting, @credits, @granted, @in_flight, @ncmds, @held, @cred_* */
 	spinlock_t lock;
 	enum srpt_ch_state state;
 	struct list_head free;
@@ -87,6 +87,7 @@ struct srpt_ch {
 	u32 granted;			/* IUs the initiator may send now: sent credits less IUs */
 	u32 in_flight;
 	u32 ncmds;			/* SRP_CMDs received (debugfs) */
+	u32 held;			/* credits of dropped IUs, for the next CRED_REQ */
 	bool cred_out;			/* a CRED_REQ sent, its CRED_RSP not received */
 	u64 cred_tag;			/* the last CRED_REQ's */
 	u8 cred_iu[sizeof(struct oib_srp_t_iu)];
