@@ -78,7 +78,7 @@ static int srp_make_qp(struct srp_ch *ch)
  * The channels a host opens: as many as asked for (the ch_count parameter), as the device has
  * completion vectors and as CPUs are online, one at least.
  */
-VISIBLE_IF_KUNIT u32 srp_ch_count_pick(u32 wanted, u32 comp_vectors, u32 cpus)
+u32 srp_ch_count_pick(u32 wanted, u32 comp_vectors, u32 cpus)
 {
 	return clamp(min3(wanted, comp_vectors, cpus), 1U, (u32)SRP_MAX_CH);
 }
@@ -154,7 +154,7 @@ static int srp_connect(struct srp_ch *ch)
  * buffers, 2 credits at least; for SINGLE, no channel said maintained; for MULTI, the host's
  * other channels maintained (anything else: the target does not have them, or ended them).
  */
-VISIBLE_IF_KUNIT int srp_login_rsp_check(u8 req_flags, const struct oib_srp_login_answer *a)
+int srp_login_rsp_check(u8 req_flags, const struct oib_srp_login_answer *a)
 {
 	u8 result = a->flags & 3;
 

@@ -18,8 +18,7 @@
  * A CRED_REQ of @len bytes at @iu for a channel holding @credits: 0 and its tag and delta, or
  * -errno: the parser's (a bad length, another opcode), -ERANGE for a delta beyond the bound.
  */
-VISIBLE_IF_KUNIT int srp_cred_req_check(const void *iu, u32 len, int credits, u64 *tag,
-					u32 *delta)
+int srp_cred_req_check(const void *iu, u32 len, int credits, u64 *tag, u32 *delta)
 {
 	int ret = oib_srp_parse_small(iu, len, OIB_SRP_CRED_REQ, tag, delta);
 
