@@ -184,6 +184,7 @@ static int srp_logged_in(struct srp_ch *ch, const struct oib_cma_conn_param *p)
 	spin_lock_irqsave(&ch->lock, flags);
 	ch->credits = a.req_lim_delta;
 	ch->live = true;
+	ch->cred_busy = false;	/* a new QP: no CRED_RSP of ours on it */
 	ch->stats.outstanding = 0;
 	ch->stats.max_credits = max_t(u32, ch->stats.max_credits, ch->credits);
 	ch->stats.logins++;

@@ -67,8 +67,12 @@ static bool srp_cred_req(struct srp_ch *ch, struct srp_recv *r, u32 len)
 		return false;
 	oib_srp_pack_small(ch->cred_rsp, OIB_SRP_CRED_RSP, tag, 0);
 	ch->cred_cqe.done = srp_cred_rsp_done;
-	if (srp_post(ch, &wr, -1, NULL))
+	if (srp_post(ch, &wr, -1, NULL)) {
+		spin_lock_irqsave(&ch->lock, flags);
+		ch->cred_busy = false;
+		spin_unlock_irqrestore(&ch->lock, flags);
 		srp_conn_gone(ch->h, "credit response not posted");
+	}
 	return true;
 }
 
