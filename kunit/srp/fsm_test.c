@@ -20,7 +20,7 @@ struct fsm_tuple {
 static const struct fsm_tuple fsm_spec[] = {
 	/* The first login: its answer wakes add_target, whatever it is; a failure is final. */
 	T(IDLE, CONNECT, CONNECTING, LOGIN),
-	T(CONNECTING, RESOLVED, CONNECTING, WAKE),
+	T(CONNECTING, STEP, CONNECTING, WAKE),
 	T(CONNECTING, LOGGED_IN, LIVE, WAKE),
 	T(CONNECTING, REFUSED, FAILED, WAKE),
 	T(CONNECTING, GONE, FAILED, WAKE),
@@ -29,20 +29,20 @@ static const struct fsm_tuple fsm_spec[] = {
 	T(LIVE, REFUSED, DOWN, RECOVER),
 	T(LIVE, GIVE_UP, LIVE, NOTHING),
 	/* Down: the old connection's late news ignored; log in again or give up. */
-	T(DOWN, RESOLVED, DOWN, NOTHING),
+	T(DOWN, STEP, DOWN, NOTHING),
 	T(DOWN, LOGGED_IN, DOWN, NOTHING),
 	T(DOWN, REFUSED, DOWN, NOTHING),
 	T(DOWN, GONE, DOWN, NOTHING),
 	T(DOWN, RETRY, RECONNECTING, LOGIN),
 	T(DOWN, GIVE_UP, FAILED, RELEASE),
 	/* A new login: its answer wakes the reconnect work. */
-	T(RECONNECTING, RESOLVED, RECONNECTING, WAKE),
+	T(RECONNECTING, STEP, RECONNECTING, WAKE),
 	T(RECONNECTING, LOGGED_IN, LIVE, WAKE),
 	T(RECONNECTING, REFUSED, DOWN, WAKE),
 	T(RECONNECTING, GONE, DOWN, WAKE),
 	T(RECONNECTING, GIVE_UP, FAILED, RELEASE),
 	/* Failed: commands fail; nothing brings it back. */
-	T(FAILED, RESOLVED, FAILED, NOTHING),
+	T(FAILED, STEP, FAILED, NOTHING),
 	T(FAILED, LOGGED_IN, FAILED, NOTHING),
 	T(FAILED, REFUSED, FAILED, NOTHING),
 	T(FAILED, GONE, FAILED, NOTHING),
@@ -54,7 +54,7 @@ static const struct fsm_tuple fsm_spec[] = {
 	T(DOWN, REMOVE, REMOVING, RELEASE),
 	T(RECONNECTING, REMOVE, REMOVING, RELEASE),
 	T(FAILED, REMOVE, REMOVING, NOTHING),
-	T(REMOVING, RESOLVED, REMOVING, NOTHING),
+	T(REMOVING, STEP, REMOVING, NOTHING),
 	T(REMOVING, LOGGED_IN, REMOVING, NOTHING),
 	T(REMOVING, REFUSED, REMOVING, NOTHING),
 	T(REMOVING, GONE, REMOVING, NOTHING),
@@ -133,11 +133,14 @@ static u8 fsm_walk(struct kunit *test, const u8 *events, int n, u8 *actions)
 	return s;
 }
 
-/* Lifetimes: lost twice and back twice, then away for good; a host reset under a login. */
+/*
+ * Lifetimes: lost twice and back twice, then away for good; a host reset under a login; a login
+ * of two channels.
+ */
 static void fsm_test_lifetimes(struct kunit *test)
 {
 	static const u8 back[] = {
-		SRP_CEV_CONNECT, SRP_CEV_RESOLVED, SRP_CEV_RESOLVED, SRP_CEV_LOGGED_IN,
+		SRP_CEV_CONNECT, SRP_CEV_STEP, SRP_CEV_STEP, SRP_CEV_LOGGED_IN,
 		SRP_CEV_GONE, SRP_CEV_GONE, SRP_CEV_RETRY, SRP_CEV_REFUSED, SRP_CEV_RETRY,
 		SRP_CEV_LOGGED_IN, SRP_CEV_GONE, SRP_CEV_RETRY, SRP_CEV_LOGGED_IN,
 		SRP_CEV_REMOVE,
@@ -158,12 +161,23 @@ static void fsm_test_lifetimes(struct kunit *test)
 		SRP_DO_RELEASE, SRP_DO_NOTHING, SRP_DO_NOTHING, SRP_DO_NOTHING,
 		SRP_DO_NOTHING, SRP_DO_NOTHING,
 	};
+	/* Two channels: each one's address, route and login a STEP, but the last one's login. */
+	static const u8 two[] = {
+		SRP_CEV_CONNECT, SRP_CEV_STEP, SRP_CEV_STEP, SRP_CEV_STEP,
+		SRP_CEV_STEP, SRP_CEV_STEP, SRP_CEV_LOGGED_IN,
+	};
+	static const u8 two_do[] = {
+		SRP_DO_LOGIN, SRP_DO_WAKE, SRP_DO_WAKE, SRP_DO_WAKE,
+		SRP_DO_WAKE, SRP_DO_WAKE, SRP_DO_WAKE,
+	};
 	u8 got[ARRAY_SIZE(back)];
 
 	KUNIT_EXPECT_EQ(test, fsm_walk(test, back, ARRAY_SIZE(back), got), SRP_CONN_REMOVING);
 	KUNIT_EXPECT_MEMEQ(test, got, back_do, sizeof(back_do));
 	KUNIT_EXPECT_EQ(test, fsm_walk(test, away, ARRAY_SIZE(away), got), SRP_CONN_REMOVING);
 	KUNIT_EXPECT_MEMEQ(test, got, away_do, sizeof(away_do));
+	KUNIT_EXPECT_EQ(test, fsm_walk(test, two, ARRAY_SIZE(two), got), SRP_CONN_LIVE);
+	KUNIT_EXPECT_MEMEQ(test, got, two_do, sizeof(two_do));
 	/* The first login is never retried: its failure is final. */
 	KUNIT_EXPECT_EQ(test, srp_conn_fsm_step(SRP_CONN_FAILED, SRP_CEV_RETRY).valid, 0);
 	KUNIT_EXPECT_EQ(test, srp_conn_fsm_step(SRP_CONN_FAILED, SRP_CEV_CONNECT).valid, 0);

@@ -194,6 +194,89 @@ static void ht_test_credits(struct kunit *test)
 	KUNIT_EXPECT_GE(test, atomic_read(&ts->cmds), HT_WORKERS * HT_ROUNDS * 2);
 }
 
+struct ht_cpu_io {
+	struct work_struct work;
+	struct ht *ht;
+	u8 *buf;
+};
+
+static void ht_cpu_work(struct work_struct *work)
+{
+	struct ht_cpu_io *io = container_of(work, struct ht_cpu_io, work);
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (ht_rw(io->ht, false, 0, io->buf))
+			atomic_inc(&io->ht->errors);
+}
+
+/*
+ * Multichannel: a channel per hardware queue (as many as the CPUs here: oib_rxe has a
+ * completion vector per CPU, ch_count is 4), each logged in once; reads issued on every CPU
+ * go on every channel, each within its own credits.
+ */
+static void ht_test_channels(struct kunit *test)
+{
+	struct ht *ht = ht_setup(test);
+	struct srp_host_stats st = srp_host_get_stats(ht->h), c;
+	struct ht_cpu_io *io = kunit_kcalloc(test, nr_cpu_ids, sizeof(*io), GFP_KERNEL);
+	int cpu;
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, io);
+	KUNIT_EXPECT_EQ(test, st.channels, min(num_online_cpus(), 4U));
+	KUNIT_EXPECT_EQ(test, srp_host_shost(ht->h)->nr_hw_queues, st.channels);
+	for_each_online_cpu(cpu) {
+		io[cpu].ht = ht;
+		io[cpu].buf = kunit_kmalloc(test, HT_IO, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, io[cpu].buf);
+		INIT_WORK(&io[cpu].work, ht_cpu_work);
+		queue_work_on(cpu, system_wq, &io[cpu].work);
+	}
+	for_each_online_cpu(cpu)
+		flush_work(&io[cpu].work);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ht->errors), 0);
+	for (i = 0; i < st.channels; i++) {
+		c = srp_host_ch_stats(ht->h, i);
+		KUNIT_EXPECT_EQ_MSG(test, c.logins, 1, "channel %u", i);
+		KUNIT_EXPECT_GT_MSG(test, c.cmds, 0, "channel %u", i);
+		KUNIT_EXPECT_LE_MSG(test, c.max_credits, SRPT_RQ_SIZE, "channel %u", i);
+	}
+	KUNIT_EXPECT_EQ(test, srpt_target_channels_in(ht->t, SRPT_CH_LIVE) +
+			      srpt_target_channels_in(ht->t, SRPT_CH_CONNECTING), st.channels);
+}
+
+/*
+ * An IU oib_srpt drops, sent with a credit on each channel: each channel gets its credit back in
+ * an SRP_CRED_REQ (no response carries it) and answers with an SRP_CRED_RSP the target takes
+ * (its tag matched: nothing more dropped); never more credits than the target's receives; I/O
+ * goes on.
+ */
+static void ht_test_cred_req(struct kunit *test)
+{
+	struct ht *ht = ht_setup(test);
+	struct srpt_stats *ts = srpt_target_stats(ht->t);
+	u32 nch = srp_host_get_stats(ht->h).channels, i;
+	u8 *buf = kunit_kzalloc(test, HT_IO, GFP_KERNEL);
+	u8 junk[32] = { 0x55 };
+	struct srp_host_stats c;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < nch; i++)
+		KUNIT_EXPECT_EQ(test, srp_host_send_raw(ht->h, i, junk, sizeof(junk)), 0);
+	KUNIT_EXPECT_TRUE(test, oib_test_wait_for(srp_host_get_stats(ht->h).cred_reqs == nch));
+	KUNIT_EXPECT_EQ(test, atomic_read(&ts->cred_reqs), nch);
+	for (i = 0; i < nch; i++) {
+		c = srp_host_ch_stats(ht->h, i);
+		KUNIT_EXPECT_EQ_MSG(test, c.cred_reqs, 1, "channel %u", i);
+		KUNIT_EXPECT_LE_MSG(test, c.max_credits, SRPT_RQ_SIZE, "channel %u", i);
+	}
+	KUNIT_EXPECT_EQ(test, ht_rw(ht, true, 0, buf), 0);
+	KUNIT_EXPECT_EQ(test, ht_rw(ht, false, 0, buf), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ts->dropped), nch);	/* the junk, no CRED_RSP */
+	KUNIT_EXPECT_EQ(test, atomic_read(&ts->over_limit), 0);
+}
+
 static bool ht_state_is(struct ht *ht, enum srp_conn_state a, enum srp_conn_state b)
 {
 	enum srp_conn_state s = srp_host_state(ht->h);
@@ -248,16 +331,30 @@ static void ht_test_reset(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, srp_host_state(ht->h), SRP_CONN_LIVE);
 }
 
-/* The target gone for good: commands fail after fail_timeout, and at once after that. */
+static bool ht_target_live(struct ht *ht, u32 n)
+{
+	return srpt_target_channels_in(ht->t, SRPT_CH_LIVE) == n;
+}
+
+/*
+ * The target gone for good while every channel is live (the target saw each established): the
+ * host hears SRP_T_LOGOUT (each channel's, unless its QP was already drained for the first
+ * one's) and goes down; commands fail after fail_timeout, and at once after that.
+ */
 static void ht_test_target_gone(struct kunit *test)
 {
 	struct ht *ht = ht_setup(test);
 	u8 *buf = kunit_kzalloc(test, HT_IO, GFP_KERNEL);
+	u32 nch = srp_host_get_stats(ht->h).channels;
 	unsigned long start;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	KUNIT_EXPECT_EQ(test, ht_rw(ht, true, 0, buf), 0);
+	KUNIT_ASSERT_TRUE(test, oib_test_wait_for(ht_target_live(ht, nch)));
+	KUNIT_EXPECT_EQ(test, srp_host_get_stats(ht->h).t_logouts, 0);
 	kunit_release_action(test, ht_target_release, ht->t);
+	KUNIT_EXPECT_TRUE(test, oib_test_wait_for(srp_host_get_stats(ht->h).t_logouts >= 1));
+	KUNIT_EXPECT_LE(test, srp_host_get_stats(ht->h).t_logouts, nch);
 	KUNIT_EXPECT_TRUE(test, oib_test_wait_for(srp_host_state(ht->h) != SRP_CONN_LIVE));
 	start = jiffies;
 	KUNIT_EXPECT_NE(test, ht_rw(ht, true, 0, buf), 0);
@@ -269,6 +366,8 @@ static void ht_test_target_gone(struct kunit *test)
 
 static struct kunit_case ht_test_cases[] = {
 	KUNIT_CASE_SLOW(ht_test_credits),
+	KUNIT_CASE(ht_test_channels),
+	KUNIT_CASE(ht_test_cred_req),
 	KUNIT_CASE_SLOW(ht_test_fabric_loss),
 	KUNIT_CASE_SLOW(ht_test_reset),
 	KUNIT_CASE_SLOW(ht_test_target_gone),

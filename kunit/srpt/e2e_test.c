@@ -75,6 +75,8 @@ struct ti {
 	u64 lun;		/* of the next command */
 	bool bad_opcode;	/* the next login's private data says it is no login */
 	bool confirm;		/* connect with OIB_CMA_CONFIRM_REP: the test sends the RTU */
+	u8 rsp_flags;		/* the LOGIN_RSP's multichannel result */
+	u64 cred_tag;		/* the last CRED_REQ's */
 	struct oib_srp_cmd_info cmd;
 };
 
@@ -157,21 +159,16 @@ static void ti_target_release(void *data)
 	srpt_target_destroy(data);
 }
 
-/* Devices, the target on b's port E2E_PORT, and the initiator's objects on a. */
-static struct ti *ti_setup(struct kunit *test)
+/* A channel's initiator objects on a, to @t (an initiator port of 0x11 bytes). */
+static struct ti *ti_alloc(struct kunit *test, struct cmat_ctx *ctx, struct srpt_target *t)
 {
 	struct ti *ti = kunit_kzalloc(test, sizeof(*ti), GFP_KERNEL);
-	struct sockaddr_storage any = {};
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, ti);
 	ti->test = test;
-	ti->ctx = cmat_ctx(test);
-	((struct sockaddr_in *)&any)->sin_family = AF_INET;
-	((struct sockaddr_in *)&any)->sin_port = htons(E2E_PORT);
-	ti->t = srpt_target_create((struct sockaddr *)&any, e2e_port_id, 2, E2E_LUN_BYTES);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ti->t);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, ti_target_release, ti->t));
+	ti->ctx = ctx;
+	ti->t = t;
 	ti->scq = oib_test_cq(test, ti->ctx->a.dev, 256);
 	ti->rcq = oib_test_cq(test, ti->ctx->a.dev, 256);
 	ti->mr = oib_test_alloc_mr(test, ti->ctx->a.pd, E2E_BUF / PAGE_SIZE);
@@ -189,6 +186,21 @@ static struct ti *ti_setup(struct kunit *test)
 	memcpy(ti->login.target_port_id, e2e_port_id, 16);
 	memset(ti->login.initiator_port_id, 0x11, 16);
 	return ti;
+}
+
+/* Devices, the target on b's port E2E_PORT, and the initiator's objects on a. */
+static struct ti *ti_setup(struct kunit *test)
+{
+	struct cmat_ctx *ctx = cmat_ctx(test);
+	struct sockaddr_storage any = {};
+	struct srpt_target *t;
+
+	((struct sockaddr_in *)&any)->sin_family = AF_INET;
+	((struct sockaddr_in *)&any)->sin_port = htons(E2E_PORT);
+	t = srpt_target_create((struct sockaddr *)&any, e2e_port_id, 2, E2E_LUN_BYTES);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, ti_target_release, t));
+	return ti_alloc(test, ctx, t);
 }
 
 static bool ti_answered(struct ti *ti)
@@ -245,6 +257,7 @@ static void ti_login_ok(struct ti *ti)
 	KUNIT_ASSERT_LE(test, a.req_lim_delta, E2E_NRECV);
 	ti->credits = a.req_lim_delta;
 	ti->max_seen = ti->credits;
+	ti->rsp_flags = a.flags;
 	for (i = 0; i < E2E_NRECV; i++)
 		KUNIT_ASSERT_EQ(test, ti_post_recv(ti, i), 0);
 }
@@ -304,6 +317,36 @@ static void ti_recv_rsp(struct ti *ti, struct oib_srp_rsp_info *rsp, u8 *sense)
 	KUNIT_ASSERT_EQ(test, ti_post_recv(ti, i), 0);
 }
 
+/*
+ * The next IU is a CRED_REQ: its delta added (what it gives back was outstanding), answered
+ * with a CRED_RSP of its tag (no credit).  Its delta.
+ */
+static u32 ti_cred_req(struct ti *ti)
+{
+	struct kunit *test = ti->test;
+	struct oib_wc wc;
+	u32 delta;
+	u64 tag;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, oib_test_poll_cq_ms(ti->rcq, &wc, 1, E2E_WAIT_MS), 1);
+	KUNIT_ASSERT_EQ(test, wc.status, OIB_WC_SUCCESS);
+	i = wc.wr_id & ~E2E_RECV_BIT;
+	KUNIT_ASSERT_EQ(test, oib_srp_parse_small(ti->recv[i], wc.byte_len, OIB_SRP_CRED_REQ,
+						  &tag, &delta), 0);
+	KUNIT_EXPECT_NE(test, tag, ti->cred_tag);	/* each its own */
+	KUNIT_ASSERT_LE(test, delta, ti->outstanding);
+	ti->cred_tag = tag;
+	ti->credits += delta;
+	ti->outstanding -= delta;
+	ti->max_seen = max(ti->max_seen, ti->credits + ti->outstanding);
+	KUNIT_EXPECT_LE(test, ti->credits + ti->outstanding, SRPT_RQ_SIZE);
+	KUNIT_ASSERT_EQ(test, ti_post_recv(ti, i), 0);
+	oib_srp_pack_small(ti->iu, OIB_SRP_CRED_RSP, tag, 0);
+	ti_send_raw(ti, sizeof(struct oib_srp_tag_iu), NULL);
+	return delta;
+}
+
 /* A request: one credit, never sent without it. */
 static void ti_send(struct ti *ti, u32 len, struct oib_send_wr *reg)
 {
@@ -312,6 +355,16 @@ static void ti_send(struct ti *ti, u32 len, struct oib_send_wr *reg)
 	ti->outstanding++;
 	ti->max_outstanding = max(ti->max_outstanding, ti->outstanding);
 	ti_send_raw(ti, len, reg);
+}
+
+/* @n IUs nobody takes (an unknown opcode), each with a credit as every request. */
+static void ti_send_junk(struct ti *ti, u32 n)
+{
+	while (n--) {
+		memset(ti->iu, 0, 64);
+		ti->iu[0] = 0x55;
+		ti_send(ti, 64, NULL);
+	}
 }
 
 static void ti_invalidate(struct ti *ti)
@@ -609,14 +662,49 @@ static void e2e_test_credits(struct kunit *test)
 	KUNIT_EXPECT_LE(test, atomic_read(&st->max_in_flight), SRPT_RQ_SIZE);
 	KUNIT_EXPECT_EQ(test, atomic_read(&st->cmds), 400);
 
-	/* IUs that are no request are dropped and counted; the channel serves on */
-	memset(ti->iu, 0, 64);
-	ti->iu[0] = 0x55;
-	ti_send_raw(ti, 64, NULL);
-	oib_srp_pack_small(ti->iu, OIB_SRP_CRED_RSP, 1, 0);
+	/*
+	 * An IU nobody takes is dropped and counted, its credit given back in a CRED_REQ; a
+	 * CRED_RSP answering none is dropped too; the channel serves on.
+	 */
+	ti_send_junk(ti, 1);
+	KUNIT_EXPECT_EQ(test, ti_cred_req(ti), 1);
+	oib_srp_pack_small(ti->iu, OIB_SRP_CRED_RSP, 1234, 0);
 	ti_send_raw(ti, 16, NULL);
 	ti_good(ti, tur, sizeof(tur), OIB_SRP_DATA_NONE, 0, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&st->dropped), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->over_limit), 0);
+}
+
+/*
+ * Credits no response carries: IUs dropped unanswered give theirs back in CRED_REQs, one at a
+ * time (the next after our CRED_RSP, with the tag echoed), until the initiator holds all it had;
+ * never more than SRPT_RQ_SIZE in the initiator's hands or on the way.  CRED_RSPs of a bad
+ * length, or with no CRED_REQ outstanding, are dropped and bring no credit.
+ */
+static void e2e_test_cred_req(struct kunit *test)
+{
+	static const u8 tur[6] = { TEST_UNIT_READY };
+	struct ti *ti = ti_setup(test);
+	struct srpt_stats *st = srpt_target_stats(ti->t);
+	u32 reqs = 0;
+
+	ti_login_ok(ti);
+	ti_send_junk(ti, 8);
+	while (ti->credits < SRPT_RQ_SIZE && reqs < 8) {
+		KUNIT_ASSERT_GT(test, ti_cred_req(ti), 0);
+		reqs++;
+	}
+	KUNIT_EXPECT_EQ(test, ti->credits, SRPT_RQ_SIZE);
+	KUNIT_EXPECT_EQ(test, ti->outstanding, 0);
+	KUNIT_EXPECT_GE(test, reqs, 2);		/* the first went with 1, the rest after it */
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->cred_reqs), reqs);
+	oib_srp_pack_small(ti->iu, OIB_SRP_CRED_RSP, ti->cred_tag, 0);
+	ti_send_raw(ti, 8, NULL);		/* too short */
+	ti_send_raw(ti, 16, NULL);		/* answers nothing outstanding */
+	ti_good(ti, tur, sizeof(tur), OIB_SRP_DATA_NONE, 0, 0);	/* no CRED_REQ came first */
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->dropped), 8 + 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->over_limit), 0);
+	KUNIT_EXPECT_EQ(test, ti->max_seen, SRPT_RQ_SIZE);
 }
 
 /* Task management: an abort is answered with a response code. */
@@ -669,17 +757,81 @@ static void e2e_test_before_rtu(struct kunit *test)
 	ti_good(ti, tur, sizeof(tur), OIB_SRP_DATA_NONE, 0, 0);
 }
 
+
+/* Another channel to the target of @ti, from initiator port @port, with multichannel @flags. */
+static struct ti *e2e_channel(struct ti *ti, u8 port, u8 flags)
+{
+	struct ti *c = ti_alloc(ti->test, ti->ctx, ti->t);
+
+	memset(c->login.initiator_port_id, port, 16);
+	c->login.flags = flags;
+	ti_login_ok(c);
+	return c;
+}
+
+/* The next IU @ti receives is an SRP_T_LOGOUT (or its receives flush without one: false). */
+static bool ti_got_t_logout(struct ti *ti)
+{
+	struct oib_wc wc;
+	u32 reason;
+	u64 tag;
+
+	if (oib_test_poll_cq_ms(ti->rcq, &wc, 1, E2E_WAIT_MS) != 1 || wc.status != OIB_WC_SUCCESS)
+		return false;
+	return !oib_srp_parse_small(ti->recv[wc.wr_id & ~E2E_RECV_BIT], wc.byte_len,
+				    OIB_SRP_T_LOGOUT, &tag, &reason);
+}
+
+static bool e2e_live(struct ti *ti, u32 n)
+{
+	return srpt_target_channels_in(ti->t, SRPT_CH_LIVE) == n;
+}
+
 /*
- * The target goes away under a live channel: the initiator hears DISCONNECTED.  (Whether an
- * SRP_T_LOGOUT came first depends on the target's side having seen ESTABLISHED, which the test
- * does not wait for: not checked here.)
+ * Multichannel logins (T10 SRP): SINGLE with no channel of the port answers NO_CHAN; MULTI from
+ * the same port keeps it (MAINTAINED) and both channels serve; MULTI from another port finds
+ * none of its own (NO_CHAN); SINGLE from the first port again ends its two live channels (each
+ * gets SRP_T_LOGOUT, then DISCONNECTED) and says TERMINATED; the other port's stays.
+ */
+static void e2e_test_multichannel(struct kunit *test)
+{
+	static const u8 tur[6] = { TEST_UNIT_READY };
+	struct ti *a = ti_setup(test), *b, *other, *again;
+
+	ti_login_ok(a);
+	KUNIT_EXPECT_EQ(test, a->rsp_flags, OIB_SRP_LOGIN_RSP_MULTICHAN_NO_CHAN);
+	b = e2e_channel(a, 0x11, OIB_SRP_MULTICHAN_MULTI);
+	KUNIT_EXPECT_EQ(test, b->rsp_flags, OIB_SRP_LOGIN_RSP_MULTICHAN_MAINTAINED);
+	other = e2e_channel(a, 0x22, OIB_SRP_MULTICHAN_MULTI);
+	KUNIT_EXPECT_EQ(test, other->rsp_flags, OIB_SRP_LOGIN_RSP_MULTICHAN_NO_CHAN);
+	ti_good(a, tur, sizeof(tur), OIB_SRP_DATA_NONE, 0, 0);
+	ti_good(b, tur, sizeof(tur), OIB_SRP_DATA_NONE, 0, 0);
+	ti_good(other, tur, sizeof(tur), OIB_SRP_DATA_NONE, 0, 0);
+	KUNIT_ASSERT_TRUE(test, oib_test_wait_for(e2e_live(a, 3)));
+	again = e2e_channel(a, 0x11, OIB_SRP_MULTICHAN_SINGLE);
+	KUNIT_EXPECT_EQ(test, again->rsp_flags, OIB_SRP_LOGIN_RSP_MULTICHAN_TERMINATED);
+	KUNIT_EXPECT_TRUE(test, ti_got_t_logout(a));
+	KUNIT_EXPECT_TRUE(test, ti_got_t_logout(b));
+	KUNIT_EXPECT_TRUE(test, ti_wait(a, OIB_CMA_EVENT_DISCONNECTED));
+	KUNIT_EXPECT_TRUE(test, ti_wait(b, OIB_CMA_EVENT_DISCONNECTED));
+	KUNIT_EXPECT_TRUE(test, ti_wait_channels(a, 2));
+	ti_good(again, tur, sizeof(tur), OIB_SRP_DATA_NONE, 0, 0);
+	ti_good(other, tur, sizeof(tur), OIB_SRP_DATA_NONE, 0, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&srpt_target_stats(a->t)->logins), 4);
+}
+
+/*
+ * The target goes away under a channel it saw established (waited for): the initiator gets an
+ * SRP_T_LOGOUT, then DISCONNECTED.
  */
 static void e2e_test_target_stop(struct kunit *test)
 {
 	struct ti *ti = ti_setup(test);
 
 	ti_login_ok(ti);
+	KUNIT_ASSERT_TRUE(test, oib_test_wait_for(e2e_live(ti, 1)));
 	kunit_release_action(test, ti_target_release, ti->t);
+	KUNIT_EXPECT_TRUE(test, ti_got_t_logout(ti));
 	KUNIT_EXPECT_TRUE(test, ti_wait(ti, OIB_CMA_EVENT_DISCONNECTED));
 }
 
@@ -692,6 +844,8 @@ static struct kunit_case e2e_test_cases[] = {
 	KUNIT_CASE(e2e_test_tsk_mgmt),
 	KUNIT_CASE(e2e_test_before_rtu),
 	KUNIT_CASE(e2e_test_target_stop),
+	KUNIT_CASE(e2e_test_multichannel),
+	KUNIT_CASE(e2e_test_cred_req),
 	{}
 };
 

@@ -8,6 +8,7 @@
 
 #include <linux/socket.h>
 #include <linux/types.h>
+#include <oib/srp.h>
 
 enum srp_conn_state {
 	SRP_CONN_IDLE,		/* no login yet */
@@ -22,7 +23,9 @@ enum srp_conn_state {
 
 enum srp_conn_event {
 	SRP_CEV_CONNECT,	/* the owner starts the first login */
-	SRP_CEV_RESOLVED,	/* ADDR_RESOLVED or ROUTE_RESOLVED: the login goes on */
+	SRP_CEV_STEP,		/* a channel's address or route resolved, or logged in (not the
+				 * last channel's): the login goes on
+				 */
 	SRP_CEV_LOGGED_IN,	/* ESTABLISHED with a LOGIN_RSP */
 	SRP_CEV_REFUSED,	/* REJECTED, UNREACHABLE, CONNECT_ERROR, a bad answer, a timeout */
 	SRP_CEV_GONE,		/* DISCONNECTED, DEVICE_REMOVAL, a QP error, a host reset */
@@ -62,6 +65,10 @@ struct srp_host_stats {
 	u32 logins;		/* successful, the first one included */
 	u32 remote_inv;		/* commands whose response invalidated their MR */
 	u32 local_inv;		/* commands whose MR a LOCAL_INV invalidated */
+	u32 cmds;		/* SRP_CMDs sent */
+	u32 t_logouts;		/* SRP_T_LOGOUTs received */
+	u32 cred_reqs;		/* SRP_CRED_REQs taken (each answered with SRP_CRED_RSP) */
+	u32 channels;		/* the host's (srp_host_get_stats() only) */
 };
 
 struct srp_host *srp_host_add(const struct sockaddr *dst);
@@ -70,6 +77,17 @@ void srp_host_free(struct srp_host *h);
 struct Scsi_Host *srp_host_shost(struct srp_host *h);
 enum srp_conn_state srp_host_state(struct srp_host *h);
 struct srp_host_stats srp_host_get_stats(struct srp_host *h);
+struct srp_host_stats srp_host_ch_stats(struct srp_host *h, u32 ch);
 int srp_conn_reset(struct srp_host *h);
+
+/* ---- Channels (srp_conn.c) ---- */
+
+u32 srp_ch_count_pick(u32 wanted, u32 comp_vectors, u32 cpus);
+int srp_login_rsp_check(u8 req_flags, const struct oib_srp_login_answer *a);
+
+/* ---- The target's requests (srp_tiu.c) ---- */
+
+int srp_cred_req_check(const void *iu, u32 len, int credits, u64 *tag, u32 *delta);
+int srp_host_send_raw(struct srp_host *h, u32 c, const void *iu, u32 len);
 
 #endif /* OIB_KUNIT_SRP_H */

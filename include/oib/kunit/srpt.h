@@ -120,6 +120,7 @@ struct srpt_stats {
 	atomic_t dropped;		/* IUs dropped: malformed, unknown, out of state */
 	atomic_t over_limit;		/* IUs beyond the credits granted */
 	atomic_t max_in_flight;		/* most IUs being served at once on a channel */
+	atomic_t cred_reqs;		/* SRP_CRED_REQs sent */
 };
 
 struct srpt_target *srpt_target_create(const struct sockaddr *addr, const u8 *port_id,
@@ -129,5 +130,6 @@ struct srpt_target *srpt_target_create_luns(const struct sockaddr *addr, const u
 void srpt_target_destroy(struct srpt_target *t);
 struct srpt_stats *srpt_target_stats(struct srpt_target *t);
 u8 *srpt_target_lun_mem(struct srpt_target *t, u32 index);
+u32 srpt_target_channels_in(struct srpt_target *t, enum srpt_ch_state state);
 
 #endif /* OIB_KUNIT_SRPT_H */

@@ -79,6 +79,25 @@ target_stat() {
 	done
 	return 1
 }
+# channels_with WHAT: V is how many of the target's channels are live (WHAT "live") or have
+# served commands (WHAT "cmds"), from its debugfs file's lines "channel STATE in_flight N
+# granted N cmds N".
+channels_with() {
+	V=0
+	while read -r _w _s _k1 _v1 _k2 _v2 _k3 _v3; do
+		[ "$_w" = channel ] || continue
+		case $1 in
+		live) [ "$_s" = LIVE ] && V=$((V + 1)) ;;
+		cmds) [ "$_k3" = cmds ] && [ "$_v3" -gt 0 ] && V=$((V + 1)) ;;
+		esac
+	done <$TD
+	true
+}
+# channels_are WHAT N: channels_with WHAT gives N.
+channels_are() { channels_with "$1"; [ "$V" -eq "$2" ] || { echo "# $V channels $1"; false; }; }
+# nch: N is the channels a host opens here: one a CPU (oib_rxe has a completion vector per
+# CPU), 4 at most (oib_srp's ch_count).
+nch() { N=$(nproc); [ "$N" -gt 4 ] && N=4; true; }
 # mkfs_ext4 DEV, mount_ext4 DEV DIR: an ext4 filesystem whose journal and inode tables are not
 # zeroed, by mkfs or in the background after mounting (through a SCSI disk without WRITE SAME
 # that is zero pages written, slowly): the tests' LUNs start zeroed, and e2fsck reads no inode

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Integration test: oib_srp logs in to oib_srpt over two oib_rxe devices on one fabric; the
 # target's memory LUNs appear as SCSI disks; data written with dd reads back the same, through
-# the disk and after the page cache is dropped; the initiator removes the host and the target
+# the disk and after the page cache is dropped; reads from every CPU run on every channel; the initiator removes the host and the target
 # stops.  Skipped when either module is not loaded.  Leaves every driver module loaded.
 . "$OIB_GUEST/lib.sh"
 . "$OIB_GUEST/srp.sh"
@@ -43,6 +43,15 @@ t "what was written" dd if=/tmp/a of=/tmp/c bs=4k count=100
 t "the same bytes" cmp /tmp/b /tmp/c
 t "the first 4 MiB are still there" dd if=$D of=/tmp/b bs=64k count=64
 t "unchanged" cmp /tmp/a /tmp/b
+# Multichannel: a channel per hardware queue; direct reads from each CPU go on its own queue.
+nch
+t "$N channels live" until20 channels_are live $N
+c=0
+while [ $c -lt "$(nproc)" ]; do
+	t "direct reads on CPU $c" taskset -c $c dd if=$D of=/dev/null bs=4k count=64 iflag=direct
+	c=$((c + 1))
+done
+t "commands on each of the $N channels" channels_are cmds $N
 t "remove the host" w $I/remove_target "10.9.0.2 5600"
 t "the disk went" test ! -e $D
 t "removing it again is refused" fails w $I/remove_target "10.9.0.2 5600"

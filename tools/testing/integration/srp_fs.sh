@@ -97,7 +97,8 @@ t "writes under way" writing 20
 target_stat logins
 L=$V
 t "reset the target's QP" w $TD reset
-t "the initiator logged in again" until20 logins_are $((L + 1))
+nch
+t "the initiator logged in again ($N channels)" until20 logins_are $((L + N))
 t "the host is live" until_state $P live
 target_stat cmds
 C0=$V

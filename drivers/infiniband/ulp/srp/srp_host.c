@@ -17,13 +17,13 @@
 
 static int srp_eh_abort(struct scsi_cmnd *cmd)
 {
-	struct srp_host *h = shost_priv(cmd->device->host);
 	struct srp_req *req = scsi_cmd_priv(cmd);
 	u32 tag = blk_mq_unique_tag(scsi_cmd_to_rq(cmd));
 
 	if (!READ_ONCE(req->inflight))
 		return SUCCESS;
-	if (srp_send_tsk(h, cmd->device->lun, OIB_SRP_TSK_ABORT_TASK, tag) < 0)
+	/* On the command's channel: the target looks for the task among that channel's. */
+	if (srp_send_tsk(req->ch, cmd->device->lun, OIB_SRP_TSK_ABORT_TASK, tag) < 0)
 		return FAILED;
 	return READ_ONCE(req->inflight) ? FAILED : SUCCESS;
 }
@@ -48,7 +48,7 @@ static int srp_eh_device_reset(struct scsi_cmnd *cmd)
 	struct srp_host *h = shost_priv(cmd->device->host);
 	struct srp_lun_scan s = { .sdev = cmd->device };
 
-	if (srp_send_tsk(h, cmd->device->lun, OIB_SRP_TSK_LUN_RESET, 0) != 0)
+	if (srp_send_tsk(&h->ch[0], cmd->device->lun, OIB_SRP_TSK_LUN_RESET, 0) != 0)
 		return FAILED;
 	scsi_host_busy_iter(h->shost, srp_lun_left, &s);
 	return s.left ? FAILED : SUCCESS;
@@ -57,6 +57,12 @@ static int srp_eh_device_reset(struct scsi_cmnd *cmd)
 static int srp_eh_host_reset(struct scsi_cmnd *cmd)
 {
 	return srp_conn_reset(shost_priv(cmd->device->host)) ? FAILED : SUCCESS;
+}
+
+/* Hardware queue i is channel i: the block layer's spread of the CPUs over the queues. */
+static void srp_map_queues(struct Scsi_Host *shost)
+{
+	blk_mq_map_queues(&shost->tag_set.map[HCTX_TYPE_DEFAULT]);
 }
 
 /* Not const: Debian's 6.1 takes it so. */
@@ -69,6 +75,7 @@ static struct scsi_host_template srp_template = {
 	.eh_device_reset_handler = srp_eh_device_reset,
 	.eh_host_reset_handler = srp_eh_host_reset,
 	.change_queue_depth = scsi_change_queue_depth,
+	.map_queues = srp_map_queues,
 	.can_queue = SRP_MAX_QUEUE,
 	.this_id = -1,
 	.sg_tablesize = OIB_SRP_MAX_BUFS,
@@ -78,28 +85,51 @@ static struct scsi_host_template srp_template = {
 
 void srp_host_free(struct srp_host *h)
 {
-	int i;
+	u32 c, i;
 
-	for (i = 0; i < SRP_NRECV; i++)
-		kfree(h->recv[i].buf);
-	kfree(h->cmd_iu);
+	for (c = 0; h->ch && c < SRP_MAX_CH; c++) {
+		for (i = 0; i < SRP_NRECV; i++)
+			kfree(h->ch[c].recv[i].buf);
+		kfree(h->ch[c].cmd_iu);
+	}
+	kfree(h->ch);
 	scsi_host_put(h->shost);
 }
 EXPORT_SYMBOL_IF_KUNIT(srp_host_free);
 
-static int srp_host_alloc_bufs(struct srp_host *h)
+/* A channel's buffers, made at its first login (the host's channel count known then), kept. */
+int srp_ch_alloc_bufs(struct srp_ch *ch)
 {
 	int i;
 
-	h->cmd_iu = kcalloc(SRP_MAX_QUEUE, SRP_IT_IU_LEN, GFP_KERNEL);
-	if (!h->cmd_iu)
-		return -ENOMEM;
+	if (ch->cmd_iu)
+		return 0;
 	for (i = 0; i < SRP_NRECV; i++) {
-		h->recv[i].h = h;
-		h->recv[i].cqe.done = srp_recv_done;
-		h->recv[i].buf = kmalloc(SRP_RECV_LEN, GFP_KERNEL);
-		if (!h->recv[i].buf)
+		ch->recv[i].buf = kmalloc(SRP_RECV_LEN, GFP_KERNEL);
+		if (!ch->recv[i].buf)
 			return -ENOMEM;
+	}
+	ch->cmd_iu = kcalloc(SRP_MAX_QUEUE, SRP_IT_IU_LEN, GFP_KERNEL);
+	return ch->cmd_iu ? 0 : -ENOMEM;
+}
+
+/* The channel structs, as many as the host may open (its first login may use fewer). */
+static int srp_host_alloc_chs(struct srp_host *h)
+{
+	u32 c, i;
+
+	h->nch = clamp(READ_ONCE(srp_ch_count), 1U, (u32)SRP_MAX_CH);
+	h->ch = kcalloc(SRP_MAX_CH, sizeof(*h->ch), GFP_KERNEL);
+	if (!h->ch)
+		return -ENOMEM;
+	for (c = 0; c < SRP_MAX_CH; c++) {
+		h->ch[c].h = h;
+		h->ch[c].idx = c;
+		spin_lock_init(&h->ch[c].lock);
+		for (i = 0; i < SRP_NRECV; i++) {
+			h->ch[c].recv[i].ch = &h->ch[c];
+			h->ch[c].recv[i].cqe.done = srp_recv_done;
+		}
 	}
 	return 0;
 }
@@ -116,14 +146,40 @@ enum srp_conn_state srp_host_state(struct srp_host *h)
 }
 EXPORT_SYMBOL_IF_KUNIT(srp_host_state);
 
-struct srp_host_stats srp_host_get_stats(struct srp_host *h)
+/* Channel @c's counters (zero past the host's channels). */
+struct srp_host_stats srp_host_ch_stats(struct srp_host *h, u32 c)
 {
-	struct srp_host_stats st;
+	struct srp_host_stats st = {};
 	unsigned long flags;
 
-	spin_lock_irqsave(&h->lock, flags);
-	st = h->stats;
-	spin_unlock_irqrestore(&h->lock, flags);
+	if (c >= h->nch)
+		return st;
+	spin_lock_irqsave(&h->ch[c].lock, flags);
+	st = h->ch[c].stats;
+	spin_unlock_irqrestore(&h->ch[c].lock, flags);
+	return st;
+}
+EXPORT_SYMBOL_IF_KUNIT(srp_host_ch_stats);
+
+/* The host's: sums, the largest of the channels' maxima, channel 0's logins (one a login). */
+struct srp_host_stats srp_host_get_stats(struct srp_host *h)
+{
+	struct srp_host_stats st = { .channels = h->nch }, c;
+	u32 i;
+
+	for (i = 0; i < h->nch; i++) {
+		c = srp_host_ch_stats(h, i);
+		st.outstanding += c.outstanding;
+		st.max_outstanding = max(st.max_outstanding, c.max_outstanding);
+		st.max_credits = max(st.max_credits, c.max_credits);
+		st.remote_inv += c.remote_inv;
+		st.local_inv += c.local_inv;
+		st.cmds += c.cmds;
+		st.t_logouts += c.t_logouts;
+		st.cred_reqs += c.cred_reqs;
+		if (!i)
+			st.logins = c.logins;
+	}
 	return st;
 }
 EXPORT_SYMBOL_IF_KUNIT(srp_host_get_stats);
@@ -139,6 +195,25 @@ static struct srp_host *srp_host_new(void)
 	h = shost_priv(shost);
 	h->shost = shost;
 	return h;
+}
+
+/*
+ * One hardware queue per channel, each with its own tags (no host-wide tag set): a channel's
+ * credits are its own, so each queue is as deep as the least its channel was granted less one
+ * (kept for task management), and a tag indexes its channel's MRs and IUs.  A LUN's depth is
+ * one queue's (the midlayer keeps cmd_per_lun within can_queue).
+ */
+static void srp_host_queues(struct srp_host *h)
+{
+	int depth = SRP_MAX_QUEUE;
+	u32 i;
+
+	for (i = 0; i < h->nch; i++)
+		depth = min(depth, h->ch[i].credits - 1);
+	h->shost->nr_hw_queues = h->nch;
+	h->shost->can_queue = depth;
+	h->shost->cmd_per_lun = depth;	/* (else 1 per LUN) */
+	h->added = true;
 }
 
 /* A host logged in to @dst and scanned; ERR_PTR: the login's failure, -ENOMEM. */
@@ -160,10 +235,9 @@ struct srp_host *srp_host_add(const struct sockaddr *dst)
 	h->shost->max_channel = 0;
 	h->shost->max_cmd_len = 16;
 	h->shost->virt_boundary_mask = PAGE_SIZE - 1;
-	ret = srp_host_alloc_bufs(h) ?: srp_conn_start(h);
+	ret = srp_host_alloc_chs(h) ?: srp_conn_start(h);
 	if (!ret) {
-		h->shost->can_queue = min(h->credits - 1, SRP_MAX_QUEUE);
-		h->shost->cmd_per_lun = h->shost->can_queue;	/* (else 1 per LUN) */
+		srp_host_queues(h);
 		ret = scsi_add_host(h->shost, NULL);
 	}
 	if (ret) {

@@ -17,74 +17,76 @@
 int srp_post_recv(struct srp_recv *r)
 {
 	struct oib_sge sge = { .addr = (uintptr_t)r->buf, .length = SRP_RECV_LEN,
-			       .lkey = r->h->pd->local_dma_lkey };
+			       .lkey = r->ch->pd->local_dma_lkey };
 	struct oib_recv_wr wr = { .wr_cqe = &r->cqe, .sg_list = &sge, .num_sge = 1 };
 
-	return oib_post_recv(r->h->id->qp, &wr, NULL);
+	return oib_post_recv(r->ch->id->qp, &wr, NULL);
 }
 
 /* In flight before the post: its answer may come before the post returns. */
-static int srp_post_inflight(struct srp_host *h, const struct oib_send_wr *wr,
+static int srp_post_inflight(struct srp_ch *ch, const struct oib_send_wr *wr,
 			     struct srp_req *req)
 {
 	int ret;
 
-	lockdep_assert_held(&h->lock);
+	lockdep_assert_held(&ch->lock);
 	if (req)
 		req->inflight = true;
-	ret = oib_post_send(h->id->qp, wr, NULL);
+	ret = oib_post_send(ch->id->qp, wr, NULL);
 	if (ret && req)
 		req->inflight = false;
 	return ret;
 }
 
 /*
- * Post @wr while the connection is live, taking a credit if @keep >= 0 and more than @keep are
- * left (task management keeps none, commands one): -ENOTCONN, -EBUSY (no credit) or the post's
- * error.  Under h->lock, so a connection that goes is drained after every post that made it:
- * @req (if any) is in flight from here until answered, or requeued by srp_requeue_all().
+ * Post @wr on @ch while it is live; a request (@keep >= 0) only while the host is, taking a
+ * credit of the channel's if more than @keep are left (task management keeps none, commands
+ * one): -ENOTCONN, -EBUSY (no credit) or the post's error.  Under ch->lock, which the
+ * release takes to stop the channel's posts before it drains: @req (if any) is in flight from
+ * here until answered, or requeued by srp_requeue_all().
  */
-static int srp_post(struct srp_host *h, const struct oib_send_wr *wr, int keep,
-		    struct srp_req *req)
+int srp_post(struct srp_ch *ch, const struct oib_send_wr *wr, int keep, struct srp_req *req)
 {
 	unsigned long flags;
 	int ret;
 
-	spin_lock_irqsave(&h->lock, flags);
-	if (h->state != SRP_CONN_LIVE)
+	spin_lock_irqsave(&ch->lock, flags);
+	if (!ch->live || (keep >= 0 && READ_ONCE(ch->h->state) != SRP_CONN_LIVE))
 		ret = -ENOTCONN;
-	else if (keep >= 0 && h->credits <= keep)
+	else if (keep >= 0 && ch->credits <= keep)
 		ret = -EBUSY;
 	else
-		ret = srp_post_inflight(h, wr, req);
+		ret = srp_post_inflight(ch, wr, req);
 	if (!ret && keep >= 0) {
-		h->credits--;
-		h->stats.outstanding++;
-		h->stats.max_outstanding = max(h->stats.max_outstanding, h->stats.outstanding);
+		ch->credits--;
+		ch->stats.outstanding++;
+		ch->stats.max_outstanding = max(ch->stats.max_outstanding, ch->stats.outstanding);
 	}
-	spin_unlock_irqrestore(&h->lock, flags);
+	if (!ret && req)
+		ch->stats.cmds++;
+	spin_unlock_irqrestore(&ch->lock, flags);
 	return ret;
 }
 
 /* A response: its request answered, @n credits more. */
-static void srp_answered(struct srp_host *h, u32 n)
+static void srp_answered(struct srp_ch *ch, u32 n)
 {
-	struct srp_host_stats *st = &h->stats;
+	struct srp_host_stats *st = &ch->stats;
 	unsigned long flags;
 
-	spin_lock_irqsave(&h->lock, flags);
+	spin_lock_irqsave(&ch->lock, flags);
 	if (st->outstanding)
 		st->outstanding--;
-	h->credits += n;
-	st->max_credits = max_t(u32, st->max_credits, h->credits);
-	spin_unlock_irqrestore(&h->lock, flags);
+	ch->credits += n;
+	st->max_credits = max_t(u32, st->max_credits, ch->credits);
+	spin_unlock_irqrestore(&ch->lock, flags);
 }
 
 /*
  * A completion in error: the connection is gone.  An error other than a flush is said too: the
  * other CQ's flush may be the one that takes the connection down.
  */
-static void srp_wc_error(struct srp_host *h, const char *what, const struct oib_wc *wc)
+void srp_wc_error(struct srp_host *h, const char *what, const struct oib_wc *wc)
 {
 	char why[64];
 
@@ -97,8 +99,10 @@ static void srp_wc_error(struct srp_host *h, const char *what, const struct oib_
 
 static void srp_send_done(struct oib_cq *cq, struct oib_wc *wc)
 {
+	struct srp_ch *ch = cq->cq_context;
+
 	if (wc->status != OIB_WC_SUCCESS)
-		srp_wc_error(cq->cq_context, "send", wc);
+		srp_wc_error(ch->h, "send", wc);
 }
 
 /*
@@ -129,10 +133,10 @@ static void srp_descs(struct srp_req *req, struct oib_mr *mr, struct scatterlist
 }
 
 /* The command's data registered: the REG_MR in @reg, the descriptor in req->info. */
-static int srp_map(struct srp_host *h, struct srp_req *req, struct oib_send_wr *reg, u32 idx)
+static int srp_map(struct srp_req *req, struct oib_send_wr *reg, u32 idx)
 {
 	struct scsi_cmnd *cmd = req->cmd;
-	struct oib_mr *mr = h->mr[idx];
+	struct oib_mr *mr = req->ch->mr[idx];
 	int n = scsi_sg_count(cmd);
 
 	if (oib_map_mr_sg(mr, scsi_sglist(cmd), n, NULL, PAGE_SIZE) != n)
@@ -151,31 +155,30 @@ static int srp_map(struct srp_host *h, struct srp_req *req, struct oib_send_wr *
 }
 
 /*
- * Pack and post @cmd (REG_MR first if it has data); -EINVAL: it cannot go at all.  In an RCU
- * read-side section begun while live: the connection's MRs and PD stay until it ends.
+ * Pack and post @cmd on @ch (REG_MR first if it has data); -EINVAL: it cannot go at all.  In an
+ * RCU read-side section begun while live: the channel's MRs and PD stay until it ends.
  */
-static int srp_send_cmd(struct srp_host *h, struct scsi_cmnd *cmd, struct srp_req *req)
+static int srp_send_cmd(struct srp_ch *ch, struct scsi_cmnd *cmd, struct srp_req *req, u32 tag)
 {
-	u32 tag = blk_mq_unique_tag(scsi_cmd_to_rq(cmd));
 	u32 idx = blk_mq_unique_tag_to_tag(tag);
-	u8 *iu = h->cmd_iu + idx * SRP_IT_IU_LEN;
+	u8 *iu = ch->cmd_iu + idx * SRP_IT_IU_LEN;
 	struct oib_send_wr reg, send = { .wr_cqe = &req->send_cqe, .num_sge = 1,
 					 .opcode = OIB_WR_SEND, .send_flags = OIB_SEND_SIGNALED };
-	struct oib_sge sge = { .addr = (uintptr_t)iu, .lkey = h->pd->local_dma_lkey };
+	struct oib_sge sge = { .addr = (uintptr_t)iu, .lkey = ch->pd->local_dma_lkey };
 	int len;
 
 	if (idx >= SRP_MAX_QUEUE || cmd->cmd_len > sizeof(req->info.cdb) ||
 	    cmd->sc_data_direction == DMA_BIDIRECTIONAL)
 		return -EINVAL;
 	memset(&req->info, 0, sizeof(req->info));
-	req->h = h;
+	req->ch = ch;
 	req->cmd = cmd;
 	req->mr = NULL;
 	req->send_cqe.done = srp_send_done;
 	req->info.tag = tag;
 	req->info.lun = cmd->device->lun;
 	memcpy(req->info.cdb, cmd->cmnd, cmd->cmd_len);
-	if (scsi_sg_count(cmd) && srp_map(h, req, &reg, idx))
+	if (scsi_sg_count(cmd) && srp_map(req, &reg, idx))
 		return -EINVAL;
 	len = oib_srp_pack_cmd(iu, SRP_IT_IU_LEN, &req->info);
 	if (len < 0)
@@ -184,7 +187,7 @@ static int srp_send_cmd(struct srp_host *h, struct scsi_cmnd *cmd, struct srp_re
 	send.sg_list = &sge;
 	if (req->mr)
 		reg.next = &send;
-	return srp_post(h, req->mr ? &reg : &send, 1, req);
+	return srp_post(ch, req->mr ? &reg : &send, 1, req);
 }
 
 /* Not live: held while the connection is being logged in again, failed otherwise. */
@@ -195,10 +198,16 @@ static bool srp_held(struct srp_host *h)
 	return st == SRP_CONN_LIVE || st == SRP_CONN_DOWN || st == SRP_CONN_RECONNECTING;
 }
 
+/*
+ * Hardware queue i's commands go on channel i (its tags are the queue's own: the tag indexes
+ * the channel's MRs and IUs).
+ */
 int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *cmd)
 {
 	struct srp_host *h = shost_priv(shost);
 	struct srp_req *req = scsi_cmd_priv(cmd);
+	u32 tag = blk_mq_unique_tag(scsi_cmd_to_rq(cmd));
+	u32 hwq = blk_mq_unique_tag_to_hwq(tag);
 	int ret;
 
 	if (!srp_held(h)) {
@@ -207,7 +216,12 @@ int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *cmd)
 		return 0;
 	}
 	rcu_read_lock();	/* the connection's objects: see srp_conn_release() */
-	ret = READ_ONCE(h->state) == SRP_CONN_LIVE ? srp_send_cmd(h, cmd, req) : -ENOTCONN;
+	if (hwq >= h->nch)
+		ret = -EINVAL;
+	else if (READ_ONCE(h->state) == SRP_CONN_LIVE)
+		ret = srp_send_cmd(&h->ch[hwq], cmd, req, tag);
+	else
+		ret = -ENOTCONN;
 	rcu_read_unlock();
 	if (!ret)
 		return 0;
@@ -224,16 +238,16 @@ int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *cmd)
  */
 static void srp_done(struct srp_req *req, bool remote)
 {
-	struct srp_host_stats *st = &req->h->stats;
+	struct srp_host_stats *st = &req->ch->stats;
 	unsigned long flags;
 
-	spin_lock_irqsave(&req->h->lock, flags);
+	spin_lock_irqsave(&req->ch->lock, flags);
 	req->inflight = false;
 	if (req->mr && remote)
 		st->remote_inv++;
 	else if (req->mr)
 		st->local_inv++;
-	spin_unlock_irqrestore(&req->h->lock, flags);
+	spin_unlock_irqrestore(&req->ch->lock, flags);
 	scsi_done(req->cmd);
 }
 
@@ -242,7 +256,7 @@ static void srp_inv_done(struct oib_cq *cq, struct oib_wc *wc)
 	struct srp_req *req = container_of(wc->wr_cqe, struct srp_req, inv_cqe);
 
 	if (wc->status != OIB_WC_SUCCESS) {
-		srp_wc_error(req->h, "local invalidate", wc);
+		srp_wc_error(req->ch->h, "local invalidate", wc);
 		return;		/* the reconnect work requeues the command */
 	}
 	srp_done(req, false);
@@ -254,10 +268,11 @@ static void srp_inv_done(struct oib_cq *cq, struct oib_wc *wc)
  * have hit another command's memory: the connection goes (the command is requeued).  Else a
  * LOCAL_INV first (not live: the command is requeued instead).
  */
-static void srp_finish(struct srp_host *h, struct srp_req *req, u32 inv_rkey)
+static void srp_finish(struct srp_req *req, u32 inv_rkey)
 {
 	struct oib_send_wr wr = { .wr_cqe = &req->inv_cqe, .opcode = OIB_WR_LOCAL_INV,
 				  .send_flags = OIB_SEND_SIGNALED };
+	struct srp_host *h = req->ch->h;
 
 	if (inv_rkey && (!req->mr || inv_rkey != req->mr->rkey)) {
 		srp_conn_gone(h, "the target invalidated a key not the command's");
@@ -269,23 +284,25 @@ static void srp_finish(struct srp_host *h, struct srp_req *req, u32 inv_rkey)
 	}
 	req->inv_cqe.done = srp_inv_done;
 	wr.ex.invalidate_rkey = req->mr->rkey;
-	if (srp_post(h, &wr, -1, NULL))
+	if (srp_post(req->ch, &wr, -1, NULL))
 		srp_conn_gone(h, "local invalidate not posted");
 }
 
-static void srp_cmd_rsp(struct srp_host *h, const struct oib_srp_rsp_info *rsp, u32 inv_rkey)
+/* A command's response, on the channel @ch the command went on (else dropped). */
+static void srp_cmd_rsp(struct srp_ch *ch, const struct oib_srp_rsp_info *rsp, u32 inv_rkey)
 {
+	struct srp_host *h = ch->h;
 	struct scsi_cmnd *cmd = NULL;
 	struct srp_req *req;
 
-	if (rsp->tag <= U32_MAX)
+	if (rsp->tag <= U32_MAX && blk_mq_unique_tag_to_hwq(rsp->tag) == ch->idx)
 		cmd = scsi_host_find_tag(h->shost, rsp->tag);
 	if (!cmd) {
 		atomic_inc(&h->dropped);
 		return;
 	}
 	req = scsi_cmd_priv(cmd);
-	if (!READ_ONCE(req->inflight)) {
+	if (req->ch != ch || !READ_ONCE(req->inflight)) {
 		atomic_inc(&h->dropped);
 		return;
 	}
@@ -297,45 +314,27 @@ static void srp_cmd_rsp(struct srp_host *h, const struct oib_srp_rsp_info *rsp, 
 		scsi_set_resid(cmd, rsp->data_in_res_cnt);
 	else if (rsp->flags & OIB_SRP_RSP_DOUNDER)
 		scsi_set_resid(cmd, rsp->data_out_res_cnt);
-	srp_finish(h, req, inv_rkey);
+	srp_finish(req, inv_rkey);
 }
 
-/* Reposted while live (a connection that goes drains it, or is released after its login). */
-static int srp_repost_recv(struct srp_host *h, struct srp_recv *r)
+/* Reposted while the channel is live (a channel that goes is drained after it). */
+static int srp_repost_recv(struct srp_ch *ch, struct srp_recv *r)
 {
 	unsigned long flags;
 	int ret = 0;
 
-	spin_lock_irqsave(&h->lock, flags);
-	if (h->state == SRP_CONN_LIVE)
+	spin_lock_irqsave(&ch->lock, flags);
+	if (ch->live)
 		ret = srp_post_recv(r);
-	spin_unlock_irqrestore(&h->lock, flags);
+	spin_unlock_irqrestore(&ch->lock, flags);
 	return ret;
-}
-
-/*
- * An IU that is no response: SRP_T_LOGOUT ends the connection (the target stops it; we log in
- * again, and give up after fail_timeout if it stays away); anything else (CRED_REQ, AER_REQ:
- * not taken yet) is dropped and counted.
- */
-static void srp_target_iu(struct srp_host *h, struct srp_recv *r, u32 len)
-{
-	u32 reason;
-	u64 tag;
-
-	if (oib_srp_parse_small(r->buf, len, OIB_SRP_T_LOGOUT, &tag, &reason)) {
-		atomic_inc(&h->dropped);
-		return;
-	}
-	pr_info("oib_srp: host%u: %pISpc logged out (reason %u)\n", h->shost->host_no, &h->dst,
-		reason);
-	srp_conn_gone(h, "target logout");
 }
 
 void srp_recv_done(struct oib_cq *cq, struct oib_wc *wc)
 {
 	struct srp_recv *r = container_of(wc->wr_cqe, struct srp_recv, cqe);
-	struct srp_host *h = r->h;
+	struct srp_ch *ch = r->ch;
+	struct srp_host *h = ch->h;
 	struct oib_srp_rsp_info rsp;
 
 	if (wc->status != OIB_WC_SUCCESS) {
@@ -343,18 +342,18 @@ void srp_recv_done(struct oib_cq *cq, struct oib_wc *wc)
 		return;
 	}
 	if (oib_srp_parse_rsp(r->buf, wc->byte_len, &rsp)) {
-		srp_target_iu(h, r, wc->byte_len);
+		srp_target_iu(ch, r, wc->byte_len);
 	} else {
-		srp_answered(h, rsp.req_lim_delta);
+		srp_answered(ch, rsp.req_lim_delta);
 		if (rsp.tag & SRP_TAG_TSK) {
 			h->tsk_code = rsp.resp_len ? rsp.resp_code : -EPROTO;
 			complete(&h->tsk_done);
 		} else {
-			srp_cmd_rsp(h, &rsp, wc->wc_flags & OIB_WC_WITH_INVALIDATE ?
-					     wc->ex.invalidate_rkey : 0);
+			srp_cmd_rsp(ch, &rsp, wc->wc_flags & OIB_WC_WITH_INVALIDATE ?
+					      wc->ex.invalidate_rkey : 0);
 		}
 	}
-	if (srp_repost_recv(h, r))
+	if (srp_repost_recv(ch, r))
 		srp_conn_gone(h, "receive not posted");
 }
 
@@ -363,9 +362,10 @@ static void srp_tsk_send_done(struct oib_cq *cq, struct oib_wc *wc)
 	srp_send_done(cq, wc);
 }
 
-/* A task management request, waited for: its response code, or -errno. */
-int srp_send_tsk(struct srp_host *h, u64 lun, u8 func, u64 task_tag)
+/* A task management request on @ch, waited for: its response code, or -errno. */
+int srp_send_tsk(struct srp_ch *ch, u64 lun, u8 func, u64 task_tag)
 {
+	struct srp_host *h = ch->h;
 	struct oib_srp_tsk_info t = { .lun = lun, .func = func, .task_tag = task_tag };
 	struct oib_sge sge = { .addr = (uintptr_t)h->tsk_iu, .length = sizeof(h->tsk_iu) };
 	struct oib_send_wr wr = { .wr_cqe = &h->tsk_cqe, .sg_list = &sge, .num_sge = 1,
@@ -379,8 +379,8 @@ int srp_send_tsk(struct srp_host *h, u64 lun, u8 func, u64 task_tag)
 	reinit_completion(&h->tsk_done);
 	rcu_read_lock();	/* the connection's objects: see srp_conn_release() */
 	if (READ_ONCE(h->state) == SRP_CONN_LIVE) {
-		sge.lkey = h->pd->local_dma_lkey;
-		ret = srp_post(h, &wr, 0, NULL);
+		sge.lkey = ch->pd->local_dma_lkey;
+		ret = srp_post(ch, &wr, 0, NULL);
 	}
 	rcu_read_unlock();
 	if (!ret)
@@ -392,15 +392,16 @@ int srp_send_tsk(struct srp_host *h, u64 lun, u8 func, u64 task_tag)
 
 static bool srp_requeue_one(struct scsi_cmnd *cmd, void *data)
 {
-	struct srp_host *h = data;
 	struct srp_req *req = scsi_cmd_priv(cmd);
 	unsigned long flags;
 	bool mine;
 
-	spin_lock_irqsave(&h->lock, flags);
+	if (!req->ch)
+		return true;	/* never sent */
+	spin_lock_irqsave(&req->ch->lock, flags);
 	mine = req->inflight;
 	req->inflight = false;
-	spin_unlock_irqrestore(&h->lock, flags);
+	spin_unlock_irqrestore(&req->ch->lock, flags);
 	if (mine) {
 		cmd->result = DID_REQUEUE << 16;
 		scsi_done(cmd);

@@ -21,6 +21,7 @@ static LIST_HEAD(srp_hosts);
 struct workqueue_struct *srp_wq;	/* removal and reconnect works */
 
 unsigned int srp_fail_timeout = 15;
+unsigned int srp_ch_count = 4;
 
 static int srp_set_fail_timeout(const char *val, const struct kernel_param *kp)
 {
@@ -42,6 +43,27 @@ static const struct kernel_param_ops srp_fail_timeout_ops = {
 module_param_cb(fail_timeout, &srp_fail_timeout_ops, &srp_fail_timeout, 0644);
 MODULE_PARM_DESC(fail_timeout,
 		 "seconds (1-3600) a lost target's commands wait for a new login before they fail");
+
+static int srp_set_ch_count(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+	int ret = kstrtouint(val, 0, &v);
+
+	if (ret)
+		return ret;
+	if (v < 1 || v > SRP_MAX_CH)
+		return -ERANGE;
+	WRITE_ONCE(srp_ch_count, v);
+	return 0;
+}
+
+static const struct kernel_param_ops srp_ch_count_ops = {
+	.set = srp_set_ch_count,
+	.get = param_get_uint,
+};
+module_param_cb(ch_count, &srp_ch_count_ops, &srp_ch_count, 0644);
+MODULE_PARM_DESC(ch_count,
+		 "RDMA channels (hardware queues) a host added next opens at most (1-16, default 4); fewer if the device has fewer completion vectors or fewer CPUs are online");
 
 static int srp_parse_addr(const char *val, struct sockaddr_storage *ss)
 {

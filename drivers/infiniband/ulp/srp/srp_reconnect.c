@@ -54,10 +54,14 @@ void srp_conn_init(struct srp_host *h)
 	INIT_DELAYED_WORK(&h->reconnect_work, srp_reconnect_work);
 }
 
-/* The first login: 0 once live, else its reason (the objects are left for srp_conn_stop()). */
+/*
+ * The first login, SRP_CONNECT_MS a channel at most: 0 once live, else its reason (the objects
+ * are left for srp_conn_stop()).
+ */
 int srp_conn_start(struct srp_host *h)
 {
-	return srp_conn_login(h, SRP_CEV_CONNECT, jiffies + msecs_to_jiffies(SRP_CONNECT_MS));
+	return srp_conn_login(h, SRP_CEV_CONNECT,
+			      jiffies + msecs_to_jiffies(SRP_CONNECT_MS) * h->nch);
 }
 
 static bool srp_settled(struct srp_host *h)

@@ -9,6 +9,7 @@
  */
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <oib/device.h>
 #include "srpt_priv.h"
 
 /* One step of @ch's table under its lock; the action, SRPT_ACT_IGNORE for a refused pair. */
@@ -46,7 +47,7 @@ static void srpt_ch_free(struct srpt_ch *ch)
 {
 	int i;
 
-	for (i = 0; i < SRPT_RQ_SIZE; i++)
+	for (i = 0; i < SRPT_NRECV; i++)
 		kfree(ch->recv[i].buf);
 	kvfree(ch->cmds);
 	kfree(ch);
@@ -60,7 +61,7 @@ static struct srpt_ch *srpt_ch_alloc(struct srpt_target *t, struct oib_cma_id *i
 	if (!ch)
 		return NULL;
 	ch->cmds = kvcalloc(SRPT_NCMDS, sizeof(*ch->cmds), GFP_KERNEL);
-	for (i = 0; i < SRPT_RQ_SIZE; i++) {
+	for (i = 0; i < SRPT_NRECV; i++) {
 		ch->recv[i].buf = kmalloc(SRPT_MAX_IT_IU, GFP_KERNEL);
 		ch->recv[i].ch = ch;
 		ch->recv[i].cqe.done = srpt_recv_done;
@@ -87,7 +88,7 @@ static int srpt_ch_objects(struct srpt_ch *ch)
 {
 	struct oib_qp_init_attr attr = {
 		.qp_context = ch,
-		.cap = { .max_send_wr = SRPT_SQ_SIZE, .max_recv_wr = SRPT_RQ_SIZE,
+		.cap = { .max_send_wr = SRPT_SQ_SIZE, .max_recv_wr = SRPT_NRECV,
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 		.sq_sig_type = OIB_SIGNAL_REQ_WR,
 		.qp_type = OIB_QPT_RC,
@@ -98,8 +99,9 @@ static int srpt_ch_objects(struct srpt_ch *ch)
 	ch->pd = oib_alloc_pd(ch->id->device);
 	if (IS_ERR(ch->pd))
 		return PTR_ERR(ch->pd);
-	ch->cq = oib_alloc_cq(ch->id->device, ch, SRPT_SQ_SIZE + SRPT_RQ_SIZE + 2, 0,
-			      OIB_POLL_WORKQUEUE);
+	ch->cq = oib_alloc_cq(ch->id->device, ch, SRPT_SQ_SIZE + SRPT_NRECV + 2,
+			      (u32)atomic_inc_return(&ch->t->next_vector) %
+			      ch->id->device->attrs.num_comp_vectors, OIB_POLL_WORKQUEUE);
 	if (IS_ERR(ch->cq))
 		return PTR_ERR(ch->cq);
 	attr.send_cq = ch->cq;
@@ -107,7 +109,7 @@ static int srpt_ch_objects(struct srpt_ch *ch)
 	ret = oib_cma_create_qp(ch->id, ch->pd, &attr);
 	ret = ret ?: oib_cma_init_qp_attr(ch->id, &qattr, &mask);
 	ret = ret ?: oib_modify_qp(ch->id->qp, &qattr, mask);
-	for (i = 0; !ret && i < SRPT_RQ_SIZE; i++)
+	for (i = 0; !ret && i < SRPT_NRECV; i++)
 		ret = srpt_post_recv(&ch->recv[i]);
 	return ret;
 }
@@ -215,13 +217,47 @@ static int srpt_reject(struct srpt_target *t, struct oib_cma_id *id, u64 tag, u3
 	return 1;
 }
 
-static int srpt_accept(struct srpt_ch *ch, const struct oib_cma_event *ev, u64 tag)
+/*
+ * The multichannel action of a login on @ch (T10 SRP): SINGLE ends every other channel of its
+ * initiator port (a T_LOGOUT for those established), MULTI keeps them.  The LOGIN_RSP's result:
+ * TERMINATED or MAINTAINED if there were such channels, NO_CHAN if not.  Under the target's
+ * lock (the channel list), each channel's state under its own.
+ */
+static u8 srpt_multichan(struct srpt_ch *ch, u8 req_flags)
+{
+	struct srpt_target *t = ch->t;
+	enum srpt_ch_action act;
+	struct srpt_ch *o;
+	bool others = false;
+
+	mutex_lock(&t->lock);
+	list_for_each_entry(o, &t->channels, entry) {
+		if (o == ch || memcmp(o->initiator_port_id, ch->initiator_port_id,
+				      sizeof(ch->initiator_port_id)))
+			continue;
+		if ((req_flags & 3) == OIB_SRP_MULTICHAN_MULTI) {
+			spin_lock_irq(&o->lock);
+			others |= o->state == SRPT_CH_CONNECTING || o->state == SRPT_CH_LIVE;
+			spin_unlock_irq(&o->lock);
+			continue;
+		}
+		act = srpt_ch_step(o, SRPT_EV_STOP);
+		others |= act == SRPT_ACT_RELEASE || act == SRPT_ACT_LOGOUT;
+	}
+	mutex_unlock(&t->lock);
+	if (!others)
+		return OIB_SRP_LOGIN_RSP_MULTICHAN_NO_CHAN;
+	return (req_flags & 3) == OIB_SRP_MULTICHAN_MULTI ? OIB_SRP_LOGIN_RSP_MULTICHAN_MAINTAINED :
+							     OIB_SRP_LOGIN_RSP_MULTICHAN_TERMINATED;
+}
+
+static int srpt_accept(struct srpt_ch *ch, const struct oib_cma_event *ev, u64 tag, u8 result)
 {
 	struct oib_srp_login_answer a = {
 		.tag = tag, .req_lim_delta = SRPT_RQ_SIZE, .max_it_iu_len = ch->it_iu_len,
 		.max_ti_iu_len = SRPT_MAX_TI_IU,
 		.buf_fmt = OIB_SRP_BUF_FMT_DIRECT | OIB_SRP_BUF_FMT_INDIRECT,
-		.flags = OIB_SRP_LOGIN_RSP_MULTICHAN_NO_CHAN,
+		.flags = result,
 	};
 	u8 rsp[sizeof(struct oib_srp_login_rsp)];
 	struct oib_cma_conn_param p = {
@@ -280,8 +316,9 @@ static int srpt_connect_request(struct oib_cma_id *id, const struct oib_cma_even
 	if (!ch)
 		return srpt_reject(t, id, l.tag, OIB_SRP_REJ_INSUFFICIENT_RESOURCES);
 	ch->it_iu_len = l.it_iu_len;
+	memcpy(ch->initiator_port_id, l.initiator_port_id, sizeof(ch->initiator_port_id));
 	srpt_ch_step(ch, SRPT_EV_LOGIN_OK);
-	if (srpt_ch_objects(ch) || srpt_accept(ch, ev, l.tag)) {
+	if (srpt_ch_objects(ch) || srpt_accept(ch, ev, l.tag, srpt_multichan(ch, l.flags))) {
 		srpt_ch_abort(ch);
 		return srpt_reject(t, id, l.tag, OIB_SRP_REJ_INSUFFICIENT_RESOURCES);
 	}

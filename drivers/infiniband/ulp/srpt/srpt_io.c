@@ -8,8 +8,8 @@
  * response sent when the last one completed.  A command's response is a SEND with invalidate of
  * the key its descriptors name (the initiator registered its memory for it alone); a file LUN's
  * data goes through a bounce buffer (srpt_file.c).  Work requests are posted only until the
- * channel is being released.  IUs that are neither a command, a task management request nor a
- * logout are dropped and counted.
+ * channel is being released.  IUs that are neither a command, a task management request, a
+ * logout nor a CRED_RSP are dropped and counted (srpt_credit.c).
  */
 #include <linux/kernel.h>
 #include <linux/mm.h>
@@ -18,7 +18,7 @@
 static void srpt_send_done(struct oib_cq *cq, struct oib_wc *wc);
 
 /* A completion in error ends the channel (said, unless it is a flush). */
-static void srpt_wc_error(struct srpt_ch *ch, const char *what, const struct oib_wc *wc)
+void srpt_wc_error(struct srpt_ch *ch, const char *what, const struct oib_wc *wc)
 {
 	if (wc->status != OIB_WC_WR_FLUSH_ERR)
 		pr_warn_ratelimited("oib_srpt: %s: %s\n", what, oib_wc_status_msg(wc->status));
@@ -26,7 +26,7 @@ static void srpt_wc_error(struct srpt_ch *ch, const char *what, const struct oib
 }
 
 /* A post that failed ends the channel too (said: a QP in error takes posts, to flush them). */
-static void srpt_post_failed(struct srpt_ch *ch, const char *what)
+void srpt_post_failed(struct srpt_ch *ch, const char *what)
 {
 	pr_warn_ratelimited("oib_srpt: %s not posted\n", what);
 	srpt_ch_step(ch, SRPT_EV_QP_ERROR);
@@ -37,7 +37,7 @@ static void srpt_post_failed(struct srpt_ch *ch, const char *what)
  * RELEASING, and the drain must see every work request (a file LUN's work may post late).
  * -ESHUTDOWN: not posted, and nothing to say.
  */
-static int srpt_post_send(struct srpt_ch *ch, const struct oib_send_wr *wr)
+int srpt_post_send(struct srpt_ch *ch, const struct oib_send_wr *wr)
 {
 	unsigned long flags;
 	int ret = -ESHUTDOWN;
@@ -92,9 +92,9 @@ static u32 srpt_take_credits(struct srpt_ch *ch)
 
 /*
  * @r's IU was copied out: post it again.  @grant: its credit goes back with the next response
- * (a command's); a dropped IU's never was counted against the initiator's credits here.
+ * (a request's); the others' in a CRED_REQ, if they had one (srpt_credit.c).
  */
-static void srpt_repost(struct srpt_recv *r, bool grant)
+void srpt_repost(struct srpt_recv *r, bool grant)
 {
 	struct srpt_ch *ch = r->ch;
 	unsigned long flags;
@@ -314,6 +314,8 @@ static void srpt_request_iu(struct srpt_ch *ch, struct srpt_recv *r)
 		ch->granted--;
 	else
 		atomic_inc(&ch->t->stats.over_limit);
+	if (*r->buf == OIB_SRP_CMD)
+		ch->ncmds++;
 	cmd = list_first_entry_or_null(&ch->free, struct srpt_cmd, free);
 	if (cmd) {
 		list_del(&cmd->free);
@@ -344,9 +346,12 @@ void srpt_recv_done(struct oib_cq *cq, struct oib_wc *wc)
 		srpt_ch_step(ch, SRPT_EV_LOGOUT);
 		return;
 	}
+	if (r->len && *r->buf == OIB_SRP_CRED_RSP) {	/* even too short: it took no credit */
+		srpt_cred_rsp(ch, r);
+		return;
+	}
 	if (op != OIB_SRP_CMD && op != OIB_SRP_TSK_MGMT) {
-		atomic_inc(&ch->t->stats.dropped);
-		srpt_repost(r, false);
+		srpt_dropped_iu(ch, r);
 		return;
 	}
 	if (srpt_ch_step(ch, SRPT_EV_IU) == SRPT_ACT_SERVE)

@@ -20,7 +20,9 @@
 #define SRPT_MAX_IT_IU		1024	/* the largest IU we take */
 #define SRPT_MAX_TI_IU		256	/* the largest we send */
 #define SRPT_WR_PER_CMD		(OIB_SRP_MAX_BUFS + 1)	/* RDMA per descriptor, the SEND */
-#define SRPT_SQ_SIZE		(SRPT_NCMDS * SRPT_WR_PER_CMD + 1)	/* and a T_LOGOUT */
+#define SRPT_SQ_SIZE		(SRPT_NCMDS * SRPT_WR_PER_CMD + 2)	/* T_LOGOUT, CRED_REQ */
+/* Receives posted: the credits granted, and one for the answer to our CRED_REQ (no credit). */
+#define SRPT_NRECV		(SRPT_RQ_SIZE + 1)
 
 /* First in both structs an id's context can be: which one it is. */
 enum srpt_kind {
@@ -37,6 +39,7 @@ struct srpt_target {
 	struct mutex lock;		/* @channels, @stopping */
 	struct list_head channels;
 	bool stopping;
+	atomic_t next_vector;		/* the next channel's completion vector (modulo) */
 	wait_queue_head_t wq;		/* the channels going: stats.channels reaching 0 */
 };
 
@@ -74,14 +77,22 @@ struct srpt_ch {
 	struct oib_cq *cq;
 	struct work_struct release;
 	u32 it_iu_len;			/* the login's */
-	spinlock_t lock;		/* @state, @free, @waiting, @credits, @in_flight */
+	u8 initiator_port_id[16];	/* the login's: its channels are one I_T nexus */
+	/* @state, @free, @waiting, @credits, @granted, @in_flight, @ncmds, @held, @cred_* */
+	spinlock_t lock;
 	enum srpt_ch_state state;
 	struct list_head free;
 	struct list_head waiting;	/* received IUs waiting for a free command */
 	u32 credits;			/* receives reposted, not granted yet */
 	u32 granted;			/* IUs the initiator may send now: sent credits less IUs */
 	u32 in_flight;
-	struct srpt_recv recv[SRPT_RQ_SIZE];
+	u32 ncmds;			/* SRP_CMDs received (debugfs) */
+	u32 held;			/* credits of dropped IUs, for the next CRED_REQ */
+	bool cred_out;			/* a CRED_REQ sent, its CRED_RSP not received */
+	u64 cred_tag;			/* the last CRED_REQ's */
+	u8 cred_iu[sizeof(struct oib_srp_t_iu)];
+	struct oib_cqe cred_cqe;
+	struct srpt_recv recv[SRPT_NRECV];
 	struct srpt_cmd *cmds;		/* SRPT_NCMDS */
 	bool logout;			/* the release sends SRP_T_LOGOUT first (set under @lock) */
 	u8 t_iu[sizeof(struct oib_srp_t_iu)];
@@ -114,6 +125,15 @@ void srpt_cmds_flush(struct srpt_ch *ch);
 void srpt_cmd_put(struct srpt_cmd *cmd);
 void srpt_move_data(struct srpt_cmd *cmd);
 void srpt_send_cmd_rsp(struct srpt_cmd *cmd, u32 k);
+void srpt_wc_error(struct srpt_ch *ch, const char *what, const struct oib_wc *wc);
+void srpt_post_failed(struct srpt_ch *ch, const char *what);
+int srpt_post_send(struct srpt_ch *ch, const struct oib_send_wr *wr);
+void srpt_repost(struct srpt_recv *r, bool grant);
+
+/* srpt_credit.c */
+void srpt_cred_push(struct srpt_ch *ch);
+void srpt_cred_rsp(struct srpt_ch *ch, struct srpt_recv *r);
+void srpt_dropped_iu(struct srpt_ch *ch, struct srpt_recv *r);
 
 /* srpt_file.c */
 extern struct workqueue_struct *srpt_wq;

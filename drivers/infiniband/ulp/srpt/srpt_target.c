@@ -180,22 +180,39 @@ u8 *srpt_target_lun_mem(struct srpt_target *t, u32 index)
 }
 EXPORT_SYMBOL_IF_KUNIT(srpt_target_lun_mem);
 
+/* How many of @t's channels are in @state (the suites wait for LIVE ones by it). */
+u32 srpt_target_channels_in(struct srpt_target *t, enum srpt_ch_state state)
+{
+	struct srpt_ch *ch;
+	u32 n = 0;
+
+	mutex_lock(&t->lock);
+	list_for_each_entry(ch, &t->channels, entry) {
+		spin_lock_irq(&ch->lock);
+		n += ch->state == state;
+		spin_unlock_irq(&ch->lock);
+	}
+	mutex_unlock(&t->lock);
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(srpt_target_channels_in);
+
 /* What debugfs shows of @t: its counters, then a line per channel. */
 void srpt_target_show(struct srpt_target *t, struct seq_file *m)
 {
 	struct srpt_stats *st = &t->stats;
 	struct srpt_ch *ch;
 
-	seq_printf(m, "logins %d rejects %d channels %d cmds %d tsk_mgmt %d dropped %d over_limit %d\n",
+	seq_printf(m, "logins %d rejects %d channels %d cmds %d tsk_mgmt %d dropped %d over_limit %d cred_reqs %d\n",
 		   atomic_read(&st->logins), atomic_read(&st->rejects),
 		   atomic_read(&st->channels), atomic_read(&st->cmds),
 		   atomic_read(&st->tsk_mgmt), atomic_read(&st->dropped),
-		   atomic_read(&st->over_limit));
+		   atomic_read(&st->over_limit), atomic_read(&st->cred_reqs));
 	mutex_lock(&t->lock);
 	list_for_each_entry(ch, &t->channels, entry) {
 		spin_lock_irq(&ch->lock);
-		seq_printf(m, "channel %s in_flight %u granted %u\n",
-			   srpt_ch_state_name(ch->state), ch->in_flight, ch->granted);
+		seq_printf(m, "channel %s in_flight %u granted %u cmds %u\n",
+			   srpt_ch_state_name(ch->state), ch->in_flight, ch->granted, ch->ncmds);
 		spin_unlock_irq(&ch->lock);
 	}
 	mutex_unlock(&t->lock);
