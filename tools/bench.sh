@@ -5,7 +5,8 @@
 # guest's bench mode (tools/testing/guest/bench.sh, with the in-tree rdma_rxe, siw, rdma_cm and dummy
 # modules and `rdma` in the initramfs) and prints the figures: the guest's memcpy reference, the
 # in-tree rxe and siw and oib, and a table of oib/rxe, oib/siw and oib/best in-tree, and one of the
-# cycles per message and per byte (wall time x vCPUs at the guest's TSC rate); then oib_mad's MAD
+# cycles per message and per byte (wall time x vCPUs at the guest's TSC rate); then the iWARP table,
+# the same RC phases and the rdma_cm connection rate on oib_siw against the in-tree siw; then oib_mad's MAD
 # round trips per second (1 and 64 outstanding) and RMPP throughput (64 KiB responses), and oib_cm's
 # connections per second (1 and 64 in flight) and teardowns per second, oib only; then connections
 # per second through the RDMA CM (resolve, QPs, connect, both sides ESTABLISHED; 1 and 64 in flight)
@@ -124,12 +125,13 @@ function cell(stack, t,   f) {
 	f = fig(stack SUBSEP t)
 	return f < 0 ? "n/a" : fmt(t, f) " " unit(t)
 }
-# oib / STACK as a speed-up (> 1: oib faster), "n/a" without both
-function ratio(stack, t,   o, x) {
-	o = fig("oib" SUBSEP t); x = fig(stack SUBSEP t)
+# A / B as a speed-up (> 1: A faster), -1 without both
+function rel(a, b, t,   o, x) {
+	o = fig(a SUBSEP t); x = fig(b SUBSEP t)
 	if (o <= 0 || x <= 0) return -1
 	return t ~ /_lat$/ ? x / o : o / x
 }
+function ratio(stack, t) { return rel("oib", stack, t) }
 function rfmt(r) { return r < 0 ? "n/a" : sprintf("%.2f", r) }
 # oib / the better in-tree stack (the smaller speed-up), "n/a" without either
 function rbest(t,   a, b) {
@@ -198,14 +200,27 @@ END {
 			printf "%-20s %-16s %-16s %s\n", tests[i], cyc("rxe", tests[i]), cyc("siw", tests[i]), cyc("oib", tests[i])
 		printf "(cycles of all %d vCPUs at the guest TSC %.0f MHz per message / per payload byte: wall time x vCPUs)\n", cpus, khz / 1000
 	}
+	ncma = split("cma_connect_1 cma_connect_64", cma, " ")
+	split("rdma_cm connections/s (1 in flight)|rdma_cm connections/s (64 in flight)", cmaname, "|")
+	print ""
+	for (i = 1; i <= nt; i++) show("oib_siw", tests[i])
+	for (i = 1; i <= ncma; i++) show("oib_siw", cma[i])
+	printf "\n%-38s %-12s %-12s %s\n", "iWARP (median)", "in-tree siw", "oib_siw", "oib_siw/siw"
+	for (i = 1; i <= nt; i++)
+		printf "%-38s %-12s %-12s %s\n", tests[i], cell("siw", tests[i]), cell("oib_siw", tests[i]),
+			rfmt(rel("oib_siw", "siw", tests[i]))
+	for (i = 1; i <= ncma; i++)
+		printf "%-38s %-12s %-12s %s\n", cmaname[i], cell("siw", cma[i]), cell("oib_siw", cma[i]),
+			rfmt(rel("oib_siw", "siw", cma[i]))
+	print "(the same phases as above; in-tree siw: both QPs of a pair on one device, rdma_cm to its own address;"
+	print " oib_siw: two oib_siw devices on two dummy netdevs, oib_cma between their addresses; both over TCP through lo;"
+	print " target >= 2)"
 	print ""
 	for (i = 1; i <= nmad; i++) show("oib", mad[i])
 	printf "\n%-36s %s\n", "oib_mad and oib_cm, two oib_rxe ports (median)", "oib"
 	for (i = 1; i <= nmad; i++) printf "%-36s %s\n", madname[i], cell("oib", mad[i])
 	print "(a round trip: Get posted to GetResp delivered, send handler done; RMPP: 64 KiB of data per response, one at a time;"
 	print " a connection: REQ sent to both sides ESTABLISHED, QPs in RTS; a teardown: DREQ sent to DREP received)"
-	ncma = split("cma_connect_1 cma_connect_64", cma, " ")
-	split("rdma_cm connections/s (1 in flight)|rdma_cm connections/s (64 in flight)", cmaname, "|")
 	nkr = split("krping_write_lat krping_write_bw krping_read_bw", kr, " ")
 	split("krping RDMA WRITE ping-pong, one way|krping RDMA WRITE stream, 64 KiB|krping RDMA READ stream, 64 KiB", krname, "|")
 	print ""

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * oib_bench's connection phases (oib_bench_cma_core.h) over oib_cma, after the CM ones: two
- * oib_rxe devices on the bench fabric, port 1 of the first with 10.77.0.1, of the second with
- * 10.77.0.2 (RoCEv2 GIDs), a listener on 10.77.0.2, and cma_iters connections to it from the
- * first, each made as oib_bench_intree_cma.c makes them over the in-tree rdma_cm: create the id,
- * resolve the address and the route, create the QP, connect; the listener's handler creates a QP
- * on the new id and accepts.  One PD and one CQ per device serve every QP.
+ * oib_bench's connection phases (oib_bench_cma_core.h) over oib_cma, between two devices with
+ * IPv4 addresses: after the CM phases two oib_rxe devices on the bench fabric, port 1 of the
+ * first with 10.77.0.1, of the second with 10.77.0.2 (RoCEv2 GIDs); after the iWARP RC phases
+ * the two oib_siw devices.  A listener on the second address, and cma_iters connections to it
+ * from the first, each made as oib_bench_intree_cma.c makes them over the in-tree rdma_cm: create
+ * the id, resolve the address and the route, create the QP, connect; the listener's handler
+ * creates a QP on the new id and accepts.  One PD and one CQ per device serve every QP.
  */
 #include <linux/err.h>
 #include <linux/inet.h>
@@ -39,8 +40,9 @@ struct boc_side {
 
 /* As struct bic in oib_bench_intree_cma.c: @rwsem and @closing keep handlers off reset. */
 struct boc {
+	struct oib_bench_cma_ops ops;
 	struct oib_bench_cma_count cnt;
-	struct sockaddr_in sin;
+	struct sockaddr_in src, sin;
 	unsigned int timeout_ms;
 	struct boc_side side[2];
 	struct oib_cma_id *listener;
@@ -149,7 +151,7 @@ static int boc_handler(struct oib_cma_id *id, struct oib_cma_event *ev)
 		break;
 	}
 	if (ret) {
-		pr_info("oib-bench: oib: connection %td: %s (%d)\n", c - c->b->conns,
+		pr_info("oib-bench: %s: connection %td: %s (%d)\n", c->b->ops.stack, c - c->b->conns,
 			oib_cma_event_msg(ev->event), ret);
 		oib_bench_cma_event(&c->b->cnt, false);
 	}
@@ -166,7 +168,8 @@ static int boc_start(void *ctx, u32 i)
 	if (IS_ERR(id))
 		return PTR_ERR(id);
 	c->id[0] = id;
-	return oib_cma_resolve_addr(id, NULL, (struct sockaddr *)&b->sin, b->timeout_ms);
+	return oib_cma_resolve_addr(id, (struct sockaddr *)&b->src, (struct sockaddr *)&b->sin,
+				    b->timeout_ms);
 }
 
 static void boc_destroy(struct oib_cma_id *id)
@@ -198,29 +201,17 @@ static void boc_reset(void *ctx)
 	up_write(&b->rwsem);
 }
 
-static const struct oib_bench_cma_ops boc_ops = {
-	.stack = "oib",
-	.start = boc_start,
-	.reset = boc_reset,
-};
-
-/* A device on @fabric with @addr on port 1, a PD and a CQ. */
-static int boc_side_init(struct boc_side *s, const char *fabric, const char *addr)
+/* An IPv4 address and port from @addr. */
+static int boc_addr(struct sockaddr_in *sin, const char *addr, u16 port)
 {
-	struct oib_rxe_params params = { .fabric = fabric, .num_ports = 1 };
-	union oib_gid gid = {};
-	__be32 a;
-	int ret;
+	*sin = (struct sockaddr_in){ .sin_family = AF_INET, .sin_port = htons(port) };
+	return in4_pton(addr, -1, (u8 *)&sin->sin_addr.s_addr, -1, NULL) ? 0 : -EINVAL;
+}
 
-	if (!in4_pton(addr, -1, (u8 *)&a, -1, NULL))
-		return -EINVAL;
-	s->device = oib_rxe_add(&params);
-	if (IS_ERR(s->device))
-		return PTR_ERR(s->device);
-	ipv6_addr_set_v4mapped(a, &gid.in6);
-	ret = oib_add_gid(s->device, 1, &gid, OIB_GID_TYPE_ROCE_V2);
-	if (ret < 0)
-		return ret;
+/* A PD and a CQ on @device, which has the side's address. */
+static int boc_side_init(struct boc_side *s, struct oib_device *device)
+{
+	s->device = device;
 	s->pd = oib_alloc_pd(s->device);
 	if (IS_ERR(s->pd))
 		return PTR_ERR(s->pd);
@@ -235,23 +226,17 @@ static void boc_side_fini(struct boc_side *s)
 		oib_destroy_cq(s->cq);
 	if (!IS_ERR_OR_NULL(s->pd))
 		oib_dealloc_pd(s->pd);
-	if (!IS_ERR_OR_NULL(s->device))
-		oib_rxe_remove(s->device);
 }
 
-static int boc_setup(struct boc *b, const char *fabric)
+static int boc_setup(struct boc *b, struct oib_device *const dev[2], const char *const addr[2])
 {
 	struct oib_cma_id *l;
 	int ret;
 
-	ret = boc_side_init(&b->side[0], fabric, "10.77.0.1");
-	if (!ret)
-		ret = boc_side_init(&b->side[1], fabric, "10.77.0.2");
+	ret = boc_side_init(&b->side[0], dev[0]) ?: boc_side_init(&b->side[1], dev[1]) ?:
+	      boc_addr(&b->src, addr[0], 0) ?: boc_addr(&b->sin, addr[1], OIB_BENCH_CMA_PORT);
 	if (ret)
 		return ret;
-	b->sin.sin_family = AF_INET;
-	b->sin.sin_port = htons(OIB_BENCH_CMA_PORT);
-	in4_pton("10.77.0.2", -1, (u8 *)&b->sin.sin_addr.s_addr, -1, NULL);
 	l = oib_cma_create_id(&init_net, boc_handler, &b->lconn, OIB_PS_TCP, OIB_QPT_RC);
 	if (IS_ERR(l))
 		return PTR_ERR(l);
@@ -260,7 +245,8 @@ static int boc_setup(struct boc *b, const char *fabric)
 	return ret ?: oib_cma_listen(l, OIB_BENCH_CMA_DEPTH);
 }
 
-void oib_bench_cma_run(const char *fabric, unsigned int timeout_ms)
+void oib_bench_cma_run(const char *stack, struct oib_device *const dev[2],
+		       const char *const addr[2], unsigned int timeout_ms)
 {
 	struct boc *b;
 	u32 i;
@@ -271,19 +257,22 @@ void oib_bench_cma_run(const char *fabric, unsigned int timeout_ms)
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (!b)
 		return;
+	b->ops = (struct oib_bench_cma_ops){
+		.stack = stack, .start = boc_start, .reset = boc_reset,
+	};
 	oib_bench_cma_count_init(&b->cnt);
 	init_rwsem(&b->rwsem);
 	b->timeout_ms = timeout_ms;
 	b->lconn.b = b;
 	b->n = cma_iters;
 	b->conns = vzalloc(array_size(b->n, sizeof(*b->conns)));
-	ret = b->conns ? boc_setup(b, fabric) : -ENOMEM;
+	ret = b->conns ? boc_setup(b, dev, addr) : -ENOMEM;
 	if (ret) {
-		pr_info("oib-bench: n/a oib cma_connect_1 setup_failed (%d)\n", ret);
+		pr_info("oib-bench: n/a %s cma_connect_1 setup_failed (%d)\n", stack, ret);
 	} else {
 		for (i = 0; i < b->n; i++)
 			b->conns[i].b = b;
-		oib_bench_cma_phases(&boc_ops, b, &b->cnt, b->n, timeout_ms);
+		oib_bench_cma_phases(&b->ops, b, &b->cnt, b->n, timeout_ms);
 	}
 	if (b->listener)
 		oib_cma_destroy_id(b->listener);
@@ -291,4 +280,44 @@ void oib_bench_cma_run(const char *fabric, unsigned int timeout_ms)
 	boc_side_fini(&b->side[0]);
 	vfree(b->conns);
 	kfree(b);
+}
+
+/* A device on @fabric with @addr on port 1 (a RoCEv2 GID); NULL if it could not be made. */
+static struct oib_device *boc_rxe(const char *fabric, const char *addr)
+{
+	struct oib_rxe_params params = { .fabric = fabric, .num_ports = 1 };
+	struct oib_device *device;
+	union oib_gid gid = {};
+	struct sockaddr_in sin;
+
+	if (boc_addr(&sin, addr, 0))
+		return NULL;
+	device = oib_rxe_add(&params);
+	if (IS_ERR(device))
+		return NULL;
+	ipv6_addr_set_v4mapped(sin.sin_addr.s_addr, &gid.in6);
+	if (oib_add_gid(device, 1, &gid, OIB_GID_TYPE_ROCE_V2) < 0) {
+		oib_rxe_remove(device);
+		return NULL;
+	}
+	return device;
+}
+
+void oib_bench_cma_rxe(const char *fabric, unsigned int timeout_ms)
+{
+	static const char *const addr[2] = { "10.77.0.1", "10.77.0.2" };
+	struct oib_device *dev[2];
+
+	if (!cma_iters)
+		return;
+	dev[0] = boc_rxe(fabric, addr[0]);
+	dev[1] = boc_rxe(fabric, addr[1]);
+	if (dev[0] && dev[1])
+		oib_bench_cma_run("oib", dev, addr, timeout_ms);
+	else
+		pr_info("oib-bench: n/a oib cma_connect_1 setup_failed (devices)\n");
+	if (dev[1])
+		oib_rxe_remove(dev[1]);
+	if (dev[0])
+		oib_rxe_remove(dev[0]);
 }

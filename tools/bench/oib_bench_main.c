@@ -5,7 +5,9 @@
  * pairs) between two oib_rxe devices on a fabric of their own (the same code as oib_bench_intree
  * runs over the in-tree verbs), and last the MAD phases of oib_bench_mad.c (round trips and RMPP
  * between two devices of their own; the module needs oib_mad), the CM phases of oib_bench_cm.c
- * (oib_cm) and the connection phases of oib_bench_cma.c (oib_cma).  Results go to the kernel log;
+ * (oib_cm) and the connection phases of oib_bench_cma.c (oib_cma); last the RC and connection
+ * phases again between two oib_siw devices (oib_bench_siw.c), the iWARP figures, set beside the
+ * in-tree siw's of oib_bench_intree.  Results go to the kernel log;
  * the module stays loaded, doing nothing, until rmmod.  Never loaded by make check
  * (tools/bench.sh builds it only for make bench).
  */
@@ -17,6 +19,9 @@
 #include "oib_bench_cm.h"
 #include "oib_bench_cma.h"
 #include "oib_bench_mad.h"
+#include "oib_bench_oib.h"
+
+static_assert(OIB_BENCH_NPAIRS == OIB_BENCH_PAIRS);
 
 static char *fabric = "oib_bench";
 module_param(fabric, charp, 0444);
@@ -24,29 +29,6 @@ MODULE_PARM_DESC(fabric, "the oib_rxe fabric the two devices attach to");
 static bool memcpy_ref = true;
 module_param(memcpy_ref, bool, 0444);
 MODULE_PARM_DESC(memcpy_ref, "measure the memcpy reference first");
-
-/* One device and what its QPs share. */
-struct oib_bench_dev {
-	struct oib_device *device;
-	struct oib_pd *pd;
-	union oib_gid gid;
-	enum oib_mtu mtu;
-	u32 rd_atom;
-};
-
-/* One side of a pair: a QP, its CQ and its buffer. */
-struct oib_bench_side {
-	struct oib_bench_dev *dev;
-	struct oib_cq *cq;
-	struct oib_qp *qp;
-	struct oib_mr *mr;
-	void *buf;
-};
-
-struct oib_bench_conn {
-	struct oib_bench_dev dev[2];
-	struct oib_bench_side side[OIB_BENCH_PAIRS][2];
-};
 
 static int oib_bench_post_send(void *ctx, int pair, int side, enum oib_bench_op op, u32 len)
 {
@@ -118,20 +100,21 @@ static const struct oib_bench_ops oib_bench_oib_ops = {
 	.poll = oib_bench_poll_cq,
 };
 
-static int oib_bench_dev_create(struct oib_bench_dev *d)
+/* The same calls over oib_siw devices, under the name the figures give them. */
+static const struct oib_bench_ops oib_bench_siw_ops = {
+	.stack = "oib_siw",
+	.post_send = oib_bench_post_send,
+	.post_recv = oib_bench_post_recv,
+	.poll = oib_bench_poll_cq,
+};
+
+int oib_bench_dev_init(struct oib_bench_dev *d)
 {
-	struct oib_rxe_params params = { .num_ports = 1, .fabric = fabric };
 	struct oib_device_attr dev_attr;
 	struct oib_port_attr port_attr;
 	enum oib_gid_type type;
 	int ret;
 
-	d->device = oib_rxe_add(&params);
-	if (IS_ERR(d->device)) {
-		ret = PTR_ERR(d->device);
-		d->device = NULL;
-		return ret;
-	}
 	ret = oib_query_device(d->device, &dev_attr);
 	if (!ret)
 		ret = oib_query_port(d->device, 1, &port_attr);
@@ -149,23 +132,44 @@ static int oib_bench_dev_create(struct oib_bench_dev *d)
 	return ret;
 }
 
+static int oib_bench_dev_create(struct oib_bench_dev *d)
+{
+	struct oib_rxe_params params = { .num_ports = 1, .fabric = fabric };
+	int ret;
+
+	d->device = oib_rxe_add(&params);
+	if (IS_ERR(d->device)) {
+		ret = PTR_ERR(d->device);
+		d->device = NULL;
+		return ret;
+	}
+	d->remove = oib_rxe_remove;
+	return oib_bench_dev_init(d);
+}
+
 static void oib_bench_dev_destroy(struct oib_bench_dev *d)
 {
 	if (d->pd)
 		oib_dealloc_pd(d->pd);
-	if (d->device)
-		oib_rxe_remove(d->device);
+	if (d->device && d->remove(d->device))
+		pr_info("oib-bench: %s was not removed\n", oib_dev_name(d->device));
 }
 
-static int oib_bench_side_create(struct oib_bench_side *s, struct oib_bench_dev *d)
+void oib_bench_side_qp_attr(struct oib_bench_side *s, struct oib_qp_init_attr *attr)
 {
-	struct oib_cq_init_attr cq_attr = { .cqe = OIB_BENCH_CQ_DEPTH };
-	struct oib_qp_init_attr qp_attr = {
+	*attr = (struct oib_qp_init_attr){
 		.qp_type = OIB_QPT_RC,
 		.sq_sig_type = OIB_SIGNAL_ALL_WR,
+		.send_cq = s->cq,
+		.recv_cq = s->cq,
 		.cap = { .max_send_wr = OIB_BENCH_SQ_DEPTH, .max_recv_wr = OIB_BENCH_RQ_DEPTH,
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 	};
+}
+
+int oib_bench_side_alloc(struct oib_bench_side *s, struct oib_bench_dev *d)
+{
+	struct oib_cq_init_attr cq_attr = { .cqe = OIB_BENCH_CQ_DEPTH };
 	int ret;
 
 	s->dev = d;
@@ -173,45 +177,59 @@ static int oib_bench_side_create(struct oib_bench_side *s, struct oib_bench_dev 
 	if (!s->buf)
 		return -ENOMEM;
 	s->cq = oib_create_cq(d->device, NULL, NULL, NULL, &cq_attr);
-	if (IS_ERR(s->cq))
-		goto err_cq;
+	if (IS_ERR(s->cq)) {
+		ret = PTR_ERR(s->cq);
+		s->cq = NULL;
+		return ret;
+	}
 	s->mr = oib_reg_kernel_mr(d->pd, s->buf, OIB_BENCH_BIG, OIB_ACCESS_LOCAL_WRITE |
 				  OIB_ACCESS_REMOTE_WRITE | OIB_ACCESS_REMOTE_READ);
-	if (IS_ERR(s->mr))
-		goto err_mr;
-	qp_attr.send_cq = s->cq;
-	qp_attr.recv_cq = s->cq;
-	s->qp = oib_create_qp(d->pd, &qp_attr);
-	if (IS_ERR(s->qp))
-		goto err_qp;
+	if (IS_ERR(s->mr)) {
+		ret = PTR_ERR(s->mr);
+		s->mr = NULL;
+		return ret;
+	}
 	return 0;
+}
 
-err_qp:
-	ret = PTR_ERR(s->qp);
-	s->qp = NULL;
-	return ret;
-err_mr:
-	ret = PTR_ERR(s->mr);
-	s->mr = NULL;
-	return ret;
-err_cq:
-	ret = PTR_ERR(s->cq);
-	s->cq = NULL;
+static int oib_bench_side_create(struct oib_bench_side *s, struct oib_bench_dev *d)
+{
+	struct oib_qp_init_attr qp_attr;
+	int ret;
+
+	ret = oib_bench_side_alloc(s, d);
+	if (ret)
+		return ret;
+	oib_bench_side_qp_attr(s, &qp_attr);
+	s->qp = oib_create_qp(d->pd, &qp_attr);
+	if (IS_ERR(s->qp)) {
+		ret = PTR_ERR(s->qp);
+		s->qp = NULL;
+	}
 	return ret;
 }
 
-/* Tear down whatever oib_bench_side_create() made; the QP goes to ERR first to flush its WRs. */
+/*
+ * Tear down whatever was made for @s: the QP goes to ERR first to flush its WRs (over oib_cma,
+ * with a disconnect), then the id that owns it.
+ */
 static void oib_bench_side_destroy(struct oib_bench_side *s)
 {
 	struct oib_qp_attr attr = { .qp_state = OIB_QPS_ERR };
 	struct oib_wc wc[16];
 
 	if (s->qp) {
-		oib_modify_qp(s->qp, &attr, OIB_QP_STATE);
+		if (!s->id || oib_cma_disconnect(s->id))
+			oib_modify_qp(s->qp, &attr, OIB_QP_STATE);
 		while (oib_poll_cq(s->cq, ARRAY_SIZE(wc), wc) > 0)
 			;
-		oib_destroy_qp(s->qp);
+		if (s->id)
+			oib_cma_destroy_qp(s->id);
+		else
+			oib_destroy_qp(s->qp);
 	}
+	if (s->id)
+		oib_cma_destroy_id(s->id);
 	if (s->mr)
 		oib_dereg_mr(s->mr);
 	if (s->cq)
@@ -301,14 +319,33 @@ static const char *oib_bench_setup(struct oib_bench_conn *c, int *ret)
 	return NULL;
 }
 
-static int __init oib_bench_init(void)
+/* Tear down every side (each at most once), then, with oib_bench_teardown(), the devices. */
+static void oib_bench_teardown_sides(struct oib_bench_conn *c)
+{
+	int i, p;
+
+	for (p = OIB_BENCH_PAIRS - 1; p >= 0; p--)
+		for (i = 1; i >= 0; i--) {
+			oib_bench_side_destroy(&c->side[p][i]);
+			c->side[p][i] = (struct oib_bench_side){};
+		}
+}
+
+static void oib_bench_teardown(struct oib_bench_conn *c)
+{
+	int i;
+
+	oib_bench_teardown_sides(c);
+	for (i = 1; i >= 0; i--)
+		oib_bench_dev_destroy(&c->dev[i]);
+}
+
+/* The RC phases between two oib_rxe devices. */
+static int oib_bench_rxe(void)
 {
 	struct oib_bench_conn *c;
 	const char *step;
-	int ret, i, p;
-
-	if (memcpy_ref && oib_bench_memcpy())
-		pr_info("oib-bench: memcpy reference: no memory\n");
+	int ret, i;
 
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
@@ -324,15 +361,54 @@ static int __init oib_bench_init(void)
 		for (i = 0; i < 2; i++)
 			oib_bench_port_stats(&c->dev[i]);
 	}
-	for (p = OIB_BENCH_PAIRS - 1; p >= 0; p--)
-		for (i = 1; i >= 0; i--)
-			oib_bench_side_destroy(&c->side[p][i]);
-	for (i = 1; i >= 0; i--)
-		oib_bench_dev_destroy(&c->dev[i]);
+	oib_bench_teardown(c);
 	kfree(c);
+	return 0;
+}
+
+/*
+ * The RC phases between two oib_siw devices (oib_bench_siw.c), then the connection phases
+ * between them: the iWARP figures, which tools/bench.sh puts beside the in-tree siw's.
+ */
+static int oib_bench_siw(void)
+{
+	struct oib_bench_conn *c;
+	const char *step;
+	int ret;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	step = oib_bench_siw_setup(c, &ret);
+	if (step) {
+		pr_info("oib-bench: n/a oib_siw all setup_failed_at_%s (%d)\n", step, ret);
+		pr_info("oib-bench: n/a oib_siw cma_connect_1 setup_failed_at_%s (%d)\n", step, ret);
+	} else {
+		pr_info("oib-bench: oib_siw: %s and %s, TCP through lo, %d QP pairs, %u reads outstanding\n",
+			oib_dev_name(c->dev[0].device), oib_dev_name(c->dev[1].device),
+			OIB_BENCH_PAIRS, c->dev[0].rd_atom);
+		oib_bench_run(&oib_bench_siw_ops, c);
+	}
+	/* the sides' connections go before the connection phases make 2 x cma_iters more */
+	oib_bench_teardown_sides(c);
+	if (!step)
+		oib_bench_siw_cma(c, timeout_ms);
+	oib_bench_teardown(c);
+	kfree(c);
+	return 0;
+}
+
+static int __init oib_bench_init(void)
+{
+	if (memcpy_ref && oib_bench_memcpy())
+		pr_info("oib-bench: memcpy reference: no memory\n");
+	if (oib_bench_rxe())
+		pr_info("oib-bench: n/a oib all no_memory\n");
 	oib_bench_mad_run(fabric, timeout_ms);
 	oib_bench_cm_run(fabric, timeout_ms);
-	oib_bench_cma_run(fabric, timeout_ms);
+	oib_bench_cma_rxe(fabric, timeout_ms);
+	if (oib_bench_siw())
+		pr_info("oib-bench: n/a oib_siw all no_memory\n");
 	pr_info("oib-bench: oib done\n");
 	return 0;
 }
@@ -343,5 +419,5 @@ static void __exit oib_bench_exit(void)
 
 module_init(oib_bench_init);
 module_exit(oib_bench_exit);
-MODULE_DESCRIPTION("oib benchmark: memcpy reference, oib_rxe RC and oib_mad over the fabric");
+MODULE_DESCRIPTION("oib benchmark: memcpy reference, oib_rxe RC, oib_mad, oib_cm, oib_cma and oib_siw");
 MODULE_LICENSE("GPL");

@@ -3,12 +3,13 @@
 # needs: $OIB_KO/deps): runs the benchmark modules that tools/bench.sh put in /oib/bench and prints
 # their results between markers for the host to turn into figures.
 #   setup: dummy0 with MTU 9000 and 10.0.0.1/24, `rdma link add rxe0` on it; dummy1 with MTU 9000
-#   and 10.0.1.1/24, `rdma link add siw0` on it; the oib driver modules (load_drivers: oib_core,
-#   oib_mad, oib_cm, oib_rxe);
+#   and 10.0.1.1/24, `rdma link add siw0` on it; dummy2 and dummy3 (10.0.2.1, 10.0.3.1), where
+#   oib_bench makes its two oib_siw devices; the oib driver modules (load_drivers);
 #   each round: oib_bench_intree on rxe0, then on siw0 (both over rdma_cm to the device's own
 #   address: loopback), then oib_bench (the memcpy reference, then two oib_rxe devices for RC,
 #   then two for MAD and RMPP, then two for CM, then two for oib_cma's connection rate: it needs
-#   oib_mad, oib_cm and oib_cma), then oib_krping's latency and bandwidth between two more oib_rxe
+#   oib_mad, oib_cm and oib_cma; then the same RC and connection phases between two oib_siw
+#   devices: the iWARP figures), then oib_krping's latency and bandwidth between two more oib_rxe
 #   devices with IP addresses (krping_bench), then rping's exchange on the in-tree rxe and siw
 #   (loopback) and oib over UDP between namespaces, oib to oib and oib to the in-tree rxe
 #   (udp_bench), then userspace verbs: perftest on the in-tree rxe and siw, uvbench on oib
@@ -45,6 +46,11 @@ ip addr add 10.0.0.1/24 dev dummy0 || err "dummy0 address"
 ip link add dummy1 type dummy || err "dummy1"
 ip link set dummy1 mtu 9000 up || err "dummy1 up"
 ip addr add 10.0.1.1/24 dev dummy1 || err "dummy1 address"
+for _n in 2 3; do
+	# the oib_siw devices' netdevs (oib_bench's iWARP phases, tools/bench/oib_bench_siw.c)
+	{ ip link add dummy$_n type dummy && ip link set dummy$_n mtu 9000 up &&
+		ip addr add 10.0.$_n.1/24 dev dummy$_n; } || err "dummy$_n"
+done
 ip link set lo up || err "lo up"
 rxe=1
 rdma link add rxe0 type rxe netdev dummy0 || { err "rdma link add rxe0"; rxe=0; }
