@@ -70,28 +70,49 @@ expected() {
 	[ $bad = 0 ]
 }
 
-# captures NAME: pulls the fabric captures a run printed out of its console log (build/pcap/) and
-# has tshark decode each: every frame must decode as RoCEv2 (InfiniBand over UDP 4791), none
-# malformed, and every field value the test expects (see expected) must be there.  Each capture
-# counts as one test.
+# counted LOG NAME PCAP: the OIB-PCAP-COUNT lines a test printed for its capture NAME
+# ("OIB-PCAP-COUNT <name> <tshark field> <n>"): the field must decode exactly n times in PCAP, over
+# all frames (a frame may hold several).  Prints how many held; returns 1 if one did not.
+counted() {
+	local log=$1 name=$2 f=$3 field want got n=0 bad=0
+	while read -r field want; do
+		n=$((n + 1))
+		got=$(tshark -r "$f" -Y "$field" -T fields -e "$field" -E occurrence=a 2>/dev/null |
+			tr ',' '\n' | grep -c . || true)
+		[ "$got" = "$want" ] || { echo "capture: $f: $field decodes $got times, $want expected"; bad=$((bad + 1)); }
+	done < <(tr -d '\r' <"$log" | sed -n "s/^.*OIB-PCAP-COUNT $name \([^ ]*\) \([0-9]*\)$/\1 \2/p")
+	[ $n = 0 ] || echo "capture: $f: $((n - bad)) of $n counts as the test counted them"
+	[ $bad = 0 ]
+}
+
+# captures NAME: pulls the captures a run printed out of its console log (build/pcap/) and has
+# tshark decode each, none malformed, with every field value the test expects (see expected) and
+# every count it gives (see counted).  An oib_rxe fabric's capture must decode as RoCEv2
+# (InfiniBand over UDP 4791) frame by frame; one named iwarp* (tcpdump on the wire of oib_siw's
+# TCP connections) must decode as iWARP: MPA, DDP and RDMAP.  Each capture counts as one test.
 captures() {
-	local log=$out/$1.log dir=$out/pcap f frames roce bad
+	local log=$out/$1.log dir=$out/pcap f frames proto what decoded bad
 	grep -q 'OIB-PCAP-BEGIN' "$log" || return 0
 	section "$1: captures"
 	rm -rf "$dir"
 	tools/pcap-from-log.sh "$log" "$dir" || fail "captures in $log do not extract"
 	for f in "$dir"/*.pcap; do
 		[ -e "$f" ] || continue
+		case $(basename "$f") in
+		iwarp*) proto=iwarp_mpa what=iWARP ;;
+		*) proto=infiniband.bth what=RoCEv2 ;;
+		esac
 		frames=$(tshark -r "$f" -T fields -e frame.number 2>/dev/null | wc -l)
-		roce=$(tshark -r "$f" -Y infiniband.bth -T fields -e frame.number 2>/dev/null | wc -l)
+		decoded=$(tshark -r "$f" -Y "$proto" -T fields -e frame.number 2>/dev/null | wc -l)
 		# payloads are the tests' arbitrary bytes, which tshark's RPC-over-RDMA heuristic
 		# sometimes takes for its own and then calls malformed
 		bad=$(tshark -r "$f" --disable-heuristic rpcrdma_infiniband \
 			-Y '_ws.malformed || _ws.expert.severity == error' \
 			-T fields -e frame.number 2>/dev/null | wc -l)
-		echo "capture: $f: $frames frames, $roce decoded as RoCEv2 by tshark, $bad malformed"
-		if [ "$frames" -gt 0 ] && [ "$roce" = "$frames" ] && [ "$bad" = 0 ] &&
-		   expected "$log" "$(basename "$f" .pcap)" "$f"; then
+		echo "capture: $f: $frames frames, $decoded decoded as $what by tshark, $bad malformed"
+		if [ "$decoded" -gt 0 ] && { [ "$what" = iWARP ] || [ "$decoded" = "$frames" ]; } &&
+		   [ "$bad" = 0 ] && expected "$log" "$(basename "$f" .pcap)" "$f" &&
+		   counted "$log" "$(basename "$f" .pcap)" "$f"; then
 			passed=$((passed + 1))
 		else
 			fail "$f does not decode as the test sent it"
@@ -115,7 +136,7 @@ smoke() {
 }
 
 section "dependencies and test kernel"
-kernel test iproute2 rdmacm-utils ibverbs-providers ibverbs-utils
+kernel test iproute2 rdmacm-utils ibverbs-providers ibverbs-utils tcpdump
 echo "kernel: $kdir ($kver)"
 
 section "test kernel: build"
@@ -139,10 +160,11 @@ if [ "${SMOKE:-1}" != 0 ]; then
 fi
 
 # the in-tree stack for the interop tests (loaded by them, not at boot: rdma_rxe takes UDP port 4791
-# of the initial namespace), rdma-core's tools with their provider libraries, and iproute2's ip;
+# of the initial namespace), rdma-core's tools with their provider libraries, iproute2's ip and
+# tcpdump (oib_siw's wire, captured for tshark);
 # brd, the RAM disk driver, for oib_srpt's block device LUNs (loaded by that test, with its sizes)
 interop=(--kmods veth --extra "rdma_rxe siw rdma_ucm ib_uverbs brd")
-for b in ip rdma rping ibv_devices; do interop+=(--bin "$(command -v $b)"); done
+for b in ip rdma rping ibv_devices tcpdump; do interop+=(--bin "$(command -v $b)"); done
 for ko in "$out"/test/tools/testing/interop/*.ko; do interop+=(--add "$ko" oib/interop); done
 interop+=(--add /lib/x86_64-linux-gnu/libgcc_s.so.1 lib/x86_64-linux-gnu)	# rping's threads dlopen it
 for p in rxe siw; do

@@ -59,6 +59,10 @@ for a in $(/bin/busybox --list); do
 	[ -e "$stage/bin/$a" ] || ln -s busybox "$stage/bin/$a"
 done
 mknod -m 600 "$stage/dev/console" c 5 1 2>/dev/null || true
+# root's account, for the programs that look it up (tcpdump -Z root drops to it)
+mkdir -p "$stage/etc"
+echo 'root:x:0:0:root:/:/bin/sh' >"$stage/etc/passwd"
+echo 'root:x:0:' >"$stage/etc/group"
 
 # e2fsprogs for the SRP disk tests: mke2fs (also as mkfs.ext4), e2fsck and debugfs (which reads
 # and writes files in an ext4 image from userspace) with their libraries and mke2fs.conf, in

@@ -171,8 +171,6 @@ is_zero() { case $1 in *[1-9a-fA-F]*) return 1 ;; esac; }
 # "echo start [max_bytes] >/sys/kernel/debug/oib_rxe/fabrics/<name>/capture") and prints it on the
 # console in the format tools/pcap-from-log.sh pulls out on the host.
 oib_pcap_dump() {
-	read -r _lvl _rest </proc/sys/kernel/printk
-	echo 1 >/proc/sys/kernel/printk
 	for _f in "$@"; do
 		_c=/sys/kernel/debug/oib_rxe/fabrics/$_f/capture
 		if [ ! -e "$_c" ]; then
@@ -180,10 +178,18 @@ oib_pcap_dump() {
 			continue
 		fi
 		echo stop >"$_c"
-		echo "OIB-PCAP-BEGIN $_f"
-		base64 "$_c"
-		echo "OIB-PCAP-END $_f"
+		oib_pcap_print "$_f" "$_c"
 	done
+}
+
+# oib_pcap_print NAME FILE: prints the pcap FILE as the capture NAME, the same way (the kernel's
+# console messages held back meanwhile)
+oib_pcap_print() {
+	read -r _lvl _rest </proc/sys/kernel/printk
+	echo 1 >/proc/sys/kernel/printk
+	echo "OIB-PCAP-BEGIN $1"
+	base64 "$2"
+	echo "OIB-PCAP-END $1"
 	echo "$_lvl" >/proc/sys/kernel/printk
 }
 

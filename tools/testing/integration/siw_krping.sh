@@ -2,8 +2,9 @@
 # Integration test: oib_krping over oib_siw between two network namespaces joined by a veth pair,
 # a device on each end (the "netdev" parameter, written from inside each namespace): the rping
 # exchange over IPv4 and IPv6 with data verified, 64 KiB RDMA WRITEs and READs, and connections
-# one after another; the devices count their connections and no malformed FPDU; deleting a
-# namespace removes its device.  Skipped without oib_krping, oib_siw or iproute2's ip.
+# one after another; the devices count their connections and no malformed FPDU; the wire of three
+# connections captured with tcpdump, for tshark on the host; deleting a namespace removes its
+# device.  Skipped without oib_krping, oib_siw or iproute2's ip.
 . "$OIB_GUEST/lib.sh"
 
 loaded oib_krping || { echo "# oib_krping is not loaded"; exit 4; }
@@ -42,6 +43,40 @@ run "ping IPv6" "addr=fd12::2,port=7174,validate,count=50,size=4096" 50 409600
 run "bw" "addr=10.12.0.2,port=7176,bw,validate,count=50,size=65536,txdepth=8" 50 3276800
 run "rbw" "addr=10.12.0.2,port=7177,rbw,validate,count=50,size=65536" 50 3276800
 run "conn" "addr=10.12.0.2,port=7178,conn,count=20" 20 0
+
+# The wire, for tshark on the host (tools/check.sh, capture iwarp_siw): tcpdump on wb's end of the
+# veth around three connections (the rping exchange, a WRITE stream, a READ stream).  Every FPDU
+# the two devices sent meanwhile must decode as MPA, DDP and RDMAP, each MPA request and reply too,
+# and the RDMAP opcodes of SEND, WRITE, READ request and READ response must be there.  A ping with
+# a pattern of its own, seen in the file, marks the end: tcpdump has written everything before it.
+tx_fpdus() { sed -n 's/^tx_fpdus *//p' /sys/kernel/debug/oib/$1/siw; }
+fpdus() { echo $(($(tx_fpdus wa) + $(tx_fpdus wb))); }
+marked() { od -An -v -tx1 /tmp/iwarp.pcap | grep -q "a5 a5 a5 a5 a5 a5 a5 a5 a5 a5 a5 a5 a5 a5 a5 a5"; }
+if command -v tcpdump >/dev/null; then
+	f0=$(fpdus)
+	ip netns exec siwB tcpdump -Z root -i sb -s 0 -U --immediate-mode -w /tmp/iwarp.pcap \
+		tcp or icmp 2>/tmp/tcpdump.err &
+	tp=$!
+	t "capture: tcpdump listens on sb" until20 grep -q "listening on sb" /tmp/tcpdump.err
+	run "capture: ping" "addr=10.12.0.2,port=7180,validate,count=10" 10 1280
+	run "capture: bw" "addr=10.12.0.2,port=7181,bw,validate,count=4,size=16384" 4 65536
+	run "capture: rbw" "addr=10.12.0.2,port=7182,rbw,validate,count=4,size=16384" 4 65536
+	f1=$(fpdus)
+	ip netns exec siwA ping -c 1 -p a5 -s 64 10.12.0.2 >/dev/null
+	t "capture: tcpdump saw the end mark" until20 marked
+	kill -INT $tp
+	wait $tp
+	t "capture: the devices sent FPDUs" [ $f1 -gt $f0 ]
+	echo "OIB-PCAP-COUNT iwarp_siw iwarp_rdma.opcode $((f1 - f0))"
+	echo "OIB-PCAP-COUNT iwarp_siw iwarp_mpa.key.req 3"
+	echo "OIB-PCAP-COUNT iwarp_siw iwarp_mpa.key.rep 3"
+	for _op in 0 1 2 3; do echo "OIB-PCAP-EXPECT iwarp_siw iwarp_rdma.opcode $_op"; done
+	echo "OIB-PCAP-EXPECT iwarp_siw iwarp_mpa.rev 2"
+	oib_pcap_print iwarp_siw /tmp/iwarp.pcap
+	rm -f /tmp/iwarp.pcap /tmp/tcpdump.err
+else
+	echo "# no tcpdump: the wire is not captured"
+fi
 
 t "wb counts its connections" grep -q "^connections  *2[0-9]" /sys/kernel/debug/oib/wb/siw
 t "wb saw no malformed FPDU" grep -q "^rx_malformed  *0$" /sys/kernel/debug/oib/wb/siw
