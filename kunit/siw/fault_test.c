@@ -44,7 +44,10 @@ static struct socket *siwt_dial_b(struct kunit *test, struct cmat_ctx **ctx)
 	return siwt_raw_dial(test, 2, CMAT_PORT);
 }
 
-/* Not an MPA request: counted, closed, nobody told. */
+/*
+ * Not an MPA request: closed, nobody told, counted as an MPA error on the device whose listener
+ * it reached (the count comes before the close); the other device counts nothing.
+ */
 static void siwt_garbage_request(struct kunit *test)
 {
 	static const u8 junk[32] = "GET / HTTP/1.1\r\nHost: siw\r\n\r\n";
@@ -54,6 +57,8 @@ static void siwt_garbage_request(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, 0, siwt_raw_send(sock, junk, sizeof(junk)));
 	KUNIT_EXPECT_EQ(test, siwt_raw_recv(sock, &byte, 1), -ECONNRESET);	/* closed */
+	KUNIT_EXPECT_EQ(test, oib_siw_stat(ctx->b.dev, OIB_SIW_MPA_ERRORS), 1);
+	KUNIT_EXPECT_EQ(test, oib_siw_stat(ctx->a.dev, OIB_SIW_MPA_ERRORS), 0);
 	KUNIT_EXPECT_EQ(test, oib_siw_stat(ctx->b.dev, OIB_SIW_MPA_REQUESTS), 0);
 	KUNIT_EXPECT_EQ(test, oib_siw_stat(ctx->b.dev, OIB_SIW_CONNECTIONS), 0);
 }

@@ -279,6 +279,12 @@ void siw_cm_passive(struct net *net, struct socket *sock);
  */
 struct siw_dev *siw_listen_deliver(struct net *net, const struct sockaddr_storage *local,
 				   struct oib_iw_cm_event *ev);
+/*
+ * Count @stat on the device whose listener a request to @local reaches (nothing if none does):
+ * a passive MPA exchange that failed before any device took it.
+ */
+void siw_listen_count(struct net *net, const struct sockaddr_storage *local,
+		      enum oib_siw_stat stat);
 /* The QP went to ERR and its queues are flushed: close the connection, tell oib_iwcm. */
 void siw_cm_qp_closed(struct siw_conn *conn, bool peer_gone);
 /* The first FPDU came on a peer-to-peer connection we accepted: it is up. */

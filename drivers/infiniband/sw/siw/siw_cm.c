@@ -445,15 +445,19 @@ static void siw_conn_request_locked(struct siw_conn *conn)
 	u32 pd_len;
 
 	lockdep_assert_held(&conn->lock);
-	if (siw_mpa_parse(conn->mpa, conn->have, false, &conn->peer, &pd, &pd_len) ||
-	    conn->peer.markers || pd_len > OIB_IW_CM_PRIVATE_DATA_SIZE ||
-	    kernel_getsockname(conn->sock, (struct sockaddr *)&conn->local) < 0 ||
+	if (kernel_getsockname(conn->sock, (struct sockaddr *)&conn->local) < 0 ||
 	    kernel_getpeername(conn->sock, (struct sockaddr *)&conn->remote) < 0) {
 		siw_conn_close_locked(conn);
 		return;
 	}
 	siw_addr_unmap(&conn->local);
 	siw_addr_unmap(&conn->remote);
+	if (siw_mpa_parse(conn->mpa, conn->have, false, &conn->peer, &pd, &pd_len) ||
+	    conn->peer.markers || pd_len > OIB_IW_CM_PRIVATE_DATA_SIZE) {
+		siw_listen_count(conn->net, &conn->local, OIB_SIW_MPA_ERRORS);
+		siw_conn_close_locked(conn);
+		return;
+	}
 	if (cancel_delayed_work(&conn->timeout))
 		siw_conn_put(conn);
 	ev.local_addr = conn->local;
@@ -540,11 +544,23 @@ void siw_cm_rtr_received(struct siw_conn *conn)
 
 /* ---- Events of the MPA phase, and closing ---- */
 
+/* A passive exchange no device took yet: counted on the one whose listener it reached. */
+static void siw_conn_count_unowned_locked(struct siw_conn *conn)
+{
+	lockdep_assert_held(&conn->lock);
+	if (kernel_getsockname(conn->sock, (struct sockaddr *)&conn->local) < 0)
+		return;
+	siw_addr_unmap(&conn->local);
+	siw_listen_count(conn->net, &conn->local, OIB_SIW_MPA_ERRORS);
+}
+
 static void siw_conn_fail_locked(struct siw_conn *conn, int err)
 {
 	lockdep_assert_held(&conn->lock);
 	if (conn->sdev && err != -ECONNRESET)
 		siw_count(conn->sdev, OIB_SIW_MPA_ERRORS, 1);
+	else if (!conn->active && err != -ECONNRESET)
+		siw_conn_count_unowned_locked(conn);
 	if (conn->active)
 		siw_conn_report(conn, OIB_IW_CM_EVENT_CONNECT_REPLY, err, NULL, 0);
 	siw_conn_close_locked(conn);

@@ -205,16 +205,16 @@ void siw_iw_destroy_listen(struct oib_iw_cm_id *cm_id)
 	kfree(l);
 }
 
-struct siw_dev *siw_listen_deliver(struct net *net, const struct sockaddr_storage *local,
-				   struct oib_iw_cm_event *ev)
+/* The listener a request to @local goes to: on that very address, else a wildcard one. */
+static struct siw_listener *siw_listen_find_locked(struct net *net,
+						   const struct sockaddr_storage *local)
 {
 	struct siw_listener *l, *best = NULL;
 	struct siw_lsock *ls;
-	struct siw_dev *sdev = NULL;
 	union oib_gid gid;
 
+	lockdep_assert_held(&siw_listen_lock);
 	siw_addr_gid(local, &gid);
-	mutex_lock(&siw_listen_lock);
 	list_for_each_entry(ls, &siw_lsocks, entry) {
 		if (ls->net != net || ls->port != siw_addr_port(local))
 			continue;
@@ -223,16 +223,38 @@ struct siw_dev *siw_listen_deliver(struct net *net, const struct sockaddr_storag
 				if (!best && !oib_find_gid(l->cm_id->device, &gid, NULL, NULL))
 					best = l;
 			} else if (siw_addr_equal(&l->cm_id->local_addr, local)) {
-				best = l;
-				break;
+				return l;
 			}
 		}
 	}
-	if (best) {
-		sdev = to_sdev(best->cm_id->device);
+	return best;
+}
+
+struct siw_dev *siw_listen_deliver(struct net *net, const struct sockaddr_storage *local,
+				   struct oib_iw_cm_event *ev)
+{
+	struct siw_listener *l;
+	struct siw_dev *sdev = NULL;
+
+	mutex_lock(&siw_listen_lock);
+	l = siw_listen_find_locked(net, local);
+	if (l) {
+		sdev = to_sdev(l->cm_id->device);
 		atomic_inc(&sdev->nconns);	/* before its removal can wait for none */
-		best->cm_id->event_handler(best->cm_id, ev);
+		l->cm_id->event_handler(l->cm_id, ev);
 	}
 	mutex_unlock(&siw_listen_lock);
 	return sdev;
+}
+
+void siw_listen_count(struct net *net, const struct sockaddr_storage *local,
+		      enum oib_siw_stat stat)
+{
+	struct siw_listener *l;
+
+	mutex_lock(&siw_listen_lock);
+	l = siw_listen_find_locked(net, local);
+	if (l)			/* its device stays while its listener does */
+		siw_count(to_sdev(l->cm_id->device), stat, 1);
+	mutex_unlock(&siw_listen_lock);
 }
