@@ -151,8 +151,8 @@ static int boc_handler(struct oib_cma_id *id, struct oib_cma_event *ev)
 		break;
 	}
 	if (ret) {
-		pr_info("oib-bench: %s: connection %td: %s (%d)\n", c->b->ops.stack, c - c->b->conns,
-			oib_cma_event_msg(ev->event), ret);
+		pr_info("oib-bench: %s: connection %td: %s (%d)\n", c->b->ops.stack,
+			c - c->b->conns, oib_cma_event_msg(ev->event), ret);
 		oib_bench_cma_event(&c->b->cnt, false);
 	}
 	return 0;	/* the ids are the owner's to destroy (reset) */

@@ -382,7 +382,8 @@ static int oib_bench_siw(void)
 	step = oib_bench_siw_setup(c, &ret);
 	if (step) {
 		pr_info("oib-bench: n/a oib_siw all setup_failed_at_%s (%d)\n", step, ret);
-		pr_info("oib-bench: n/a oib_siw cma_connect_1 setup_failed_at_%s (%d)\n", step, ret);
+		pr_info("oib-bench: n/a oib_siw cma_connect_1 setup_failed_at_%s (%d)\n", step,
+			ret);
 	} else {
 		pr_info("oib-bench: oib_siw: %s and %s, TCP through lo, %d QP pairs, %u reads outstanding\n",
 			oib_dev_name(c->dev[0].device), oib_dev_name(c->dev[1].device),

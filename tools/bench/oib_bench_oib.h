@@ -12,7 +12,8 @@
 #include <oib/verbs.h>
 #include <oib/rdma_cm.h>
 
-#define OIB_BENCH_NPAIRS	8	/* = OIB_BENCH_PAIRS of oib_bench_core.h, which main checks */
+/* OIB_BENCH_PAIRS of oib_bench_core.h (oib_bench_main.c checks), which only main includes */
+#define OIB_BENCH_NPAIRS	8
 
 /* One device and what its QPs share; @remove takes the device away again. */
 struct oib_bench_dev {
