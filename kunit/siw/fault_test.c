@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests for oib_siw against a raw TCP peer that misbehaves (raw_peer.h): garbage instead
- * of an MPA request, a close in the middle of one, a reset in the middle of an FPDU, a peer that
+ * of an MPA request, a close in the middle of one, a stall in the middle of a request or of a
+ * reply (mpa_timeout_ms made short), a reset in the middle of an FPDU, a peer that
  * stops reading (our sender waits, then completes everything or, on a reset, flushes), and a
  * seeded fuzz of FPDUs.  Each fuzz round connects, posts a receive, sends one mutated SEND,
  * WRITE or READ request FPDU and closes its side; the frame is placed (the receive completes),
@@ -17,6 +18,7 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 #include <oib/siw.h>
+#include <oib/kunit/siw.h>
 #include "oib_toolkit_siw.h"
 #include "raw_peer.h"
 
@@ -78,6 +80,68 @@ static void siwt_close_in_request(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0, siwt_raw_send(sock, req, n));
 	KUNIT_EXPECT_EQ(test, siwt_mpa_read(test, sock, req), SIWT_MPA_HDR + 4 + 0);
 	KUNIT_EXPECT_EQ(test, oib_siw_stat(ctx->b.dev, OIB_SIW_MPA_REQUESTS), 1);
+}
+
+static void siwt_timeout_restore(void *old)
+{
+	oib_siw_set_mpa_timeout_ms((uintptr_t)old);
+}
+
+/* oib_siw waits @ms for an MPA frame during this case. */
+static void siwt_mpa_timeout(struct kunit *test, unsigned int ms)
+{
+	uintptr_t old = oib_siw_set_mpa_timeout_ms(ms);
+
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, siwt_timeout_restore,
+							   (void *)old));
+}
+
+/* Half a request, then nothing: closed after the timeout, an MPA error of the listening device. */
+static void siwt_stall_in_request(struct kunit *test)
+{
+	struct cmat_ctx *ctx;
+	struct socket *sock;
+	u8 req[SIWT_MPA_HDR + 256], byte;
+	size_t n = siwt_mpa_frame(req, false, SIWT_MPA_E, 2, 1, 1, 100);
+
+	siwt_mpa_timeout(test, 300);
+	sock = siwt_dial_b(test, &ctx);
+	KUNIT_ASSERT_EQ(test, 0, siwt_raw_send(sock, req, n / 2));
+	KUNIT_EXPECT_EQ(test, siwt_raw_recv(sock, &byte, 1), -ECONNRESET);	/* closed */
+	KUNIT_EXPECT_EQ(test, oib_siw_stat(ctx->b.dev, OIB_SIW_MPA_ERRORS), 1);
+	KUNIT_EXPECT_EQ(test, oib_siw_stat(ctx->b.dev, OIB_SIW_MPA_REQUESTS), 0);
+}
+
+/*
+ * Our connect, answered with half a reply, then nothing: after the timeout the connection is
+ * UNREACHABLE, its QP in ERR, an MPA error of a, and the peer's socket closed.
+ */
+static void siwt_stall_in_reply(struct kunit *test)
+{
+	u8 frame[SIWT_MPA_HDR + 256], byte;
+	struct sockaddr_storage dst;
+	struct cmat_ctx *ctx;
+	struct cmat_rec *rec;
+	struct socket *l, *sock;
+	size_t n;
+
+	siwt_mpa_timeout(test, 300);
+	ctx = cmat_ctx_of(test, &cmat_siw);
+	l = siwt_raw_listen(test, 2, SIWT_RAW_PORT);
+	cmat_addr(&dst, false, 2, SIWT_RAW_PORT);
+	rec = cmat_id(ctx, &ctx->a, OIB_PS_TCP);
+	rec->auto_connect = true;
+	KUNIT_ASSERT_EQ(test, 0, oib_cma_resolve_addr(rec->id, NULL, (struct sockaddr *)&dst,
+						      2000));
+	sock = siwt_raw_accept(test, l);
+	siwt_mpa_read(test, sock, frame);
+	KUNIT_ASSERT_EQ(test, 0, memcmp(frame, "MPA ID Req Frame", 16));
+	n = siwt_mpa_frame(frame, true, SIWT_MPA_E, 2, 1, 1, 0);
+	KUNIT_ASSERT_EQ(test, 0, siwt_raw_send(sock, frame, n / 2));
+	KUNIT_EXPECT_TRUE(test, cmat_wait(rec, OIB_CMA_EVENT_UNREACHABLE, 1));
+	KUNIT_EXPECT_EQ(test, siwt_raw_recv(sock, &byte, 1), -ECONNRESET);	/* closed */
+	KUNIT_EXPECT_EQ(test, oib_siw_stat(ctx->a.dev, OIB_SIW_MPA_ERRORS), 1);
+	KUNIT_EXPECT_EQ(test, oib_siw_stat(ctx->a.dev, OIB_SIW_CONNECTIONS), 0);
 }
 
 /* Half an FPDU, then a reset: the QP goes to ERR, the receive is flushed, the reset counted. */
@@ -269,6 +333,8 @@ static void siwt_fuzz(struct kunit *test)
 
 static struct kunit_case siwt_fault_cases[] = {
 	KUNIT_CASE(siwt_garbage_request),
+	KUNIT_CASE(siwt_stall_in_request),
+	KUNIT_CASE(siwt_stall_in_reply),
 	KUNIT_CASE(siwt_close_in_request),
 	KUNIT_CASE(siwt_reset_in_fpdu),
 	KUNIT_CASE(siwt_back_pressure_drain),
@@ -286,3 +352,4 @@ kunit_test_suite(siwt_fault_suite);
 
 MODULE_DESCRIPTION("KUnit: oib_siw against a misbehaving raw TCP peer, and a seeded FPDU fuzz");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

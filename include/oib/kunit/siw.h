@@ -10,5 +10,7 @@
 
 /* The mpa_crc parameter (ask for CRCs when connecting): set it, return what it was. */
 bool oib_siw_set_mpa_crc(bool on);
+/* The mpa_timeout_ms parameter (the wait for the peer's MPA frame): set it, return what it was. */
+unsigned int oib_siw_set_mpa_timeout_ms(unsigned int ms);
 
 #endif /* OIB_KUNIT_SIW_H */

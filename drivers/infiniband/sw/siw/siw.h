@@ -31,7 +31,8 @@
 #define SIW_RX_STREAM		65536
 #define SIW_TX_BUF		65536
 /* The MPA request must come within this, the reply within this after the request went. */
-#define SIW_MPA_TIMEOUT_MS	20000
+#define SIW_MPA_TIMEOUT_MS	20000	/* the mpa_timeout_ms parameter's default */
+#define SIW_MPA_TIMEOUT_MIN_MS	100U
 
 extern struct workqueue_struct *siw_wq;
 

@@ -4,7 +4,7 @@
  * RFC 6581), then handed to the QP.  Active: iw_connect queues the connection's work, which
  * connects (blocking), sends the MPA request and reads the reply.  Passive: a listener's
  * accepted socket (siw_listen.c) reads the request, which goes to the listener that takes its
- * local address; iw_accept or iw_reject answers it.  Each side waits SIW_MPA_TIMEOUT_MS for
+ * local address; iw_accept or iw_reject answers it.  Each side waits mpa_timeout_ms for
  * the other's frame.  We send MPA revision 2 in enhanced mode with our IRD and ORD, ask for
  * neither CRC nor markers (CRC if the mpa_crc parameter says so), and follow what the request
  * asks for as a responder, as the in-tree siw does: CRC if asked, markers refused, peer-to-peer
@@ -38,6 +38,17 @@ bool oib_siw_set_mpa_crc(bool on)
 	return xchg(&mpa_crc, on);
 }
 EXPORT_SYMBOL_IF_KUNIT(oib_siw_set_mpa_crc);
+
+/* How long each side waits for the other's MPA frame; at least SIW_MPA_TIMEOUT_MIN_MS. */
+static unsigned int mpa_timeout_ms = SIW_MPA_TIMEOUT_MS;
+module_param(mpa_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(mpa_timeout_ms, "ms each side waits for the peer's MPA request or reply (default 20000, at least 100)");
+
+unsigned int oib_siw_set_mpa_timeout_ms(unsigned int ms)
+{
+	return xchg(&mpa_timeout_ms, ms);
+}
+EXPORT_SYMBOL_IF_KUNIT(oib_siw_set_mpa_timeout_ms);
 
 /*
  * The in-tree siw, as a responder, hands its socket to the QP only after its MPA reply went: an
@@ -198,8 +209,10 @@ static void siw_conn_close_locked(struct siw_conn *conn)
 
 static void siw_conn_arm(struct siw_conn *conn)
 {
+	unsigned int ms = max(READ_ONCE(mpa_timeout_ms), SIW_MPA_TIMEOUT_MIN_MS);
+
 	kref_get(&conn->ref);
-	if (!queue_delayed_work(siw_wq, &conn->timeout, msecs_to_jiffies(SIW_MPA_TIMEOUT_MS)))
+	if (!queue_delayed_work(siw_wq, &conn->timeout, msecs_to_jiffies(ms)))
 		siw_conn_put(conn);
 }
 
