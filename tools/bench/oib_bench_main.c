@@ -112,14 +112,11 @@ int oib_bench_dev_init(struct oib_bench_dev *d)
 {
 	struct oib_device_attr dev_attr;
 	struct oib_port_attr port_attr;
-	enum oib_gid_type type;
 	int ret;
 
 	ret = oib_query_device(d->device, &dev_attr);
 	if (!ret)
 		ret = oib_query_port(d->device, 1, &port_attr);
-	if (!ret)
-		ret = oib_query_gid(d->device, 1, 0, &d->gid, &type);
 	if (ret)
 		return ret;
 	d->mtu = min(port_attr.active_mtu, OIB_MTU_4096);
@@ -135,6 +132,7 @@ int oib_bench_dev_init(struct oib_bench_dev *d)
 static int oib_bench_dev_create(struct oib_bench_dev *d)
 {
 	struct oib_rxe_params params = { .num_ports = 1, .fabric = fabric };
+	enum oib_gid_type type;
 	int ret;
 
 	d->device = oib_rxe_add(&params);
@@ -144,7 +142,8 @@ static int oib_bench_dev_create(struct oib_bench_dev *d)
 		return ret;
 	}
 	d->remove = oib_rxe_remove;
-	return oib_bench_dev_init(d);
+	ret = oib_query_gid(d->device, 1, 0, &d->gid, &type);
+	return ret ?: oib_bench_dev_init(d);
 }
 
 static void oib_bench_dev_destroy(struct oib_bench_dev *d)

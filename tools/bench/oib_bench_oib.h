@@ -15,7 +15,7 @@
 /* OIB_BENCH_PAIRS of oib_bench_core.h (oib_bench_main.c checks), which only main includes */
 #define OIB_BENCH_NPAIRS	8
 
-/* One device and what its QPs share; @remove takes the device away again. */
+/* One device and what its QPs share; @remove takes the device away again; @gid: oib_rxe's. */
 struct oib_bench_dev {
 	struct oib_device *device;
 	int (*remove)(struct oib_device *device);
@@ -50,7 +50,7 @@ struct oib_bench_conn {
 int oib_bench_side_alloc(struct oib_bench_side *s, struct oib_bench_dev *d);
 /* The QP attributes every side uses, with @s's CQ. */
 void oib_bench_side_qp_attr(struct oib_bench_side *s, struct oib_qp_init_attr *attr);
-/* Query @d's device, make its PD: what both kinds do once the device is there. */
+/* Query @d's device (@mtu, @rd_atom), make its PD: what both kinds do once it is there. */
 int oib_bench_dev_init(struct oib_bench_dev *d);
 
 /*

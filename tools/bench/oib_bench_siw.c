@@ -7,9 +7,12 @@
  * on the listener's CONNECT_REQUEST and accepts.  Both addresses are the guest's own, so the TCP
  * connections run through lo, as the in-tree siw's to its own address do.
  */
+#include <linux/delay.h>
 #include <linux/inet.h>
+#include <linux/jiffies.h>
 #include <linux/moduleparam.h>
 #include <linux/netdevice.h>
+#include <net/ipv6.h>
 #include <net/net_namespace.h>
 #include <oib/siw.h>
 #include "oib_bench_cma.h"
@@ -82,10 +85,30 @@ static int obs_remove(struct oib_device *device)
 	return 0;
 }
 
-/* Device @i of @c on its netdev of the initial namespace. */
+/*
+ * Wait until @device has @addr as a GID: an oib_siw device takes its netdev's addresses from a
+ * work item of its own, and oib_cma finds a device by them.
+ */
+static int obs_wait_addr(struct oib_device *device, const struct sockaddr_in *addr)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(OIB_BENCH_SIW_WAIT_MS);
+	union oib_gid gid = {};
+
+	ipv6_addr_set_v4mapped(addr->sin_addr.s_addr, &gid.in6);
+	while (oib_find_gid(device, &gid, NULL, NULL)) {
+		if (time_after(jiffies, end))
+			return -EADDRNOTAVAIL;
+		msleep(20);
+	}
+	return 0;
+}
+
+/* Device @i of @c on its netdev of the initial namespace, with its address. */
 static int obs_dev_create(struct oib_bench_dev *d, int i)
 {
 	struct net_device *ndev;
+	struct sockaddr_in sin;
+	int ret;
 
 	ndev = dev_get_by_name(&init_net, siw_netdev[i]);
 	if (!ndev)
@@ -93,13 +116,13 @@ static int obs_dev_create(struct oib_bench_dev *d, int i)
 	d->device = oib_siw_add(NULL, ndev);
 	dev_put(ndev);
 	if (IS_ERR(d->device)) {
-		int ret = PTR_ERR(d->device);
-
+		ret = PTR_ERR(d->device);
 		d->device = NULL;
 		return ret;
 	}
 	d->remove = obs_remove;
-	return oib_bench_dev_init(d);
+	ret = obs_addr(i, &sin, 0) ?: obs_wait_addr(d->device, &sin);
+	return ret ?: oib_bench_dev_init(d);
 }
 
 /* @s's id, QP, buffer, CQ and MR: the id is @s->id, made by the caller or the listener. */
