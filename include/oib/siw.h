@@ -26,7 +26,7 @@ enum oib_siw_stat {
 	OIB_SIW_RX_FPDUS,
 	OIB_SIW_RX_BYTES,		/* payload */
 	OIB_SIW_RX_CRC_ERRORS,
-	OIB_SIW_RX_MALFORMED,		/* bad length, version, opcode, queue, MSN or offset */
+	OIB_SIW_RX_MALFORMED,		/* bad length, version, opcode, queue, MSN, offset, IRD */
 	OIB_SIW_RX_ACCESS_ERRORS,	/* a tagged or read request the keys refused */
 	OIB_SIW_RX_NO_RECV,		/* a SEND found no receive posted */
 	OIB_SIW_TX_TERMINATES,

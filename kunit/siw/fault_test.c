@@ -2,7 +2,8 @@
 /*
  * KUnit tests for oib_siw against a raw TCP peer that misbehaves (raw_peer.h): garbage instead
  * of an MPA request, a close in the middle of one, a stall in the middle of a request or of a
- * reply (mpa_timeout_ms made short), a reset in the middle of an FPDU, a peer that
+ * reply (mpa_timeout_ms made short), READ requests each sent the moment the response to the
+ * one before is in (an IRD of 1), a reset in the middle of an FPDU, a peer that
  * stops reading (our sender waits, then completes everything or, on a reset, flushes), and a
  * seeded fuzz of FPDUs.  Each fuzz round connects, posts a receive, sends one mutated SEND,
  * WRITE or READ request FPDU and closes its side; the frame is placed (the receive completes),
@@ -243,6 +244,66 @@ static void siwt_back_pressure_reset(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, READ_ONCE(r.rec->id->qp->state), OIB_QPS_ERR);
 }
 
+/* ---- READ requests at the IRD ---- */
+
+#define SIWT_READS		200
+#define SIWT_READ_LEN		64
+#define SIWT_READ_REQ		(SIWT_SEND_HDR + 28 + 4)	/* header, request, CRC */
+#define SIWT_READ_RESP		(2 + 14 + SIWT_READ_LEN + 4)	/* length, tagged header, CRC */
+
+static void siwt_dereg(void *mr)
+{
+	oib_dereg_mr(mr);
+}
+
+/* A READ request FPDU of SIWT_READ_LEN bytes at @mr (MSN @msn, into the peer's STag 0x77). */
+static void siwt_read_req(u8 *buf, u32 msn, const struct oib_mr *mr)
+{
+	siwt_send_fpdu(buf, msn, 0, 28, false);
+	buf[3] = 0x41;				/* RDMAP version 1, READ request */
+	put_unaligned_be32(1, buf + 8);		/* QN 1 */
+	put_unaligned_be32(0x77, buf + SIWT_SEND_HDR);			/* sink STag */
+	put_unaligned_be64(0, buf + SIWT_SEND_HDR + 4);			/* sink TO */
+	put_unaligned_be32(SIWT_READ_LEN, buf + SIWT_SEND_HDR + 12);	/* size */
+	put_unaligned_be32(mr->rkey, buf + SIWT_SEND_HDR + 16);		/* source STag */
+	put_unaligned_be64(mr->iova, buf + SIWT_SEND_HDR + 20);		/* source TO */
+}
+
+/*
+ * With an IRD of 1, the raw peer sends each READ request the moment it has the last FPDU of the
+ * response to the one before: the request must find the IRD slot free (the responder gives it
+ * back before it sends that FPDU), so no TERMINATE, nothing counted malformed, the QP in RTS.
+ */
+static void siwt_read_at_ird(struct kunit *test)
+{
+	u8 *buf = kunit_kzalloc(test, SIWT_READ_LEN, GFP_KERNEL);
+	u8 req[SIWT_READ_REQ], resp[SIWT_READ_RESP];
+	struct oib_device *dev;
+	struct siwt_raw r;
+	struct oib_mr *mr;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	memset(buf, 0x3c, SIWT_READ_LEN);
+	siwt_raw_initiates(test, &r, SIWT_MPA_E, 2, 1, 1, 0, 1, 1);
+	dev = r.ctx->b.dev;
+	mr = oib_reg_kernel_mr(r.rec->end->pd, buf, SIWT_READ_LEN, OIB_ACCESS_REMOTE_READ);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, siwt_dereg, mr));
+	for (i = 0; i < SIWT_READS; i++) {
+		siwt_read_req(req, i + 1, mr);
+		KUNIT_ASSERT_EQ(test, 0, siwt_raw_send(r.sock, req, sizeof(req)));
+		KUNIT_ASSERT_EQ_MSG(test, 0, siwt_raw_recv(r.sock, resp, sizeof(resp)),
+				    "read %d", i);
+		KUNIT_ASSERT_EQ_MSG(test, resp[3] & 0x0f, 2, "read %d: not a READ response", i);
+		KUNIT_ASSERT_EQ(test, resp[2 + 14], 0x3c);
+	}
+	KUNIT_EXPECT_EQ(test, oib_siw_stat(dev, OIB_SIW_TX_TERMINATES), 0);
+	KUNIT_EXPECT_EQ(test, oib_siw_stat(dev, OIB_SIW_RX_MALFORMED), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(r.rec->id->qp->state), OIB_QPS_RTS);
+	siwt_raw_release(test, r.sock);
+}
+
 /* ---- Fuzz ---- */
 
 /* A valid SEND, WRITE or READ request FPDU into @buf, then 1 to 4 random mutations. */
@@ -335,6 +396,7 @@ static struct kunit_case siwt_fault_cases[] = {
 	KUNIT_CASE(siwt_garbage_request),
 	KUNIT_CASE(siwt_stall_in_request),
 	KUNIT_CASE(siwt_stall_in_reply),
+	KUNIT_CASE(siwt_read_at_ird),
 	KUNIT_CASE(siwt_close_in_request),
 	KUNIT_CASE(siwt_reset_in_fpdu),
 	KUNIT_CASE(siwt_back_pressure_drain),

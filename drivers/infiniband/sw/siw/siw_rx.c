@@ -187,8 +187,10 @@ static u32 siw_rx_read_req(struct siw_qp *qp, const struct siw_read_req *r)
 		rr->src_to = be64_to_cpu(r->src_to);
 	}
 	spin_unlock_irq(&qp->lock);
-	if (term)
+	if (term) {			/* the peer's ORD beyond our IRD */
+		siw_count(qp->sdev, OIB_SIW_RX_MALFORMED, 1);
 		return term;
+	}
 	qp->rreq_msn++;
 	siw_qp_kick(qp);
 	return 0;

@@ -165,7 +165,12 @@ static int siw_tx_read_req(struct siw_qp *qp, const struct siw_wqe *wqe)
 	return siw_tx_push(qp, SIW_READ_REQ_LEN, 0, false);
 }
 
-/* The response to an inbound READ: 0, -errno from the socket, or a SIW_TERM_* (positive). */
+/*
+ * The response to an inbound READ: 0, -errno from the socket, or a SIW_TERM_* (positive).  Its
+ * IRD slot is given back before its last FPDU goes: the peer may send its next READ request as
+ * soon as it has that FPDU, and the request must find the slot free.  (On a failure the QP's
+ * flush gives back every slot.)
+ */
 static long siw_tx_read_resp(struct siw_qp *qp, const struct siw_rresp *rr)
 {
 	u32 off = 0, n;
@@ -183,6 +188,11 @@ static long siw_tx_read_resp(struct siw_qp *qp, const struct siw_rresp *rr)
 			qp->tx_len = 0;
 			return ret == -EACCES ? SIW_TERM_ACCESS :
 			       ret == -ERANGE ? SIW_TERM_BOUNDS : SIW_TERM_INV_STAG;
+		}
+		if (last) {
+			spin_lock_irq(&qp->lock);
+			qp->irq_cons++;
+			spin_unlock_irq(&qp->lock);
 		}
 		ret = siw_tx_push(qp, SIW_TAGGED_LEN, n, !last);
 		if (ret)
@@ -291,9 +301,6 @@ static void siw_tx_resp(struct siw_qp *qp, const struct siw_rresp *rr)
 {
 	long ret = siw_tx_read_resp(qp, rr);
 
-	spin_lock_irq(&qp->lock);
-	qp->irq_cons++;
-	spin_unlock_irq(&qp->lock);
 	if (ret > 0)
 		siw_count(qp->sdev, OIB_SIW_RX_ACCESS_ERRORS, 1);
 	if (ret)
