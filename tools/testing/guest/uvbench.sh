@@ -12,11 +12,13 @@ uv_result() { echo "oib-bench: result $1 $2 $3" >/dev/kmsg; }
 uv_na() { echo "oib-bench: n/a $1 $2 $3" >/dev/kmsg; }
 
 # perftest_run STACK DEVICE ADDR PORT PROGRAM ITERS: PROGRAM's server and client on DEVICE
-# (the client to ADDR:PORT); the client's output in /tmp/perftest.out
+# (the client to ADDR:PORT); the client's output in /tmp/perftest.out.  The server listens on
+# the wildcard address: the client waits for its listener on DEVICE (the rdma_cm shows the
+# wildcard id LISTEN before it made the device's, and a REQ in between is rejected)
 perftest_run() {
 	timeout 120 $5 -R -F -d "$2" -s 64 -n "$6" -p "$4" >/dev/null 2>&1 &
 	_pp=$!
-	until20 sh -c "rdma resource show cm_id | grep -q 'state LISTEN'" &&
+	until20 sh -c "rdma resource show cm_id | grep -q 'link $2/.*state LISTEN.*:$4 '" &&
 		timeout 120 $5 -R -F -d "$2" -s 64 -n "$6" -p "$4" "$3" >/tmp/perftest.out 2>&1 &&
 		wait $_pp
 }
