@@ -8,6 +8,7 @@
  * after fail_timeout.
  */
 #include <kunit/test.h>
+#include <linux/device.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/unaligned.h>
@@ -92,6 +93,11 @@ static struct ht *ht_setup(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, ht_host_release, ht->h));
 	shost = srp_host_shost(ht->h);
 	KUNIT_ASSERT_TRUE(test, oib_test_wait_for(ht_has_lun0(shost)));
+	/*
+	 * sd attaches the LUN asynchronously and reads its partition table meanwhile: the cases
+	 * count every request on the host, so they begin once that is done.
+	 */
+	wait_for_device_probe();
 	ht->sdev = scsi_device_lookup(shost, 0, 0, 0);
 	KUNIT_ASSERT_NOT_NULL(test, ht->sdev);
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, ht_sdev_release, ht->sdev));
