@@ -11,6 +11,8 @@
  * ERR for a QP, SRQ_ERR for an SRQ).
  */
 #include <linux/module.h>
+#include <kunit/visibility.h>
+#include <oib/kunit/uverbs.h>
 #include "uverbs.h"
 
 /* Copy entry rq->cons into rq->wqe and check it into @wr, @sge (at most @max_sge SGEs). */
@@ -107,3 +109,28 @@ void oib_uverbs_rq_ring_free(struct oib_uverbs_rq_ring *rq)
 	oib_uverbs_kring_free(rq->ring);
 	rq->ring = NULL;
 }
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* A pull from the receive source of the QP or SRQ @handle, as its provider makes one. */
+int oib_uverbs_test_pull(struct oib_uverbs_file *ufile, u32 handle, struct oib_recv_wr *wr,
+			 struct oib_sge *sge, u32 max_sge)
+{
+	struct oib_uverbs_uobj *uobj = xa_load(&ufile->handles, handle);
+	struct oib_recv_source *src;
+	int ret;
+
+	if (!uobj || (uobj->type != OIB_UVERBS_OBJ_QP && uobj->type != OIB_UVERBS_OBJ_SRQ))
+		return -EINVAL;
+	uobj = oib_uobj_get(ufile, handle, uobj->type);
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+	if (uobj->type == OIB_UVERBS_OBJ_QP)
+		src = container_of(uobj, struct oib_uverbs_qp, uobj)->qp->recv_source;
+	else
+		src = container_of(uobj, struct oib_uverbs_srq, uobj)->srq->recv_source;
+	ret = src ? src->pull(src, wr, sge, max_sge) : -ENOENT;
+	oib_uobj_put(uobj);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(oib_uverbs_test_pull);
+#endif /* CONFIG_KUNIT */
