@@ -532,9 +532,12 @@ static bool rq_fuzz_wait(struct pair *p, struct oibv_context *c, bool *dead)
 		if (readable(c->async_fd, 1) && !oibv_get_async_event(c, &ev)) {
 			*dead = true;
 			oibv_ack_async_event(&ev);
-			if (ev.event_type != OIBV_EVENT_QP_FATAL)
+			/* a bad entry; or a good one too short: an invalid request */
+			if (ev.event_type != OIBV_EVENT_QP_FATAL &&
+			    ev.event_type != OIBV_EVENT_QP_REQ_ERR)
 				diag("event %d", ev.event_type);
-			return CHECK(ev.event_type == OIBV_EVENT_QP_FATAL) &&
+			return CHECK(ev.event_type == OIBV_EVENT_QP_FATAL ||
+				     ev.event_type == OIBV_EVENT_QP_REQ_ERR) &&
 			       CHECK(ev.element.qp == p->b);
 		}
 	}
