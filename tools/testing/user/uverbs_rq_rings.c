@@ -131,6 +131,7 @@ static const struct rspoil {
 	{ "num_sge huge", offsetof(struct oib_uverbs_recv_wr, num_sge), 0xffffffffu },
 	{ "reserved", offsetof(struct oib_uverbs_recv_wr, reserved), 1 },
 	{ "lkey of no MR", RWR + offsetof(struct oib_uverbs_sge, lkey), 0x5a5a5a },
+	{ "the local DMA lkey", RWR + offsetof(struct oib_uverbs_sge, lkey), 0 },
 	{ "length beyond the MR", RWR + offsetof(struct oib_uverbs_sge, length), BUF_SIZE },
 	{ "addr far from the MR", RWR + offsetof(struct oib_uverbs_sge, addr) + 4, 1 },
 };
