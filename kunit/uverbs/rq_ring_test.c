@@ -5,7 +5,8 @@
  * mapping, and pulls from the object's receive source as the provider does.  A good entry is
  * copied out and consumed; a bad producer index and each kind of bad entry break the ring (the
  * pull fails once, OIB_UVERBS_RING_ERROR is set, the consumer index stays, nothing more is
- * pulled); the create commands check their ring fields.
+ * pulled); a QP moved to RESET discards what its ring holds and mends a broken one; the create
+ * commands check their ring fields.
  */
 #include <kunit/test.h>
 #include <linux/err.h>
@@ -242,6 +243,35 @@ static void rq_ring_provider_max_sge(struct kunit *test)
 	uv_rq_expect_broken(test, r, &q, 0, "max_sge");
 }
 
+/* A QP moved to RESET: its ring's receives are discarded, a broken ring is whole again. */
+static void rq_ring_reset(struct kunit *test)
+{
+	struct uv_rq *r = uv_rq_setup(test);
+	struct oib_uverbs_modify_qp m = { .attr_mask = OIB_UVERBS_QP_STATE,
+					  .qp_state = OIB_QPS_RESET };
+	struct oib_recv_wr wr;
+	struct uv_rq_ring q;
+
+	uv_rq_qp(test, r, &q);
+	m.handle = q.handle;
+	uv_rq_put_good(&q, 0, 1);
+	uv_rq_put_good(&q, 1, 2);
+	KUNIT_ASSERT_EQ(test, oib_uverbs_test_cmd(r->ufile, OIB_UVERBS_MODIFY_QP, &m), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(q.hdr->consumer), 2);
+	KUNIT_EXPECT_EQ(test, uv_rq_pull(r, &q, &wr, UV_RQ_SGE), 0);
+	/* broken, then reset: pulls again from the producer index on */
+	uv_rq_entry(&q, 2)->reserved = 1;
+	WRITE_ONCE(q.hdr->producer, 3);
+	KUNIT_EXPECT_EQ(test, uv_rq_pull(r, &q, &wr, UV_RQ_SGE), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(q.hdr->flags) & OIB_UVERBS_RING_ERROR);
+	KUNIT_ASSERT_EQ(test, oib_uverbs_test_cmd(r->ufile, OIB_UVERBS_MODIFY_QP, &m), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(q.hdr->flags), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(q.hdr->consumer), 3);
+	uv_rq_put_good(&q, 3, 4);
+	KUNIT_EXPECT_EQ(test, uv_rq_pull(r, &q, &wr, UV_RQ_SGE), 1);
+	KUNIT_EXPECT_EQ(test, wr.wr_id, 4);
+}
+
 /* The ring fields of CREATE_QP and CREATE_SRQ; a QP without a receive ring has no source. */
 static void rq_ring_commands(struct kunit *test)
 {
@@ -292,6 +322,7 @@ static struct kunit_case rq_ring_test_cases[] = {
 	KUNIT_CASE(rq_ring_bad_producer),
 	KUNIT_CASE(rq_ring_bad_entry),
 	KUNIT_CASE(rq_ring_provider_max_sge),
+	KUNIT_CASE(rq_ring_reset),
 	KUNIT_CASE(rq_ring_commands),
 	{}
 };

@@ -259,6 +259,8 @@ int oib_uverbs_modify_qp(struct oib_uverbs_call *call, void *buf)
 	if (IS_ERR(uqp))
 		return PTR_ERR(uqp);
 	ret = oib_modify_qp(uqp->qp, &attr, cmd->attr_mask);
+	if (!ret && (cmd->attr_mask & OIB_UVERBS_QP_STATE) && attr.qp_state == OIB_QPS_RESET)
+		oib_uverbs_rq_ring_reset(&uqp->rq);
 	oib_uobj_put(&uqp->uobj);
 	return ret;
 }

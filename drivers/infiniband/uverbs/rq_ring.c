@@ -103,6 +103,31 @@ int oib_uverbs_rq_ring_init(struct oib_uverbs_rq_ring *rq, struct oib_pd *pd, u3
 	return 0;
 }
 
+/*
+ * The QP went to RESET, which discards the receives posted to it: so are what its ring holds
+ * (the consumer index moves to the producer index, if that makes sense), and a broken ring is
+ * whole again.  A QP in RESET takes no message: no pull runs meanwhile.
+ */
+void oib_uverbs_rq_ring_reset(struct oib_uverbs_rq_ring *rq)
+{
+	struct oib_uverbs_ring_hdr *hdr;
+	unsigned long flags;
+	u32 prod;
+
+	if (!rq->ring)
+		return;
+	hdr = oib_uverbs_kring_hdr(rq->ring);
+	spin_lock_irqsave(&rq->lock, flags);
+	prod = READ_ONCE(hdr->producer);
+	if (prod - rq->cons <= rq->ring->entries)
+		rq->cons = prod;
+	rq->broken = false;
+	WRITE_ONCE(hdr->flags, READ_ONCE(hdr->flags) & ~OIB_UVERBS_RING_ERROR);
+	/* pairs with the process's acquire of the consumer index */
+	smp_store_release(&hdr->consumer, rq->cons);
+	spin_unlock_irqrestore(&rq->lock, flags);
+}
+
 /* After the QP or SRQ is destroyed: the provider pulls no more. */
 void oib_uverbs_rq_ring_free(struct oib_uverbs_rq_ring *rq)
 {

@@ -353,6 +353,7 @@ struct oib_recv_source *oib_uverbs_rq_source(struct oib_uverbs_rq_ring *rq,
 					     struct oib_uverbs_file *ufile);
 int oib_uverbs_rq_ring_init(struct oib_uverbs_rq_ring *rq, struct oib_pd *pd, u32 entries,
 			    u32 max_sge, struct oib_uverbs_ring *out);
+void oib_uverbs_rq_ring_reset(struct oib_uverbs_rq_ring *rq);
 void oib_uverbs_rq_ring_free(struct oib_uverbs_rq_ring *rq);
 
 /* pd.c: a user QP on @upd holds back the freeing of what was retired on it. */

@@ -532,7 +532,9 @@ struct oib_uverbs_post {
  * consumer index; a QP in ERR flushes them.  A bad entry, or a producer index more than
  * entries ahead of the consumer index or behind it, breaks the ring: the kernel sets
  * OIB_UVERBS_RING_ERROR, reads it no more, and a QP goes to ERR with QP_FATAL on the async
- * event file (an SRQ raises SRQ_ERR); the consumer index stays on the bad entry.
+ * event file (an SRQ raises SRQ_ERR); the consumer index stays on the bad entry.  Moving the QP
+ * to RESET discards what its ring holds (the consumer index goes to the producer index) and
+ * clears OIB_UVERBS_RING_ERROR.
  */
 
 struct oib_uverbs_doorbell {
