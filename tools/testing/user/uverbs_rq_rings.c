@@ -524,7 +524,13 @@ static bool rq_fuzz_wait(struct pair *p, struct oibv_context *c, bool *dead)
 		if (n < 0)
 			return CHECK(n >= 0);
 		if (n) {
-			*dead = wc->status != OIBV_WC_SUCCESS;
+			/*
+			 * A good receive may take the message while the entry after it broke the
+			 * ring (the flag is set before the completion is written): B goes now,
+			 * whichever of the completion and QP_FATAL comes first, so a seed replays.
+			 */
+			*dead = wc->status != OIBV_WC_SUCCESS ||
+				(rhdr(&p->b->rq)->flags & OIB_UVERBS_RING_ERROR);
 			return CHECK(wc->status == OIBV_WC_SUCCESS ||
 				     wc->status == OIBV_WC_LOC_LEN_ERR ||
 				     wc->status == OIBV_WC_LOC_PROT_ERR ||
