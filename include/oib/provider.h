@@ -56,8 +56,9 @@ struct oib_device_ops {
 	 * when a message finds its receive queue empty (an SRQ's: empty, or at or below an armed
 	 * limit), it calls @pull, under that queue's lock, and queues what it gets as if posted,
 	 * up to a bound of its own; it checks an SRQ's limit only after that, so the limit counts
-	 * the source's receives too.  A QP in ERR flushes what its source still has (up to its
-	 * queue's capacity a flush).  A -errno from @pull: a QP goes to ERR with
+	 * the source's receives too.  Each flush of a QP in ERR (entering ERR, a post, a move to
+	 * ERR again) pulls with OIB_RECV_PULL_FLUSH, at least once, and flushes what it gets (up
+	 * to its queue's capacity a flush).  A -errno from @pull: a QP goes to ERR with
 	 * OIB_EVENT_QP_FATAL, an SRQ raises OIB_EVENT_SRQ_ERR, once the provider let go of its
 	 * locks.
 	 */

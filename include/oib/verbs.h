@@ -428,15 +428,19 @@ enum oib_srq_attr_mask {
  * num_sge, sg_list = @sge) with a receive of at most @max_sge SGEs and returns 1; 0 if it has
  * none now; -errno if what it found is bad: the source is then broken, returns 0 from then on,
  * and the provider reports it (a QP goes to ERR with OIB_EVENT_QP_FATAL, an SRQ raises
- * OIB_EVENT_SRQ_ERR).  Called in any context but hard-irq, with the provider's queue locks held
- * and interrupts off: it must not sleep nor post.  Never after the QP or SRQ is destroyed.
+ * OIB_EVENT_SRQ_ERR).  @flags: OIB_RECV_PULL_FLUSH when the receive is to be flushed (a QP in
+ * ERR; the source may tell its own producer that later receives need a flush too).  Called in
+ * any context but hard-irq, with the provider's queue locks held and interrupts off: it must not
+ * sleep nor post.  Never after the QP or SRQ is destroyed.
  */
 struct oib_recv_wr;
 struct oib_sge;
 
+#define OIB_RECV_PULL_FLUSH	BIT(0)
+
 struct oib_recv_source {
 	int (*pull)(struct oib_recv_source *src, struct oib_recv_wr *wr, struct oib_sge *sge,
-		    u32 max_sge);
+		    u32 max_sge, u32 flags);
 };
 
 struct oib_srq_init_attr {

@@ -19,6 +19,7 @@ struct rs_src {
 	int left;
 	u64 bad_at;
 	bool broken;
+	int flush_pulls;	/* pulls with OIB_RECV_PULL_FLUSH */
 	struct oib_sge sge;	/* each receive's one SGE */
 };
 
@@ -35,13 +36,14 @@ struct rs {
 };
 
 static int rs_pull(struct oib_recv_source *src, struct oib_recv_wr *wr, struct oib_sge *sge,
-		   u32 max_sge)
+		   u32 max_sge, u32 flags)
 {
 	struct rs_src *s = container_of(src, struct rs_src, src);
-	unsigned long flags;
+	unsigned long irqflags;
 	int ret = 0;
 
-	spin_lock_irqsave(&s->lock, flags);
+	spin_lock_irqsave(&s->lock, irqflags);
+	s->flush_pulls += !!(flags & OIB_RECV_PULL_FLUSH);
 	if (!s->broken && s->left && s->next == s->bad_at) {
 		s->broken = true;
 		ret = -EINVAL;
@@ -51,7 +53,7 @@ static int rs_pull(struct oib_recv_source *src, struct oib_recv_wr *wr, struct o
 		s->left--;
 		ret = 1;
 	}
-	spin_unlock_irqrestore(&s->lock, flags);
+	spin_unlock_irqrestore(&s->lock, irqflags);
 	return ret;
 }
 
@@ -151,6 +153,7 @@ static void source_rc(struct kunit *test)
 	for (i = 1; i <= 5; i++)
 		rs_expect_recv(test, r, i, OIB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, r->src->left, 0);
+	KUNIT_EXPECT_EQ(test, r->src->flush_pulls, 0);
 	KUNIT_ASSERT_EQ(test, oib_post_recv(r->b, &rwr, &bad), 0);
 	rs_send(test, r, 1);
 	rs_expect_recv(test, r, 100, OIB_WC_SUCCESS);
@@ -180,6 +183,14 @@ static void source_flush(struct kunit *test)
 	for (i = 1; i <= 5; i++)
 		rs_expect_recv(test, r, i, OIB_WC_WR_FLUSH_ERR);
 	KUNIT_EXPECT_EQ(test, r->src->left, 0);
+	KUNIT_EXPECT_GE(test, r->src->flush_pulls, 6);	/* the last found none */
+	/* in ERR, another move to ERR flushes what came since */
+	spin_lock_irq(&r->src->lock);
+	r->src->left = 2;
+	spin_unlock_irq(&r->src->lock);
+	KUNIT_ASSERT_EQ(test, oib_modify_qp(r->b, &attr, OIB_QP_STATE), 0);
+	rs_expect_recv(test, r, 6, OIB_WC_WR_FLUSH_ERR);
+	rs_expect_recv(test, r, 7, OIB_WC_WR_FLUSH_ERR);
 }
 
 /*

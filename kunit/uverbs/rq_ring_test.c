@@ -5,8 +5,8 @@
  * mapping, and pulls from the object's receive source as the provider does.  A good entry is
  * copied out and consumed; a bad producer index and each kind of bad entry break the ring (the
  * pull fails once, OIB_UVERBS_RING_ERROR is set, the consumer index stays, nothing more is
- * pulled); a QP moved to RESET discards what its ring holds and mends a broken one; the create
- * commands check their ring fields.
+ * pulled); a flush pull marks the ring; a QP moved to RESET discards what its ring holds, mends a
+ * broken one and clears the mark; the create commands check their ring fields.
  */
 #include <kunit/test.h>
 #include <linux/err.h>
@@ -106,7 +106,7 @@ static int uv_rq_pull(struct uv_rq *r, struct uv_rq_ring *q, struct oib_recv_wr 
 {
 	struct oib_sge sge[OIB_UVERBS_MAX_SGE];
 
-	return oib_uverbs_test_pull(r->ufile, q->handle, wr, sge, max_sge);
+	return oib_uverbs_test_pull(r->ufile, q->handle, wr, sge, max_sge, 0);
 }
 
 /* A good entry without SGEs at @index, published. */
@@ -249,6 +249,7 @@ static void rq_ring_reset(struct kunit *test)
 	struct uv_rq *r = uv_rq_setup(test);
 	struct oib_uverbs_modify_qp m = { .attr_mask = OIB_UVERBS_QP_STATE,
 					  .qp_state = OIB_QPS_RESET };
+	struct oib_sge sge[UV_RQ_SGE];
 	struct oib_recv_wr wr;
 	struct uv_rq_ring q;
 
@@ -270,6 +271,12 @@ static void rq_ring_reset(struct kunit *test)
 	uv_rq_put_good(&q, 3, 4);
 	KUNIT_EXPECT_EQ(test, uv_rq_pull(r, &q, &wr, UV_RQ_SGE), 1);
 	KUNIT_EXPECT_EQ(test, wr.wr_id, 4);
+	/* a flush pull marks the ring; RESET clears the mark */
+	KUNIT_EXPECT_EQ(test, oib_uverbs_test_pull(r->ufile, q.handle, &wr, sge, UV_RQ_SGE,
+						   OIB_RECV_PULL_FLUSH), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(q.hdr->flags), OIB_UVERBS_RING_FLUSH);
+	KUNIT_ASSERT_EQ(test, oib_uverbs_test_cmd(r->ufile, OIB_UVERBS_MODIFY_QP, &m), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(q.hdr->flags), 0);
 }
 
 /* The ring fields of CREATE_QP and CREATE_SRQ; a QP without a receive ring has no source. */

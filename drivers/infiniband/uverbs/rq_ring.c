@@ -28,6 +28,20 @@ static int oib_uverbs_rq_fetch(struct oib_uverbs_rq_ring *rq, struct oib_recv_wr
 	return oib_uverbs_recv_wr(rq->ufile, rq->pd, &w->wr, w->sge, wr, sge);
 }
 
+/*
+ * A flush pull: the QP is in ERR, so entries written from now on wait for the next flush; the
+ * flag tells liboibv to ask for one (include/uapi/oib/uverbs.h).  Set before the producer index
+ * is read: a process that published after this read sees the flag (its full barrier pairs).
+ */
+static void oib_uverbs_rq_flushing_locked(struct oib_uverbs_rq_ring *rq)
+{
+	struct oib_uverbs_ring_hdr *hdr = oib_uverbs_kring_hdr(rq->ring);
+
+	lockdep_assert_held(&rq->lock);
+	WRITE_ONCE(hdr->flags, READ_ONCE(hdr->flags) | OIB_UVERBS_RING_FLUSH);
+	smp_mb();	/* the flag before the producer index; pairs with the process's */
+}
+
 /* The next entry: 1, 0 if the ring is empty, -EINVAL if it is broken now. */
 static int oib_uverbs_rq_take_locked(struct oib_uverbs_rq_ring *rq, struct oib_recv_wr *wr,
 				     struct oib_sge *sge, u32 max_sge)
@@ -56,19 +70,21 @@ static int oib_uverbs_rq_take_locked(struct oib_uverbs_rq_ring *rq, struct oib_r
 
 /* struct oib_recv_source's pull: any context but hard-irq, never sleeps. */
 static int oib_uverbs_rq_pull(struct oib_recv_source *src, struct oib_recv_wr *wr,
-			      struct oib_sge *sge, u32 max_sge)
+			      struct oib_sge *sge, u32 max_sge, u32 flags)
 {
 	struct oib_uverbs_rq_ring *rq = container_of(src, struct oib_uverbs_rq_ring, src);
-	unsigned long flags;
+	unsigned long irqflags;
 	int ret = 0;
 
 	/* the fields set before the ring was published; pairs with oib_uverbs_rq_ring_init() */
 	if (!smp_load_acquire(&rq->ring))
 		return 0;
-	spin_lock_irqsave(&rq->lock, flags);
+	spin_lock_irqsave(&rq->lock, irqflags);
+	if (flags & OIB_RECV_PULL_FLUSH)
+		oib_uverbs_rq_flushing_locked(rq);
 	if (!rq->broken)
 		ret = oib_uverbs_rq_take_locked(rq, wr, sge, max_sge);
-	spin_unlock_irqrestore(&rq->lock, flags);
+	spin_unlock_irqrestore(&rq->lock, irqflags);
 	return ret;
 }
 
@@ -106,7 +122,7 @@ int oib_uverbs_rq_ring_init(struct oib_uverbs_rq_ring *rq, struct oib_pd *pd, u3
 /*
  * The QP went to RESET, which discards the receives posted to it: so are what its ring holds
  * (the consumer index moves to the producer index, if that makes sense), and a broken ring is
- * whole again.  A QP in RESET takes no message: no pull runs meanwhile.
+ * whole again, and out of flushing.  A QP in RESET takes no message: no pull runs meanwhile.
  */
 void oib_uverbs_rq_ring_reset(struct oib_uverbs_rq_ring *rq)
 {
@@ -122,7 +138,8 @@ void oib_uverbs_rq_ring_reset(struct oib_uverbs_rq_ring *rq)
 	if (prod - rq->cons <= rq->ring->entries)
 		rq->cons = prod;
 	rq->broken = false;
-	WRITE_ONCE(hdr->flags, READ_ONCE(hdr->flags) & ~OIB_UVERBS_RING_ERROR);
+	WRITE_ONCE(hdr->flags,
+		   READ_ONCE(hdr->flags) & ~(OIB_UVERBS_RING_ERROR | OIB_UVERBS_RING_FLUSH));
 	/* pairs with the process's acquire of the consumer index */
 	smp_store_release(&hdr->consumer, rq->cons);
 	spin_unlock_irqrestore(&rq->lock, flags);
@@ -138,7 +155,7 @@ void oib_uverbs_rq_ring_free(struct oib_uverbs_rq_ring *rq)
 #if IS_ENABLED(CONFIG_KUNIT)
 /* A pull from the receive source of the QP or SRQ @handle, as its provider makes one. */
 int oib_uverbs_test_pull(struct oib_uverbs_file *ufile, u32 handle, struct oib_recv_wr *wr,
-			 struct oib_sge *sge, u32 max_sge)
+			 struct oib_sge *sge, u32 max_sge, u32 flags)
 {
 	struct oib_uverbs_uobj *uobj = xa_load(&ufile->handles, handle);
 	struct oib_recv_source *src;
@@ -153,7 +170,7 @@ int oib_uverbs_test_pull(struct oib_uverbs_file *ufile, u32 handle, struct oib_r
 		src = container_of(uobj, struct oib_uverbs_qp, uobj)->qp->recv_source;
 	else
 		src = container_of(uobj, struct oib_uverbs_srq, uobj)->srq->recv_source;
-	ret = src ? src->pull(src, wr, sge, max_sge) : -ENOENT;
+	ret = src ? src->pull(src, wr, sge, max_sge, flags) : -ENOENT;
 	oib_uobj_put(uobj);
 	return ret;
 }

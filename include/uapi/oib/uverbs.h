@@ -207,6 +207,12 @@ struct oib_uverbs_ring_hdr {
 #define OIB_UVERBS_RING_OVERFLOW	(1u << 0)
 /* A receive ring's entry or producer index was bad: the kernel reads that ring no more. */
 #define OIB_UVERBS_RING_ERROR		(1u << 1)
+/*
+ * A QP's receive ring: the QP is in ERR and its ring was flushed; entries written from now on
+ * wait for the next flush, which MODIFY_QP to ERR (again) makes (POST_RECV flushes at once).
+ * The process publishes its producer index, then a full barrier, then reads this flag.
+ */
+#define OIB_UVERBS_RING_FLUSH		(1u << 2)
 
 struct oib_uverbs_create_cq {
 	struct oib_uverbs_hdr hdr;
@@ -534,7 +540,7 @@ struct oib_uverbs_post {
  * OIB_UVERBS_RING_ERROR, reads it no more, and a QP goes to ERR with QP_FATAL on the async
  * event file (an SRQ raises SRQ_ERR); the consumer index stays on the bad entry.  Moving the QP
  * to RESET discards what its ring holds (the consumer index goes to the producer index) and
- * clears OIB_UVERBS_RING_ERROR.
+ * clears OIB_UVERBS_RING_ERROR and OIB_UVERBS_RING_FLUSH.
  */
 
 struct oib_uverbs_doorbell {

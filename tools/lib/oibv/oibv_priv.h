@@ -37,6 +37,7 @@ int oibv_post_send_ring(struct oibv_qp *qp, struct oibv_send_wr *wr,
 			struct oibv_send_wr **bad_wr);
 int oibv_post_recv_ring(struct oibv_ring *r, struct oibv_recv_wr *wr,
 			struct oibv_recv_wr **bad_wr);
+int oibv_ring_flushing(struct oibv_ring *r);
 void oibv_wc_from_user(struct oibv_wc *wc, const struct oib_uverbs_wc *u);
 void oibv_send_wr(const struct oibv_qp *qp, const struct oibv_send_wr *w,
 		  struct oib_uverbs_send_wr *u);

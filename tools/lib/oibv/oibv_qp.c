@@ -329,11 +329,23 @@ static int oibv_post_recvs(int fd, unsigned int nr, uint32_t handle, struct oibv
 	return ret;
 }
 
+/*
+ * Into the receive ring; once the kernel flushed it (the QP is in ERR) by POST_RECV, which
+ * flushes at once, as a libibverbs QP in ERR does.  A flush that came while the ring was written
+ * missed those entries: another move to ERR (where the QP is) flushes them.
+ */
 int oibv_post_recv(struct oibv_qp *qp, struct oibv_recv_wr *wr, struct oibv_recv_wr **bad_wr)
 {
-	if (qp->rq.mem)
-		return oibv_post_recv_ring(&qp->rq, wr, bad_wr);
-	return oibv_post_recvs(qp->context->cmd_fd, OIB_UVERBS_POST_RECV, qp->handle, wr, bad_wr);
+	struct oibv_qp_attr err = { .qp_state = OIBV_QPS_ERR };
+	int ret;
+
+	if (!qp->rq.mem || oibv_ring_flushing(&qp->rq))
+		return oibv_post_recvs(qp->context->cmd_fd, OIB_UVERBS_POST_RECV, qp->handle, wr,
+				       bad_wr);
+	ret = oibv_post_recv_ring(&qp->rq, wr, bad_wr);
+	if (oibv_ring_flushing(&qp->rq))
+		oibv_modify_qp(qp, &err, OIBV_QP_STATE);
+	return ret;
 }
 
 int oibv_post_srq_recv(struct oibv_srq *srq, struct oibv_recv_wr *wr,

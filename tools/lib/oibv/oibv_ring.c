@@ -105,6 +105,18 @@ int oibv_poll_ring(struct oibv_ring *r, int num_entries, struct oibv_wc *wc)
 }
 
 /*
+ * Whether the kernel flushed @r's QP (in ERR): entries written now wait for another flush.
+ * After a producer index was published: the full barrier pairs with the kernel's.
+ */
+int oibv_ring_flushing(struct oibv_ring *r)
+{
+	struct oib_uverbs_ring_hdr *hdr = r->mem;
+
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return !!(__atomic_load_n(&hdr->flags, __ATOMIC_RELAXED) & OIB_UVERBS_RING_FLUSH);
+}
+
+/*
  * Receives into a mapped receive queue: each request the ring has room for is written, then
  * the producer index is published once.  A request with too many SGEs (EINVAL) or no room
  * (ENOMEM) stops there, *@bad_wr naming it; the ones before it are posted.

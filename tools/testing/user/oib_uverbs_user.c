@@ -585,6 +585,7 @@ static const struct ktap_case cases[] = {
 	{ "rq_rings_bad_producer", rq_rings_bad_producer },
 	{ "rq_rings_rewritten", rq_rings_rewritten },
 	{ "rq_rings_srq_limit", rq_rings_srq_limit },
+	{ "rq_rings_flush", rq_rings_flush },
 	{ "rq_rings_fork", rq_rings_fork },
 	{ "rq_rings_close_under_traffic", rq_rings_close_under_traffic },
 	{ "rq_rings_fuzz", rq_rings_fuzz },

@@ -23,6 +23,7 @@ bool rq_rings_srq_bad_entry(void);
 bool rq_rings_bad_producer(void);
 bool rq_rings_rewritten(void);
 bool rq_rings_srq_limit(void);
+bool rq_rings_flush(void);
 bool rq_rings_fork(void);
 bool rq_rings_close_under_traffic(void);
 bool rq_rings_fuzz(void);

@@ -333,6 +333,63 @@ bool rq_rings_rewritten(void)
 	return objects_back_to(base) && ok;
 }
 
+/* @n of B's completions, each a flush of the next wr_id from @first on. */
+static bool flushed(struct pair *p, uint64_t first, int n)
+{
+	struct oibv_wc wc;
+	bool ok = true;
+	int i;
+
+	for (i = 0; ok && i < n; i++)
+		ok = poll_n(p->cq_b, 1, &wc) && CHECK(wc.wr_id == first + i) &&
+		     CHECK(wc.status == OIBV_WC_WR_FLUSH_ERR);
+	return ok;
+}
+
+/*
+ * A QP moved to ERR flushes what its ring holds and marks it; a receive posted then is flushed
+ * at once (liboibv posts it by ioctl); one written by hand is flushed by another move to ERR;
+ * RESET discards what is left and clears the mark.
+ */
+bool rq_rings_flush(void)
+{
+	struct oibv_context *c = oibv_open_device(test_dev);
+	struct oibv_qp_attr a = { .qp_state = OIBV_QPS_ERR };
+	struct oibv_sge rs;
+	struct oibv_recv_wr rwr = { .sg_list = &rs, .num_sge = 1 }, *rbad;
+	int base = live_objects(), i;
+	struct oibv_ring *r;
+	struct pair p;
+	uint32_t idx;
+	bool ok = true;
+
+	if (!CHECK(c) || !pair_setup(&p, c, OIBV_QPT_RC, NULL, NULL))
+		return false;
+	r = &p.b->rq;
+	rs = (struct oibv_sge){ (uintptr_t)p.buf + BUF_SIZE / 2, 64, p.mr->lkey };
+	for (i = 1; ok && i <= 3; i++) {
+		rwr.wr_id = i;
+		ok = CHECK(!oibv_post_recv(p.b, &rwr, &rbad));
+	}
+	ok = ok && CHECK(!(rhdr(r)->flags & OIB_UVERBS_RING_FLUSH)) &&
+	     CHECK(!oibv_modify_qp(p.b, &a, OIBV_QP_STATE)) && flushed(&p, 1, 3) &&
+	     CHECK(rhdr(r)->flags & OIB_UVERBS_RING_FLUSH);
+	rwr.wr_id = 4;
+	ok = ok && CHECK(!oibv_post_recv(p.b, &rwr, &rbad)) && flushed(&p, 4, 1);
+	idx = r->index;
+	write_recv(&p, r, idx, 5, 64);
+	publish(r, idx + 1);
+	ok = ok && CHECK(!oibv_modify_qp(p.b, &a, OIBV_QP_STATE)) && flushed(&p, 5, 1);
+	write_recv(&p, r, idx + 1, 6, 64);
+	publish(r, idx + 2);
+	a.qp_state = OIBV_QPS_RESET;
+	ok = ok && CHECK(!oibv_modify_qp(p.b, &a, OIBV_QP_STATE)) && CHECK(!rhdr(r)->flags) &&
+	     CHECK(rhdr(r)->consumer == idx + 2);
+	pair_teardown(&p);
+	oibv_close_device(c);
+	return objects_back_to(base) && ok;
+}
+
 #define LIMIT_QPS 8
 
 /* B's side: QPs on one SRQ with a receive ring, each connected to one of A's. */

@@ -173,7 +173,7 @@ static void orxe_rq_flush_source_locked(struct orxe_qp *qp, struct oib_wc *wc)
 
 	lockdep_assert_held(&qp->rq_lock);
 	for (n = 0; src && n < qp->cap.max_recv_wr; n++) {
-		if (src->pull(src, &wr, wqe->sge, qp->cap.max_recv_sge) <= 0)
+		if (src->pull(src, &wr, wqe->sge, qp->cap.max_recv_sge, OIB_RECV_PULL_FLUSH) <= 0)
 			break;	/* a bad receive: the QP is in ERR already */
 		wc->wr_id = wr.wr_id;
 		orxe_cq_post(to_rcq(qp->ib.recv_cq), wc, false);
@@ -634,7 +634,7 @@ static bool orxe_recv_pull(struct orxe_queue *q, u32 cap, u32 max_sge,
 
 	while (orxe_queue_count(q) < min(want, cap)) {
 		wqe = orxe_queue_tail(q);
-		ret = src->pull(src, &wr, wqe->sge, max_sge);
+		ret = src->pull(src, &wr, wqe->sge, max_sge, 0);
 		if (ret <= 0)
 			return !ret;
 		wqe->wr_id = wr.wr_id;
