@@ -707,4 +707,3 @@ void orxe_recv_events(struct orxe_qp *qp, u8 ev)
 		orxe_qp_event(qp, OIB_EVENT_QP_FATAL);
 	}
 }
-
