@@ -3,10 +3,10 @@
  * Mapped receive queues, a QP's or an SRQ's.  The process writes struct oib_uverbs_recv_wr
  * entries, each with its SGEs after it, and advances the producer index; it makes no call.  The
  * QP or SRQ was created with a receive source (struct oib_recv_source): the provider pulls from
- * it when a message finds no receive queued, in its receive path (softirq, its queue locks held,
- * interrupts off).  A pull reads the producer index once, checks it against the kernel's own
- * consumer index, copies the entry into kernel memory and checks the copy as POST_RECV checks a
- * request (post.c), then publishes the consumer index.  A bad index or entry breaks the ring:
+ * it when a message finds no receive queued, in its receive path (any context but hard-irq, its
+ * queue locks held, interrupts off).  A pull reads the producer index once, checks it against
+ * the kernel's own consumer index, copies the entry into kernel memory and checks the copy as
+ * POST_RECV checks a request (post.c), then publishes the consumer index.  A bad index or entry breaks the ring:
  * OIB_UVERBS_RING_ERROR in its header, no more pulls, and the provider reports it (QP_FATAL and
  * ERR for a QP, SRQ_ERR for an SRQ).
  */
