@@ -6,9 +6,11 @@
  * it when a message finds no receive queued, in its receive path (any context but hard-irq, its
  * queue locks held, interrupts off).  A pull reads the producer index once, checks it against
  * the kernel's own consumer index, copies the entry into kernel memory and checks the copy as
- * POST_RECV checks a request (post.c), then publishes the consumer index.  A bad index or entry breaks the ring:
- * OIB_UVERBS_RING_ERROR in its header, no more pulls, and the provider reports it (QP_FATAL and
- * ERR for a QP, SRQ_ERR for an SRQ).
+ * POST_RECV checks a request (post.c), then publishes the consumer index.  A bad index or entry
+ * breaks the ring: OIB_UVERBS_RING_ERROR in its header, no more pulls, and the provider reports
+ * it (QP_FATAL and ERR for a QP, SRQ_ERR for an SRQ).  A flush marks the ring
+ * (OIB_UVERBS_RING_FLUSH) so that liboibv has later receives flushed; RESET discards what the
+ * ring holds and clears both marks.
  */
 #include <linux/module.h>
 #include <kunit/visibility.h>
