@@ -51,6 +51,18 @@ struct oib_device_ops {
 	void (*destroy_srq)(struct oib_srq *srq);
 	int (*post_srq_recv)(struct oib_srq *srq, const struct oib_recv_wr *wr,
 			     const struct oib_recv_wr **bad_wr);
+	/*
+	 * The provider takes QPs and SRQs with a struct oib_recv_source (include/oib/verbs.h):
+	 * when a message finds its receive queue empty (an SRQ's: empty, or at or below an armed
+	 * limit), it calls @pull, under that queue's lock, and queues what it gets as if posted,
+	 * up to a bound of its own; it checks an SRQ's limit only after that, so the limit counts
+	 * the source's receives too.  Each flush of a QP in ERR (entering ERR, a post, a move to
+	 * ERR again) pulls with OIB_RECV_PULL_FLUSH, at least once, and flushes what it gets (up
+	 * to its queue's capacity a flush).  A -errno from @pull: a QP goes to ERR with
+	 * OIB_EVENT_QP_FATAL, an SRQ raises OIB_EVENT_SRQ_ERR, once the provider let go of its
+	 * locks.
+	 */
+	bool recv_source;
 
 	int (*get_dma_mr)(struct oib_mr *mr, int access);
 	/* Requests name the memory at @addr by mr->iova (the core set it; often @addr itself). */

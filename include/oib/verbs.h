@@ -420,11 +420,35 @@ enum oib_srq_attr_mask {
 	OIB_SRQ_LIMIT = BIT(1),
 };
 
+/*
+ * Receives the consumer does not post: the provider pulls them when it needs them (a receive
+ * ring mapped into a process: Documentation/uverbs.md).  Given to oib_create_qp() or
+ * oib_create_srq() on a device whose ops have @recv_source (-EOPNOTSUPP otherwise); the
+ * provider's side of the contract is in include/oib/provider.h.  @pull fills @wr (wr_id,
+ * num_sge, sg_list = @sge) with a receive of at most @max_sge SGEs and returns 1; 0 if it has
+ * none now; -errno if what it found is bad: the source is then broken, returns 0 from then on,
+ * and the provider reports it (a QP goes to ERR with OIB_EVENT_QP_FATAL, an SRQ raises
+ * OIB_EVENT_SRQ_ERR).  @flags: OIB_RECV_PULL_FLUSH when the receive is to be flushed (a QP in
+ * ERR; the source may tell its own producer that later receives need a flush too).  Called in
+ * any context but hard-irq, with the provider's queue locks held and interrupts off: it must not
+ * sleep nor post.  Never after the QP or SRQ is destroyed.
+ */
+struct oib_recv_wr;
+struct oib_sge;
+
+#define OIB_RECV_PULL_FLUSH	BIT(0)
+
+struct oib_recv_source {
+	int (*pull)(struct oib_recv_source *src, struct oib_recv_wr *wr, struct oib_sge *sge,
+		    u32 max_sge, u32 flags);
+};
+
 struct oib_srq_init_attr {
 	oib_event_handler_t event_handler;
 	void *srq_context;
 	struct oib_srq_attr attr;
 	enum oib_srq_type srq_type;
+	struct oib_recv_source *recv_source;	/* optional: receives are pulled from it */
 };
 
 struct oib_srq {
@@ -433,6 +457,7 @@ struct oib_srq {
 	oib_event_handler_t event_handler;
 	void *srq_context;
 	enum oib_srq_type srq_type;
+	struct oib_recv_source *recv_source;	/* or NULL; never changes */
 	atomic_t usecnt;	/* QPs attached to this SRQ */
 };
 
@@ -503,6 +528,7 @@ struct oib_qp_init_attr {
 	enum oib_qp_type qp_type;
 	u32 port_num;		/* SMI and GSI QPs only: the port they serve */
 	u32 create_flags;	/* none defined yet: must be 0 */
+	struct oib_recv_source *recv_source;	/* optional, not with @srq: receives pulled */
 };
 
 /* Attribute mask bits for oib_modify_qp() and oib_query_qp(). */
@@ -572,6 +598,7 @@ struct oib_qp {
 	struct oib_cq *send_cq;
 	struct oib_cq *recv_cq;
 	struct oib_srq *srq;
+	struct oib_recv_source *recv_source;	/* or NULL; never changes */
 	oib_event_handler_t event_handler;
 	void *qp_context;
 	u32 qp_num;

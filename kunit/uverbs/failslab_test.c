@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit allocation-failure sweeps of oib_uverbs: a context's opening and each command that makes
- * an object (PD, CQ, QP, AH, SRQ, the async event file; CQs and QPs with mapped rings too),
+ * an object (PD, CQ, QP, AH, SRQ, the async event file; CQs, QPs and SRQs with mapped rings too),
  * with the Nth allocation failing for every N.
  * A failed command leaves neither a handle nor a device object behind; a successful one is
  * undone; closing the context at the end finds nothing it should not.
@@ -17,7 +17,7 @@ struct uv_sweep {
 	struct oib_uverbs_file *ufile;	/* the context the commands run on */
 	struct oib_uverbs_file *opened;	/* the sweep of opening: what the create opened */
 	u32 pd, cq, handle;
-	u32 ring_flags;			/* the CQ and QP sweeps: mapped rings or not */
+	u32 ring_flags;			/* the CQ, QP and SRQ sweeps: mapped rings or not */
 	unsigned int nobjects;
 };
 
@@ -167,7 +167,7 @@ static void failslab_qp_mapped(struct kunit *test)
 {
 	struct uv_sweep *s = uv_setup(test);
 
-	s->ring_flags = OIB_UVERBS_CREATE_MAPPED;
+	s->ring_flags = OIB_UVERBS_CREATE_MAPPED | OIB_UVERBS_CREATE_MAPPED_RQ;
 	uv_run(test, s, qp_create, qp_destroy);
 }
 
@@ -198,6 +198,7 @@ static int srq_create(struct kunit *test, void *ctx)
 	struct uv_sweep *s = ctx;
 	struct oib_uverbs_create_srq c = {
 		.pd_handle = s->pd, .attr = { .max_wr = 16, .max_sge = 1 },
+		.ring_flags = s->ring_flags,
 	};
 
 	int ret = oib_uverbs_test_cmd(s->ufile, OIB_UVERBS_CREATE_SRQ, &c);
@@ -213,6 +214,14 @@ static void srq_destroy(struct kunit *test, void *ctx)
 static void failslab_srq(struct kunit *test)
 {
 	uv_run(test, uv_setup(test), srq_create, srq_destroy);
+}
+
+static void failslab_srq_mapped(struct kunit *test)
+{
+	struct uv_sweep *s = uv_setup(test);
+
+	s->ring_flags = OIB_UVERBS_CREATE_MAPPED;
+	uv_run(test, s, srq_create, srq_destroy);
 }
 
 /* The async event file: a context has at most one, so each run opens a context of its own. */
@@ -246,6 +255,7 @@ static struct kunit_case failslab_test_cases[] = {
 	KUNIT_CASE(failslab_qp_mapped),
 	KUNIT_CASE(failslab_ah),
 	KUNIT_CASE(failslab_srq),
+	KUNIT_CASE(failslab_srq_mapped),
 	KUNIT_CASE(failslab_async),
 	{}
 };

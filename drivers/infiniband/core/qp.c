@@ -64,8 +64,10 @@ static int oib_check_qp_init_attr(struct oib_pd *pd, const struct oib_qp_init_at
 		return -EINVAL;
 	if (ia->sq_sig_type != OIB_SIGNAL_ALL_WR && ia->sq_sig_type != OIB_SIGNAL_REQ_WR)
 		return -EINVAL;
-	if (ia->create_flags)
+	if (ia->create_flags || (ia->recv_source && (ia->srq || !ia->recv_source->pull)))
 		return -EINVAL;
+	if (ia->recv_source && !device->ops->recv_source)
+		return -EOPNOTSUPP;
 	return oib_check_qp_caps(device, ia);
 }
 
@@ -92,6 +94,7 @@ struct oib_qp *oib_create_qp(struct oib_pd *pd, struct oib_qp_init_attr *init_at
 	qp->send_cq = init_attr->send_cq;
 	qp->recv_cq = init_attr->recv_cq;
 	qp->srq = init_attr->srq;
+	qp->recv_source = init_attr->recv_source;
 	qp->event_handler = init_attr->event_handler;
 	qp->qp_context = init_attr->qp_context;
 	qp->qp_type = init_attr->qp_type;

@@ -21,7 +21,10 @@ struct oib_srq *oib_create_srq(struct oib_pd *pd, struct oib_srq_init_attr *init
 		return ERR_PTR(-EOPNOTSUPP);
 	if (init_attr->srq_type != OIB_SRQT_BASIC)
 		return ERR_PTR(-EINVAL);
-	if (!a->max_wr || a->max_wr > device->attrs.max_srq_wr ||
+	if (init_attr->recv_source && !device->ops->recv_source)
+		return ERR_PTR(-EOPNOTSUPP);
+	if ((init_attr->recv_source && !init_attr->recv_source->pull) ||
+	    !a->max_wr || a->max_wr > device->attrs.max_srq_wr ||
 	    !a->max_sge || a->max_sge > device->attrs.max_srq_sge || a->srq_limit > a->max_wr)
 		return ERR_PTR(-EINVAL);
 
@@ -33,6 +36,7 @@ struct oib_srq *oib_create_srq(struct oib_pd *pd, struct oib_srq_init_attr *init
 	srq->event_handler = init_attr->event_handler;
 	srq->srq_context = init_attr->srq_context;
 	srq->srq_type = init_attr->srq_type;
+	srq->recv_source = init_attr->recv_source;
 	atomic_set(&srq->usecnt, 0);
 
 	ret = device->ops->create_srq(srq, init_attr);

@@ -56,7 +56,7 @@ static struct oib_uverbs_file *oib_uverbs_file_new(struct oib_uverbs_device *ude
 	INIT_LIST_HEAD(&ufile->list);
 	init_rwsem(&ufile->hw_rwsem);
 	xa_init_flags(&ufile->handles, XA_FLAGS_ALLOC1);
-	xa_init(&ufile->mr_keys);
+	xa_init_flags(&ufile->mr_keys, XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&ufile->rings, XA_FLAGS_ALLOC1);
 	get_device(&udev->dev);
 	ufile->udev = udev;

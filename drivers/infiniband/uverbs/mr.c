@@ -126,7 +126,7 @@ static int oib_uverbs_mr_make(struct oib_uverbs_call *call, struct oib_uverbs_mr
 	umr->mr = mr;
 	ret = oib_uobj_insert(call->ufile, &umr->uobj, OIB_UVERBS_OBJ_MR, cmd->user_handle);
 	if (!ret) {
-		ret = xa_insert(&call->ufile->mr_keys, mr->lkey, umr, GFP_KERNEL);
+		ret = xa_insert_irq(&call->ufile->mr_keys, mr->lkey, umr, GFP_KERNEL);
 		if (ret)
 			xa_erase(&call->ufile->handles, umr->uobj.handle);
 	}
@@ -180,10 +180,10 @@ int oib_uverbs_mr_destroy(struct oib_uverbs_uobj *uobj, void *resp)
 	struct oib_uverbs_file *ufile = uobj->ufile;
 	int ret;
 
-	xa_erase(&ufile->mr_keys, umr->mr->lkey);	/* no new post names it */
+	xa_erase_irq(&ufile->mr_keys, umr->mr->lkey);	/* no new post names it */
 	ret = oib_dereg_mr(umr->mr);
 	if (ret) {
-		xa_store(&ufile->mr_keys, umr->mr->lkey, umr, GFP_KERNEL);
+		xa_store_irq(&ufile->mr_keys, umr->mr->lkey, umr, GFP_KERNEL);
 		return ret;
 	}
 	oib_uverbs_pd_retire(umr->upd, &umr->umem->retired);
@@ -202,14 +202,17 @@ int oib_uverbs_dereg_mr(struct oib_uverbs_call *call, void *buf)
 /*
  * An SGE posted by user space, as the provider takes it: @u's range must lie inside an MR of
  * this context on @pd, named by its lkey.  Never the PD's local DMA lkey: it names kernel memory.
+ * Any context: a receive ring is read by the provider's receive path (mr_keys's lock is taken
+ * with interrupts off everywhere).
  */
 int oib_uverbs_sge_from_user(struct oib_uverbs_file *ufile, struct oib_pd *pd,
 			     const struct oib_uverbs_sge *u, struct oib_sge *k)
 {
 	struct oib_uverbs_mr *umr;
+	unsigned long flags;
 	int ret = -EINVAL;
 
-	xa_lock(&ufile->mr_keys);
+	xa_lock_irqsave(&ufile->mr_keys, flags);
 	umr = xa_load(&ufile->mr_keys, u->lkey);
 	if (umr && umr->mr->pd == pd && u->addr >= umr->uaddr && u->length <= umr->length &&
 	    u->addr - umr->uaddr <= umr->length - u->length) {
@@ -218,6 +221,6 @@ int oib_uverbs_sge_from_user(struct oib_uverbs_file *ufile, struct oib_pd *pd,
 		k->lkey = u->lkey;
 		ret = 0;
 	}
-	xa_unlock(&ufile->mr_keys);
+	xa_unlock_irqrestore(&ufile->mr_keys, flags);
 	return ret;
 }

@@ -200,6 +200,23 @@ struct oib_uverbs_recv_target {
 	struct oib_srq *srq;
 };
 
+/*
+ * The kernel's receive @k (SGEs in @sge) from the user's @u, every field checked.  @usge: the
+ * SGEs, already in kernel memory (a mapped ring's entry, any context), or NULL to copy them from
+ * u->sg_list (POST_RECV, process context).
+ */
+int oib_uverbs_recv_wr(struct oib_uverbs_file *ufile, struct oib_pd *pd,
+		       const struct oib_uverbs_recv_wr *u, const struct oib_uverbs_sge *usge,
+		       struct oib_recv_wr *k, struct oib_sge *sge)
+{
+	*k = (struct oib_recv_wr){ .wr_id = u->wr_id, .sg_list = sge, .num_sge = u->num_sge };
+	if (u->reserved)
+		return -EINVAL;
+	if (usge)
+		return oib_uverbs_sges_check(ufile, pd, usge, u->num_sge, sge);
+	return oib_uverbs_sges(ufile, pd, u->sg_list, u->num_sge, sge);
+}
+
 static int oib_uverbs_post_recv_batch(struct oib_uverbs_file *ufile,
 				      const struct oib_uverbs_recv_target *t,
 				      struct oib_uverbs_post *cmd,
@@ -216,14 +233,9 @@ static int oib_uverbs_post_recv_batch(struct oib_uverbs_file *ufile,
 	for (i = 0; i < cmd->count && !err; i++) {
 		if (copy_from_user(&u, u64_to_user_ptr(cmd->wrs + i * sizeof(u)), sizeof(u)))
 			err = -EFAULT;
-		else if (u.reserved)
-			err = -EINVAL;
 		else
-			err = oib_uverbs_sges(ufile, pd, u.sg_list, u.num_sge, b->sge[i]);
-		b->wr[i] = (struct oib_recv_wr){
-			.next = &b->wr[i + 1], .wr_id = u.wr_id, .sg_list = b->sge[i],
-			.num_sge = u.num_sge,
-		};
+			err = oib_uverbs_recv_wr(ufile, pd, &u, NULL, &b->wr[i], b->sge[i]);
+		b->wr[i].next = &b->wr[i + 1];
 	}
 	n = err ? i - 1 : i;
 	cmd->bad_wr = n;

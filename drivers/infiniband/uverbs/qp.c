@@ -4,7 +4,8 @@
  * (SMI, GSI), with an SRQ or not, created, modified, queried and destroyed through ioctls,
  * their events on the context's async event file.  Work requests are posted through ioctls
  * (post.c) or, with OIB_UVERBS_CREATE_MAPPED, written into a send ring mapped into the process
- * (sq_ring.c).
+ * (sq_ring.c); with OIB_UVERBS_CREATE_MAPPED_RQ receives are written into a receive ring the
+ * provider pulls from (rq_ring.c).
  */
 #include <linux/capability.h>
 #include <linux/module.h>
@@ -80,6 +81,18 @@ static void oib_uverbs_qp_deps_put(struct oib_uverbs_qp_deps *d)
 		oib_uobj_put(&d->usrq->uobj);
 }
 
+/* The rings @cmd asks for, for the granted capabilities in cmd->cap. */
+static int oib_uverbs_qp_rings_init(struct oib_uverbs_file *ufile, struct oib_uverbs_qp *uqp,
+				    struct oib_uverbs_create_qp *cmd, struct oib_qp *qp)
+{
+	int ret = oib_uverbs_sq_ring_init(ufile, uqp, cmd);
+
+	if (ret || !(cmd->ring_flags & OIB_UVERBS_CREATE_MAPPED_RQ))
+		return ret;
+	return oib_uverbs_rq_ring_init(&uqp->rq, qp->pd, cmd->cap.max_recv_wr,
+				       cmd->cap.max_recv_sge, &cmd->rq);
+}
+
 static int oib_uverbs_qp_make(struct oib_uverbs_call *call, struct oib_uverbs_qp *uqp,
 			      struct oib_uverbs_create_qp *cmd, struct oib_uverbs_qp_deps *d)
 {
@@ -88,6 +101,8 @@ static int oib_uverbs_qp_make(struct oib_uverbs_call *call, struct oib_uverbs_qp
 		.send_cq = d->scq->cq, .recv_cq = d->rcq->cq, .qp_type = cmd->qp_type,
 		.port_num = cmd->port_num, .srq = d->usrq ? d->usrq->srq : NULL,
 		.sq_sig_type = cmd->sq_sig_all ? OIB_SIGNAL_ALL_WR : OIB_SIGNAL_REQ_WR,
+		.recv_source = cmd->ring_flags & OIB_UVERBS_CREATE_MAPPED_RQ ?
+			       oib_uverbs_rq_source(&uqp->rq, call->ufile) : NULL,
 		.cap = {
 			.max_send_wr = cmd->cap.max_send_wr, .max_recv_wr = cmd->cap.max_recv_wr,
 			.max_send_sge = cmd->cap.max_send_sge,
@@ -111,9 +126,10 @@ static int oib_uverbs_qp_make(struct oib_uverbs_call *call, struct oib_uverbs_qp
 		.max_send_sge = attr.cap.max_send_sge, .max_recv_sge = attr.cap.max_recv_sge,
 		.max_inline_data = attr.cap.max_inline_data,
 	};
-	ret = oib_uverbs_sq_ring_init(call->ufile, uqp, cmd);
+	ret = oib_uverbs_qp_rings_init(call->ufile, uqp, cmd, qp);
 	if (ret) {
 		oib_destroy_qp(qp);
+		oib_uverbs_sq_ring_free(uqp);
 		goto erase;
 	}
 	uqp->qp = qp;
@@ -137,8 +153,9 @@ int oib_uverbs_create_qp(struct oib_uverbs_call *call, void *buf)
 
 	if (cmd->handle || cmd->qp_num || cmd->cap.reserved || cmd->reserved ||
 	    cmd->sq_sig_all > 1 || cmd->reserved2 ||
-	    (cmd->ring_flags & ~OIB_UVERBS_CREATE_MAPPED) ||
-	    memchr_inv(&cmd->sq, 0, sizeof(cmd->sq)))
+	    (cmd->ring_flags & ~(OIB_UVERBS_CREATE_MAPPED | OIB_UVERBS_CREATE_MAPPED_RQ)) ||
+	    ((cmd->ring_flags & OIB_UVERBS_CREATE_MAPPED_RQ) && cmd->srq_handle) ||
+	    memchr_inv(&cmd->sq, 0, sizeof(cmd->sq)) || memchr_inv(&cmd->rq, 0, sizeof(cmd->rq)))
 		return -EINVAL;
 	switch (cmd->qp_type) {
 	case OIB_UVERBS_QPT_SMI:
@@ -181,6 +198,7 @@ int oib_uverbs_qp_destroy(struct oib_uverbs_uobj *uobj, void *resp)
 	if (ret)
 		return ret;
 	oib_uverbs_sq_ring_free(uqp);
+	oib_uverbs_rq_ring_free(&uqp->rq);
 	if (async)
 		cmd->async_events_reported =
 			oib_uverbs_event_drop_unread(async, &uqp->async_list, &uqp->async_reported);
@@ -241,6 +259,8 @@ int oib_uverbs_modify_qp(struct oib_uverbs_call *call, void *buf)
 	if (IS_ERR(uqp))
 		return PTR_ERR(uqp);
 	ret = oib_modify_qp(uqp->qp, &attr, cmd->attr_mask);
+	if (!ret && (cmd->attr_mask & OIB_UVERBS_QP_STATE) && attr.qp_state == OIB_QPS_RESET)
+		oib_uverbs_rq_ring_reset(&uqp->rq);
 	oib_uobj_put(&uqp->uobj);
 	return ret;
 }

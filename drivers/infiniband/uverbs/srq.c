@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Shared receive queues from user space: created on a PD, modified (limit, size), queried and
- * destroyed through ioctls; receives posted with POST_SRQ_RECV (post.c); QPs name one at
- * creation (qp.c), and the core refuses destroying it while they do (-EBUSY).  Its limit event
- * goes to the context's async event file.
+ * destroyed through ioctls; receives posted with POST_SRQ_RECV (post.c) or, with
+ * OIB_UVERBS_CREATE_MAPPED, written into a receive ring the provider pulls from (rq_ring.c).
+ * QPs name one at creation (qp.c), and the core refuses destroying it while they do (-EBUSY).
+ * Its limit event and SRQ_ERR (a bad ring entry) go to the context's async event file.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -23,6 +24,8 @@ static int oib_uverbs_srq_make(struct oib_uverbs_call *call, struct oib_uverbs_s
 	struct oib_srq_init_attr attr = {
 		.event_handler = oib_uverbs_srq_event, .srq_context = usrq,
 		.srq_type = OIB_SRQT_BASIC,
+		.recv_source = cmd->ring_flags & OIB_UVERBS_CREATE_MAPPED ?
+			       oib_uverbs_rq_source(&usrq->rq, call->ufile) : NULL,
 		.attr = {
 			.max_wr = cmd->attr.max_wr, .max_sge = cmd->attr.max_sge,
 			.srq_limit = cmd->attr.srq_limit,
@@ -43,6 +46,13 @@ static int oib_uverbs_srq_make(struct oib_uverbs_call *call, struct oib_uverbs_s
 	cmd->handle = usrq->uobj.handle;
 	cmd->attr.max_wr = attr.attr.max_wr;
 	cmd->attr.max_sge = attr.attr.max_sge;
+	ret = attr.recv_source ? oib_uverbs_rq_ring_init(&usrq->rq, upd->pd, attr.attr.max_wr,
+							 attr.attr.max_sge, &cmd->ring) : 0;
+	if (ret) {
+		oib_destroy_srq(srq);
+		xa_erase(&call->ufile->handles, usrq->uobj.handle);
+		return ret;
+	}
 	oib_uobj_commit(&usrq->uobj);
 	return 0;
 }
@@ -54,7 +64,9 @@ int oib_uverbs_create_srq(struct oib_uverbs_call *call, void *buf)
 	struct oib_uverbs_pd *upd;
 	int ret;
 
-	if (cmd->handle || cmd->attr.reserved || cmd->attr.max_sge > OIB_UVERBS_MAX_SGE)
+	if (cmd->handle || cmd->attr.reserved || cmd->attr.max_sge > OIB_UVERBS_MAX_SGE ||
+	    cmd->reserved || (cmd->ring_flags & ~OIB_UVERBS_CREATE_MAPPED) ||
+	    memchr_inv(&cmd->ring, 0, sizeof(cmd->ring)))
 		return -EINVAL;
 	usrq = kzalloc(sizeof(*usrq), GFP_KERNEL);
 	if (!usrq)
@@ -123,6 +135,7 @@ int oib_uverbs_srq_destroy(struct oib_uverbs_uobj *uobj, void *resp)
 	ret = oib_destroy_srq(usrq->srq);	/* -EBUSY while QPs use it */
 	if (ret)
 		return ret;
+	oib_uverbs_rq_ring_free(&usrq->rq);
 	if (async)
 		cmd->async_events_reported =
 			oib_uverbs_event_drop_unread(async, &usrq->async_list,

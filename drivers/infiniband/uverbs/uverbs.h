@@ -6,6 +6,7 @@
 #include <linux/cdev.h>
 #include <linux/kref.h>
 #include <linux/rwsem.h>
+#include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/xarray.h>
 #include <oib/device.h>
@@ -169,9 +170,35 @@ struct oib_uverbs_mr {
 	u64 length;
 };
 
+/* One receive ring entry as the kernel copied it. */
+struct oib_uverbs_rq_wqe {
+	struct oib_uverbs_recv_wr wr;
+	struct oib_uverbs_sge sge[OIB_UVERBS_MAX_SGE];
+};
+
+/*
+ * A mapped receive queue, a QP's or an SRQ's (rq_ring.c), and the receive source the provider
+ * pulls it through.  @ring is published once (release), after @pd and @max_sge, and freed only
+ * after the object is destroyed, when the provider pulls no more.  @lock (irqsave: pulls come
+ * from the provider's receive path, under its queue locks) protects @cons (the kernel's consumer
+ * index, the truth), @broken, @wqe and the reading of entries.
+ */
+struct oib_uverbs_rq_ring {
+	struct oib_recv_source src;
+	struct oib_uverbs_kring *ring;
+	struct oib_uverbs_file *ufile;
+	struct oib_pd *pd;
+	spinlock_t lock;		/* protects @cons, @broken, @wqe, reading entries */
+	u32 cons;
+	u32 max_sge;
+	bool broken;			/* a bad index or entry was found: no more pulls */
+	struct oib_uverbs_rq_wqe wqe;
+};
+
 struct oib_uverbs_srq {
 	struct oib_uverbs_uobj uobj;
 	struct oib_srq *srq;
+	struct oib_uverbs_rq_ring rq;	/* rq.ring NULL: receives by POST_SRQ_RECV */
 	struct list_head async_list;	/* unread async events, under the async file's lock */
 	u32 async_reported;
 };
@@ -204,6 +231,7 @@ struct oib_uverbs_qp {
 	struct oib_qp *qp;
 	struct oib_uverbs_pd *upd;
 	struct oib_uverbs_sq_ring sq;		/* sq.ring NULL: sends by POST_SEND */
+	struct oib_uverbs_rq_ring rq;		/* rq.ring NULL: receives by POST_RECV only */
 	struct list_head async_list;	/* unread async events, under the async file's lock */
 	u32 async_reported;
 };
@@ -320,6 +348,14 @@ int oib_uverbs_sq_ring_init(struct oib_uverbs_file *ufile, struct oib_uverbs_qp 
 			    struct oib_uverbs_create_qp *cmd);
 void oib_uverbs_sq_ring_free(struct oib_uverbs_qp *uqp);
 
+/* rq_ring.c */
+struct oib_recv_source *oib_uverbs_rq_source(struct oib_uverbs_rq_ring *rq,
+					     struct oib_uverbs_file *ufile);
+int oib_uverbs_rq_ring_init(struct oib_uverbs_rq_ring *rq, struct oib_pd *pd, u32 entries,
+			    u32 max_sge, struct oib_uverbs_ring *out);
+void oib_uverbs_rq_ring_reset(struct oib_uverbs_rq_ring *rq);
+void oib_uverbs_rq_ring_free(struct oib_uverbs_rq_ring *rq);
+
 /* pd.c: a user QP on @upd holds back the freeing of what was retired on it. */
 void oib_uverbs_pd_qp_add(struct oib_uverbs_pd *upd);
 void oib_uverbs_pd_qp_del(struct oib_uverbs_pd *upd);
@@ -341,6 +377,9 @@ int oib_uverbs_send_wr(struct oib_uverbs_file *ufile, struct oib_qp *qp,
 		       const struct oib_uverbs_send_wr *u, const struct oib_uverbs_sge *usge,
 		       struct oib_send_wr *k, struct oib_sge *sge, struct oib_uverbs_ah **ahp);
 void oib_uverbs_send_batch_put(struct oib_uverbs_send_batch *b, u32 n);
+int oib_uverbs_recv_wr(struct oib_uverbs_file *ufile, struct oib_pd *pd,
+		       const struct oib_uverbs_recv_wr *u, const struct oib_uverbs_sge *usge,
+		       struct oib_recv_wr *k, struct oib_sge *sge);
 
 /* mr.c */
 int oib_uverbs_sge_from_user(struct oib_uverbs_file *ufile, struct oib_pd *pd,

@@ -31,6 +31,13 @@ void oib_uverbs_test_release(struct oib_uverbs_file *ufile, u32 handle);
 /* The kernel's mapping of the ring at mmap offset @offset of the context, or NULL. */
 void *oib_uverbs_test_ring(struct oib_uverbs_file *ufile, u64 offset);
 
+/*
+ * A pull from the receive source of the QP or SRQ @handle (a mapped receive ring), as its
+ * provider makes one: 1, 0 or -errno (struct oib_recv_source); -ENOENT without a source.
+ */
+int oib_uverbs_test_pull(struct oib_uverbs_file *ufile, u32 handle, struct oib_recv_wr *wr,
+			 struct oib_sge *sge, u32 max_sge, u32 flags);
+
 /* The context's async event file, made without a file (the context owns it), or an ERR_PTR. */
 struct oib_uverbs_event_file *oib_uverbs_test_async(struct oib_uverbs_file *ufile);
 

@@ -205,6 +205,14 @@ struct oib_uverbs_ring_hdr {
  * kernel sets OIB_UVERBS_RING_OVERFLOW and raises CQ_ERR once, as a full CQ does.
  */
 #define OIB_UVERBS_RING_OVERFLOW	(1u << 0)
+/* A receive ring's entry or producer index was bad: the kernel reads that ring no more. */
+#define OIB_UVERBS_RING_ERROR		(1u << 1)
+/*
+ * A QP's receive ring: the QP is in ERR and its ring was flushed; entries written from now on
+ * wait for the next flush, which MODIFY_QP to ERR (again) makes (POST_RECV flushes at once).
+ * The process publishes its producer index, then a full barrier, then reads this flag.
+ */
+#define OIB_UVERBS_RING_FLUSH		(1u << 2)
 
 struct oib_uverbs_create_cq {
 	struct oib_uverbs_hdr hdr;
@@ -320,10 +328,18 @@ struct oib_uverbs_create_qp {
 	__u32 srq_handle;		/* in: receives from this SRQ (max_recv_wr 0), or 0 */
 	__u32 reserved;
 	/* v3 */
-	__u32 ring_flags;		/* in: 0 or OIB_UVERBS_CREATE_MAPPED (a send ring) */
+	__u32 ring_flags;		/* in: OIB_UVERBS_CREATE_MAPPED (a send ring), _MAPPED_RQ */
 	__u32 reserved2;
 	struct oib_uverbs_ring sq;	/* out: with OIB_UVERBS_CREATE_MAPPED */
+	/* v4 */
+	struct oib_uverbs_ring rq;	/* out: with OIB_UVERBS_CREATE_MAPPED_RQ */
 };
+
+/*
+ * In CREATE_QP's ring_flags: a receive ring (not with an SRQ; -EOPNOTSUPP if the device cannot
+ * pull receives: post them with POST_RECV).
+ */
+#define OIB_UVERBS_CREATE_MAPPED_RQ	(1u << 1)
 
 struct oib_uverbs_ah_attr {
 	__u8 dgid[16];
@@ -359,6 +375,10 @@ struct oib_uverbs_create_srq {
 	__u32 pd_handle;			/* in */
 	__u32 handle;				/* out */
 	struct oib_uverbs_srq_attr attr;	/* in, out */
+	/* v2 */
+	__u32 ring_flags;		/* in: 0 or OIB_UVERBS_CREATE_MAPPED (a receive ring) */
+	__u32 reserved;
+	struct oib_uverbs_ring ring;	/* out: with OIB_UVERBS_CREATE_MAPPED */
 };
 
 #define OIB_UVERBS_SRQ_MAX_WR	(1u << 0)
@@ -509,6 +529,20 @@ struct oib_uverbs_post {
  * index more than sq.entries ahead of the consumer index, or behind it, is -EINVAL and nothing
  * is posted.
  */
+/*
+ * A mapped receive queue (a QP's, OIB_UVERBS_CREATE_MAPPED_RQ, or an SRQ's).  Each entry is a
+ * struct oib_uverbs_recv_wr with sg_list 0 and reserved 0, followed by its num_sge SGEs (room
+ * for the granted max_recv_sge or max_sge).  The process writes entries and the producer index;
+ * no call follows: the kernel takes entries when a message finds no receive queued (and, on an
+ * SRQ, before it decides the limit is reached), checks each as POST_RECV does, and publishes its
+ * consumer index; a QP in ERR flushes them.  A bad entry, or a producer index more than
+ * entries ahead of the consumer index or behind it, breaks the ring: the kernel sets
+ * OIB_UVERBS_RING_ERROR, reads it no more, and a QP goes to ERR with QP_FATAL on the async
+ * event file (an SRQ raises SRQ_ERR); the consumer index stays on the bad entry.  Moving the QP
+ * to RESET discards what its ring holds (the consumer index goes to the producer index) and
+ * clears OIB_UVERBS_RING_ERROR and OIB_UVERBS_RING_FLUSH.
+ */
+
 struct oib_uverbs_doorbell {
 	struct oib_uverbs_hdr hdr;
 	__u32 handle;		/* in: the QP */

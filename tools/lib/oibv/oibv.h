@@ -33,7 +33,7 @@ struct oibv_context {
 	int cmd_fd;
 	int async_fd;
 	int num_comp_vectors;
-	int rings;	/* oib: CQs and send queues mapped (default; OIBV_RINGS=0: ioctls) */
+	int rings;	/* oib: CQs and work queues mapped (default; OIBV_RINGS=0: ioctls) */
 	pthread_mutex_t rings_lock;	/* oib: @ring_list */
 	struct oibv_ring *ring_list;	/* oib: the mapped rings, unmapped at close */
 };
@@ -44,8 +44,8 @@ struct oibv_ring {
 	size_t size;
 	uint32_t entries;
 	uint32_t stride;
-	uint32_t index;		/* ours: the send queue's producer, the CQ's consumer index */
-	uint32_t max_sge;	/* send queues */
+	uint32_t index;		/* ours: a work queue's producer, the CQ's consumer index */
+	uint32_t max_sge;	/* work queues */
 	pthread_mutex_t lock;	/* @index and the entries we own */
 	struct oibv_ring *next, **pprev;	/* on the context's ring_list */
 };
@@ -183,6 +183,7 @@ struct oibv_srq {
 	pthread_mutex_t mutex;
 	pthread_cond_t cond;
 	uint32_t events_completed;
+	struct oibv_ring ring;	/* oib: the mapped receive queue */
 };
 
 struct oibv_qp_init_attr {
@@ -210,6 +211,7 @@ struct oibv_qp {
 	pthread_cond_t cond;
 	uint32_t events_completed;
 	struct oibv_ring sq;	/* oib: the mapped send queue */
+	struct oibv_ring rq;	/* oib: the mapped receive queue (not with an SRQ) */
 };
 
 struct oibv_ah {

@@ -25,6 +25,7 @@ struct oibv_ring;
 struct oibv_wc;
 struct oibv_qp;
 struct oibv_send_wr;
+struct oibv_recv_wr;
 struct oib_uverbs_send_wr;
 struct oibv_context;
 int oibv_ring_map(struct oibv_context *ctx, struct oibv_ring *r, const struct oib_uverbs_ring *u,
@@ -34,6 +35,9 @@ void oibv_ring_unmap_all(struct oibv_context *ctx);
 int oibv_poll_ring(struct oibv_ring *r, int num_entries, struct oibv_wc *wc);
 int oibv_post_send_ring(struct oibv_qp *qp, struct oibv_send_wr *wr,
 			struct oibv_send_wr **bad_wr);
+int oibv_post_recv_ring(struct oibv_ring *r, struct oibv_recv_wr *wr,
+			struct oibv_recv_wr **bad_wr);
+int oibv_ring_flushing(struct oibv_ring *r);
 void oibv_wc_from_user(struct oibv_wc *wc, const struct oib_uverbs_wc *u);
 void oibv_send_wr(const struct oibv_qp *qp, const struct oibv_send_wr *w,
 		  struct oib_uverbs_send_wr *u);

@@ -41,6 +41,29 @@ int oibv_dereg_mr(struct oibv_mr *mr)
 	return ret;
 }
 
+static uint32_t oibv_qp_ring_flags(const struct oibv_context *ctx,
+				   const struct oibv_qp_init_attr *attr)
+{
+	if (!ctx->rings)
+		return 0;
+	return OIB_UVERBS_CREATE_MAPPED | (attr->srq ? 0 : OIB_UVERBS_CREATE_MAPPED_RQ);
+}
+
+static int oibv_qp_rings_map(struct oibv_qp *qp, struct oibv_context *ctx,
+			     const struct oib_uverbs_create_qp *c)
+{
+	int ret = 0;
+
+	if (c->ring_flags & OIB_UVERBS_CREATE_MAPPED)
+		ret = oibv_ring_map(ctx, &qp->sq, &c->sq, c->cap.max_send_sge ?: 1);
+	if (ret || !(c->ring_flags & OIB_UVERBS_CREATE_MAPPED_RQ))
+		return ret;
+	ret = oibv_ring_map(ctx, &qp->rq, &c->rq, c->cap.max_recv_sge ?: 1);
+	if (ret)
+		oibv_ring_unmap(ctx, &qp->sq);
+	return ret;
+}
+
 struct oibv_qp *oibv_create_qp(struct oibv_pd *pd, struct oibv_qp_init_attr *attr)
 {
 	struct oibv_qp *qp = calloc(1, sizeof(*qp));
@@ -49,7 +72,7 @@ struct oibv_qp *oibv_create_qp(struct oibv_pd *pd, struct oibv_qp_init_attr *att
 		.send_cq_handle = attr->send_cq->handle, .recv_cq_handle = attr->recv_cq->handle,
 		.qp_type = attr->qp_type, .sq_sig_all = !!attr->sq_sig_all,
 		.port_num = attr->port_num, .srq_handle = attr->srq ? attr->srq->handle : 0,
-		.ring_flags = pd->context->rings ? OIB_UVERBS_CREATE_MAPPED : 0,
+		.ring_flags = oibv_qp_ring_flags(pd->context, attr),
 		.cap = {
 			.max_send_wr = attr->cap.max_send_wr, .max_recv_wr = attr->cap.max_recv_wr,
 			.max_send_sge = attr->cap.max_send_sge,
@@ -62,8 +85,13 @@ struct oibv_qp *oibv_create_qp(struct oibv_pd *pd, struct oibv_qp_init_attr *att
 	if (!qp)
 		return NULL;
 	ret = oibv_cmd(pd->context->cmd_fd, OIB_UVERBS_CREATE_QP, &c, sizeof(c));
-	if (!ret && c.ring_flags)
-		ret = oibv_ring_map(pd->context, &qp->sq, &c.sq, c.cap.max_send_sge ?: 1);
+	if (ret == EOPNOTSUPP && (c.ring_flags & OIB_UVERBS_CREATE_MAPPED_RQ)) {
+		/* a device that cannot pull receives: they go through POST_RECV */
+		c.ring_flags &= ~OIB_UVERBS_CREATE_MAPPED_RQ;
+		ret = oibv_cmd(pd->context->cmd_fd, OIB_UVERBS_CREATE_QP, &c, sizeof(c));
+	}
+	if (!ret)
+		ret = oibv_qp_rings_map(qp, pd->context, &c);
 	if (ret) {
 		if (c.handle)
 			oibv_cmd(pd->context->cmd_fd, OIB_UVERBS_DESTROY_QP,
@@ -200,6 +228,7 @@ int oibv_destroy_qp(struct oibv_qp *qp)
 	if (ret)
 		return ret;
 	oibv_ring_unmap(qp->context, &qp->sq);
+	oibv_ring_unmap(qp->context, &qp->rq);
 	oibv_events_wait_done(&qp->mutex, &qp->cond, &qp->events_completed,
 			      c.async_events_reported);
 	free(qp);
@@ -300,14 +329,30 @@ static int oibv_post_recvs(int fd, unsigned int nr, uint32_t handle, struct oibv
 	return ret;
 }
 
+/*
+ * Into the receive ring; once the kernel flushed it (the QP is in ERR) by POST_RECV, which
+ * flushes at once, as a libibverbs QP in ERR does.  A flush that came while the ring was written
+ * missed those entries: another move to ERR (where the QP is) flushes them.
+ */
 int oibv_post_recv(struct oibv_qp *qp, struct oibv_recv_wr *wr, struct oibv_recv_wr **bad_wr)
 {
-	return oibv_post_recvs(qp->context->cmd_fd, OIB_UVERBS_POST_RECV, qp->handle, wr, bad_wr);
+	struct oibv_qp_attr err = { .qp_state = OIBV_QPS_ERR };
+	int ret;
+
+	if (!qp->rq.mem || oibv_ring_flushing(&qp->rq))
+		return oibv_post_recvs(qp->context->cmd_fd, OIB_UVERBS_POST_RECV, qp->handle, wr,
+				       bad_wr);
+	ret = oibv_post_recv_ring(&qp->rq, wr, bad_wr);
+	if (oibv_ring_flushing(&qp->rq))
+		oibv_modify_qp(qp, &err, OIBV_QP_STATE);
+	return ret;
 }
 
 int oibv_post_srq_recv(struct oibv_srq *srq, struct oibv_recv_wr *wr,
 		       struct oibv_recv_wr **bad_wr)
 {
+	if (srq->ring.mem)
+		return oibv_post_recv_ring(&srq->ring, wr, bad_wr);
 	return oibv_post_recvs(srq->context->cmd_fd, OIB_UVERBS_POST_SRQ_RECV, srq->handle, wr,
 			       bad_wr);
 }

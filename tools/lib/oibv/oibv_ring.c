@@ -2,9 +2,11 @@
 /*
  * liboibv: rings mapped from the kernel (include/uapi/oib/uverbs.h has the layout and the
  * rules).  A mapped send queue: oibv_post_send() writes the requests into the ring, publishes
- * the producer index and rings the doorbell, one ioctl a call.  A mapped CQ: oibv_poll_cq()
- * reads the entries the kernel produced and stores the consumer index, no system call.  Each
- * ring's lock makes its calls thread safe, as libibverbs's are.
+ * the producer index and rings the doorbell, one ioctl a call.  A mapped receive queue (a QP's
+ * or an SRQ's): oibv_post_recv() and oibv_post_srq_recv() write the requests and publish the
+ * producer index, no system call (the kernel takes them when messages come).  A mapped CQ:
+ * oibv_poll_cq() reads the entries the kernel produced and stores the consumer index, no system
+ * call.  Each ring's lock makes its calls thread safe, as libibverbs's are.
  */
 #include <errno.h>
 #include <string.h>
@@ -82,6 +84,7 @@ void oibv_wc_from_user(struct oibv_wc *wc, const struct oib_uverbs_wc *u)
 	};
 }
 
+/* The completions the ring still has; once it is empty, an overflow is -EOVERFLOW. */
 int oibv_poll_ring(struct oibv_ring *r, int num_entries, struct oibv_wc *wc)
 {
 	struct oib_uverbs_ring_hdr *hdr = r->mem;
@@ -95,7 +98,59 @@ int oibv_poll_ring(struct oibv_ring *r, int num_entries, struct oibv_wc *wc)
 	/* the entries are read before the kernel may write them again */
 	__atomic_store_n(&hdr->consumer, r->index, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&r->lock);
+	if (!n && num_entries &&
+	    (__atomic_load_n(&hdr->flags, __ATOMIC_RELAXED) & OIB_UVERBS_RING_OVERFLOW))
+		return -EOVERFLOW;
 	return n;
+}
+
+/*
+ * Whether the kernel flushed @r's QP (in ERR): entries written now wait for another flush.
+ * After a producer index was published: the full barrier pairs with the kernel's.
+ */
+int oibv_ring_flushing(struct oibv_ring *r)
+{
+	struct oib_uverbs_ring_hdr *hdr = r->mem;
+
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return !!(__atomic_load_n(&hdr->flags, __ATOMIC_RELAXED) & OIB_UVERBS_RING_FLUSH);
+}
+
+/*
+ * Receives into a mapped receive queue: each request the ring has room for is written, then
+ * the producer index is published once.  A request with too many SGEs (EINVAL) or no room
+ * (ENOMEM) stops there, *@bad_wr naming it; the ones before it are posted.
+ */
+int oibv_post_recv_ring(struct oibv_ring *r, struct oibv_recv_wr *wr,
+			struct oibv_recv_wr **bad_wr)
+{
+	struct oib_uverbs_ring_hdr *hdr = r->mem;
+	struct oib_uverbs_recv_wr *e;
+	struct oibv_recv_wr *w;
+	uint32_t cons;
+	int ret = 0;
+
+	pthread_mutex_lock(&r->lock);
+	cons = __atomic_load_n(&hdr->consumer, __ATOMIC_ACQUIRE);
+	for (w = wr; w; w = w->next, r->index++) {
+		if (w->num_sge < 0 || (uint32_t)w->num_sge > r->max_sge) {
+			ret = EINVAL;
+			break;
+		}
+		if (r->index - cons >= r->entries) {
+			ret = ENOMEM;
+			break;
+		}
+		e = oibv_ring_entry(r, r->index);
+		*e = (struct oib_uverbs_recv_wr){ .wr_id = w->wr_id, .num_sge = w->num_sge };
+		memcpy(e + 1, w->sg_list, w->num_sge * sizeof(struct oib_uverbs_sge));
+	}
+	/* the entries before the index that shows them; pairs with the kernel's acquire */
+	__atomic_store_n(&hdr->producer, r->index, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&r->lock);
+	if (ret && bad_wr)
+		*bad_wr = w;
+	return ret;
 }
 
 /* Write requests from *@wr on while there is room; *@wr is left at the first not written. */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-/* liboibv: shared receive queues (posting to them is in oibv_qp.c). */
+/* liboibv: shared receive queues (posting to them is in oibv_qp.c and oibv_ring.c). */
 #include <errno.h>
 #include <stdlib.h>
 #include <oib/uverbs.h>
@@ -11,6 +11,7 @@ struct oibv_srq *oibv_create_srq(struct oibv_pd *pd, struct oibv_srq_init_attr *
 	struct oibv_srq *srq = calloc(1, sizeof(*srq));
 	struct oib_uverbs_create_srq c = {
 		.user_handle = (uintptr_t)srq, .pd_handle = pd->handle,
+		.ring_flags = pd->context->rings ? OIB_UVERBS_CREATE_MAPPED : 0,
 		.attr = {
 			.max_wr = attr->attr.max_wr, .max_sge = attr->attr.max_sge,
 			.srq_limit = attr->attr.srq_limit,
@@ -21,7 +22,18 @@ struct oibv_srq *oibv_create_srq(struct oibv_pd *pd, struct oibv_srq_init_attr *
 	if (!srq)
 		return NULL;
 	ret = oibv_cmd(pd->context->cmd_fd, OIB_UVERBS_CREATE_SRQ, &c, sizeof(c));
+	if (ret == EOPNOTSUPP && c.ring_flags) {
+		/* a device that cannot pull receives: they go through POST_SRQ_RECV */
+		c.ring_flags = 0;
+		ret = oibv_cmd(pd->context->cmd_fd, OIB_UVERBS_CREATE_SRQ, &c, sizeof(c));
+	}
+	if (!ret && c.ring_flags)
+		ret = oibv_ring_map(pd->context, &srq->ring, &c.ring, c.attr.max_sge ?: 1);
 	if (ret) {
+		if (c.handle)
+			oibv_cmd(pd->context->cmd_fd, OIB_UVERBS_DESTROY_SRQ,
+				 &(struct oib_uverbs_destroy_reported){ .handle = c.handle },
+				 sizeof(struct oib_uverbs_destroy_reported));
 		free(srq);
 		errno = ret;
 		return NULL;
@@ -68,6 +80,7 @@ int oibv_destroy_srq(struct oibv_srq *srq)
 
 	if (ret)
 		return ret;
+	oibv_ring_unmap(srq->context, &srq->ring);
 	oibv_events_wait_done(&srq->mutex, &srq->cond, &srq->events_completed,
 			      c.async_events_reported);
 	free(srq);

@@ -378,7 +378,8 @@ bool rings_cq_bad_consumer(void)
 	ok = pair_send(&p, 8, 0, 1) && poll_n(p.cq_a, 1, &wc) &&
 	     CHECK(readable(ctx->async_fd, 10000)) && CHECK(!oibv_get_async_event(ctx, &ev)) &&
 	     CHECK(ev.event_type == OIBV_EVENT_CQ_ERR) && CHECK(ev.element.cq == p.cq_b) &&
-	     CHECK(h->flags & OIB_UVERBS_RING_OVERFLOW) && CHECK(oibv_poll_cq(p.cq_b, 1, &wc) == 0);
+	     CHECK(h->flags & OIB_UVERBS_RING_OVERFLOW) &&
+	     CHECK(oibv_poll_cq(p.cq_b, 1, &wc) == -EOVERFLOW);
 	if (ok)
 		oibv_ack_async_event(&ev);
 	pair_teardown(&p);

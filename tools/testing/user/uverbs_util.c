@@ -319,6 +319,10 @@ void pair_unmap(struct pair *p)
 {
 	unmap_ring(&p->a->sq);
 	unmap_ring(&p->b->sq);
+	unmap_ring(&p->a->rq);
+	unmap_ring(&p->b->rq);
+	if (p->srq)
+		unmap_ring(&p->srq->ring);
 	unmap_ring(&p->cq_a->ring);
 	unmap_ring(&p->cq_b->ring);
 }

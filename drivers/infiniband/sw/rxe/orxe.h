@@ -303,8 +303,11 @@ int orxe_post_send(struct oib_qp *ibqp, const struct oib_send_wr *wr,
 		   const struct oib_send_wr **bad_wr);
 int orxe_post_recv(struct oib_qp *ibqp, const struct oib_recv_wr *wr,
 		   const struct oib_recv_wr **bad_wr);
-bool orxe_recv_take(struct orxe_qp *qp, struct orxe_recv_wqe *out, u32 max_sge, bool *limit);
-void orxe_srq_limit_event(struct orxe_qp *qp);
+/* What orxe_recv_take() found that orxe_recv_events() reports. */
+#define ORXE_RECV_LIMIT		BIT(0)	/* the SRQ fell below its armed limit */
+#define ORXE_RECV_SRC_ERR	BIT(1)	/* the receive source found a bad receive */
+bool orxe_recv_take(struct orxe_qp *qp, struct orxe_recv_wqe *out, u32 max_sge, u8 *ev);
+void orxe_recv_events(struct orxe_qp *qp, u8 ev);
 void orxe_sq_complete(struct orxe_qp *qp, enum oib_wc_status status);
 bool orxe_qp_err_locked(struct orxe_qp *qp);
 bool orxe_qp_err(struct orxe_qp *qp);

@@ -163,6 +163,23 @@ void orxe_sq_complete(struct orxe_qp *qp, enum oib_wc_status status)
 	orxe_queue_pop(&qp->sq);
 }
 
+/* What a receive source still has, flushed too: at most the queue's capacity a flush. */
+static void orxe_rq_flush_source_locked(struct orxe_qp *qp, struct oib_wc *wc)
+{
+	struct oib_recv_source *src = qp->ib.recv_source;
+	struct orxe_recv_wqe *wqe = orxe_queue_tail(&qp->rq);
+	struct oib_recv_wr wr;
+	u32 n;
+
+	lockdep_assert_held(&qp->rq_lock);
+	for (n = 0; src && n < qp->cap.max_recv_wr; n++) {
+		if (src->pull(src, &wr, wqe->sge, qp->cap.max_recv_sge, OIB_RECV_PULL_FLUSH) <= 0)
+			break;	/* a bad receive: the QP is in ERR already */
+		wc->wr_id = wr.wr_id;
+		orxe_cq_post(to_rcq(qp->ib.recv_cq), wc, false);
+	}
+}
+
 static void orxe_rq_flush_locked(struct orxe_qp *qp)
 {
 	struct oib_wc wc = { .status = OIB_WC_WR_FLUSH_ERR, .opcode = OIB_WC_RECV, .qp = &qp->ib };
@@ -181,6 +198,7 @@ static void orxe_rq_flush_locked(struct orxe_qp *qp)
 		orxe_queue_pop(&qp->rq);
 		orxe_cq_post(cq, &wc, false);
 	}
+	orxe_rq_flush_source_locked(qp, &wc);
 }
 
 static void orxe_sq_flush_locked(struct orxe_qp *qp)
@@ -600,35 +618,92 @@ static bool orxe_recv_pop(struct orxe_queue *q, struct orxe_recv_wqe *out, u32 m
 	return true;
 }
 
+/* Receives pulled from a source at a time, when the queue ran empty. */
+#define ORXE_RECV_PULL		16
+
 /*
- * The next receive for @qp, from its SRQ or RQ, copied out with at most @max_sge SGEs; false if
- * none is posted.  Under rq_lock.  *@limit says the SRQ fell below its armed limit: the caller
- * raises SRQ_LIMIT_REACHED once it has let go of the QP's locks (orxe_srq_limit_event()).
+ * Queue receives from @src (the consumer's: oib_recv_source) into @q until it holds @want, or
+ * @cap, or the source has no more.  False if the source found a bad receive.
  */
-bool orxe_recv_take(struct orxe_qp *qp, struct orxe_recv_wqe *out, u32 max_sge, bool *limit)
+static bool orxe_recv_pull(struct orxe_queue *q, u32 cap, u32 max_sge,
+			   struct oib_recv_source *src, u32 want)
 {
-	struct orxe_srq *srq;
+	struct orxe_recv_wqe *wqe;
+	struct oib_recv_wr wr;
+	int ret;
+
+	while (orxe_queue_count(q) < min(want, cap)) {
+		wqe = orxe_queue_tail(q);
+		ret = src->pull(src, &wr, wqe->sge, max_sge, 0);
+		if (ret <= 0)
+			return !ret;
+		wqe->wr_id = wr.wr_id;
+		wqe->num_sge = wr.num_sge;
+		orxe_queue_push(q);
+	}
+	return true;
+}
+
+/*
+ * An SRQ's next receive.  With a source, the queue is refilled when it is empty or at its armed
+ * limit, before the limit is checked: a limit is reached only when the queue and the source
+ * together hold fewer receives (the limit is at most the capacity).
+ */
+static bool orxe_srq_take(struct orxe_srq *srq, struct orxe_recv_wqe *out, u32 max_sge, u8 *ev)
+{
+	struct oib_recv_source *src = srq->ib.recv_source;
+	struct orxe_queue *q = &srq->queue;
 	bool taken;
 
-	lockdep_assert_held(&qp->rq_lock);
-	*limit = false;
-	if (!qp->ib.srq)
-		return orxe_recv_pop(&qp->rq, out, max_sge);
-	srq = to_rsrq(qp->ib.srq);
 	spin_lock(&srq->lock);
-	taken = orxe_recv_pop(&srq->queue, out, max_sge);
-	if (taken && srq->limit && orxe_queue_count(&srq->queue) < srq->limit) {
+	if (src && (orxe_queue_empty(q) || orxe_queue_count(q) <= srq->limit) &&
+	    !orxe_recv_pull(q, orxe_queue_capacity(q), srq->max_sge, src,
+			    max(srq->limit + 1, ORXE_RECV_PULL)))
+		*ev |= ORXE_RECV_SRC_ERR;
+	taken = orxe_recv_pop(q, out, max_sge);
+	if (taken && srq->limit && orxe_queue_count(q) < srq->limit) {
 		srq->limit = 0;		/* the event disarms the limit */
-		*limit = true;
+		*ev |= ORXE_RECV_LIMIT;
 	}
 	spin_unlock(&srq->lock);
 	return taken;
 }
 
-void orxe_srq_limit_event(struct orxe_qp *qp)
+/*
+ * The next receive for @qp, from its SRQ or RQ (refilled from a receive source when empty),
+ * copied out with at most @max_sge SGEs; false if none is posted.  Under rq_lock.  *@ev says
+ * what orxe_recv_events() must report once the caller has let go of the QP's locks.
+ */
+bool orxe_recv_take(struct orxe_qp *qp, struct orxe_recv_wqe *out, u32 max_sge, u8 *ev)
 {
-	struct oib_event ev = { .device = qp->ib.device, .element.srq = qp->ib.srq,
-				.event = OIB_EVENT_SRQ_LIMIT_REACHED };
+	struct oib_recv_source *src = qp->ib.recv_source;
 
-	oib_dispatch_event(&ev);
+	lockdep_assert_held(&qp->rq_lock);
+	*ev = 0;
+	if (qp->ib.srq)
+		return orxe_srq_take(to_rsrq(qp->ib.srq), out, max_sge, ev);
+	if (src && orxe_queue_empty(&qp->rq) &&
+	    !orxe_recv_pull(&qp->rq, qp->cap.max_recv_wr, qp->cap.max_recv_sge, src,
+			    ORXE_RECV_PULL))
+		*ev |= ORXE_RECV_SRC_ERR;
+	return orxe_recv_pop(&qp->rq, out, max_sge);
+}
+
+/* After orxe_recv_take(), without the QP's locks. */
+void orxe_recv_events(struct orxe_qp *qp, u8 ev)
+{
+	struct oib_event srq_ev = { .device = qp->ib.device, .element.srq = qp->ib.srq };
+
+	if (ev & ORXE_RECV_LIMIT) {
+		srq_ev.event = OIB_EVENT_SRQ_LIMIT_REACHED;
+		oib_dispatch_event(&srq_ev);
+	}
+	if (!(ev & ORXE_RECV_SRC_ERR))
+		return;
+	if (qp->ib.srq) {
+		srq_ev.event = OIB_EVENT_SRQ_ERR;
+		oib_dispatch_event(&srq_ev);
+	} else if (orxe_qp_err(qp)) {
+		orxe_qp_event(qp, OIB_EVENT_QP_FATAL);
+	}
 }

@@ -31,7 +31,7 @@ enum orxe_resp_result {
 /* What to do once rq_lock is released. */
 struct orxe_resp_after {
 	bool comm_est;
-	bool srq_limit;
+	u8 recv_ev;			/* orxe_recv_events() */
 	bool error;			/* the QP goes to ERR ... */
 	bool event;			/* ... raising this affiliated event */
 	enum oib_event_type type;
@@ -183,12 +183,12 @@ static void orxe_resp_complete(struct orxe_qp *qp, const struct orxe_pkt *pkt,
 static bool orxe_resp_get_recv(struct orxe_qp *qp, struct orxe_resp_after *after)
 {
 	struct orxe_resp *resp = &qp->resp;
-	bool limit;
+	u8 ev;
 
 	if (resp->have_recv)
 		return true;
-	resp->have_recv = orxe_recv_take(qp, &resp->recv.wqe, ORXE_MAX_SGE, &limit);
-	after->srq_limit |= limit;
+	resp->have_recv = orxe_recv_take(qp, &resp->recv.wqe, ORXE_MAX_SGE, &ev);
+	after->recv_ev |= ev;
 	return resp->have_recv;
 }
 
@@ -492,8 +492,7 @@ void orxe_resp_recv(struct orxe_port *port, struct orxe_qp *qp, const struct orx
 
 	if (after.comm_est)
 		orxe_qp_event(qp, OIB_EVENT_COMM_EST);
-	if (after.srq_limit)
-		orxe_srq_limit_event(qp);
+	orxe_recv_events(qp, after.recv_ev);
 	if (after.error && orxe_qp_err(qp) && after.event)
 		orxe_qp_event(qp, after.type);
 }

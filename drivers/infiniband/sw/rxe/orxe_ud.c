@@ -157,7 +157,7 @@ void orxe_ud_recv(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_
 	u8 grh[ORXE_GRH_SIZE];
 	unsigned long flags;
 	u16 pkey_index;
-	bool limit;
+	u8 ev;
 
 	if ((qp->ib.qp_type != OIB_QPT_UD && qp->ib.qp_type != OIB_QPT_GSI) ||
 	    qp->ib.port_num != port->port_num) {
@@ -172,9 +172,10 @@ void orxe_ud_recv(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_
 		orxe_port_count(port, OIB_RXE_RX_DROP_QP_STATE);
 		return;
 	}
-	if (!orxe_recv_take(qp, &r.wqe, ORXE_MAX_SGE, &limit)) {
+	if (!orxe_recv_take(qp, &r.wqe, ORXE_MAX_SGE, &ev)) {
 		spin_unlock_irqrestore(&qp->rq_lock, flags);
 		orxe_port_count(port, OIB_RXE_RX_DROP_NO_RECV);
+		orxe_recv_events(qp, ev);
 		return;
 	}
 
@@ -196,6 +197,5 @@ void orxe_ud_recv(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_
 		wc.status = OIB_WC_LOC_PROT_ERR;
 	orxe_cq_post(to_rcq(qp->ib.recv_cq), &wc, pkt->solicited);
 	spin_unlock_irqrestore(&qp->rq_lock, flags);
-	if (limit)
-		orxe_srq_limit_event(qp);
+	orxe_recv_events(qp, ev);
 }

@@ -85,6 +85,7 @@ const struct oib_device_ops orxe_dev_ops = {
 	.query_srq = orxe_query_srq,
 	.destroy_srq = orxe_destroy_srq,
 	.post_srq_recv = orxe_post_srq_recv,
+	.recv_source = true,
 	.get_dma_mr = orxe_get_dma_mr,
 	.reg_kernel_mr = orxe_reg_kernel_mr,
 	.dereg_mr = orxe_dereg_mr,
