@@ -281,7 +281,11 @@ static enum orxe_resp_result orxe_resp_read(struct orxe_qp *qp, const struct orx
 
 	if (!(qp->attr.qp_access_flags & OIB_ACCESS_REMOTE_READ))
 		return ORXE_RESP_ACCESS;
-	if (resp->op || !resp->nrsrc || len > SZ_2G)
+	/*
+	 * A new read cannot come inside a message; a read asked again can: the message in
+	 * progress is a later one, whose lost packet the requester's going back also sends again.
+	 */
+	if ((!dup && resp->op) || !resp->nrsrc || len > SZ_2G)
 		return ORXE_RESP_INVALID;
 	src = orxe_rkey_kva(to_rdev(qp->ib.device), qp->ib.pd, be32_to_cpu(pkt->reth->rkey), va,
 			    len, OIB_ACCESS_REMOTE_READ);
