@@ -6,6 +6,7 @@
 #include <linux/spinlock.h>
 #include <linux/kobject.h>
 #include <oib/provider.h>
+#include <oib/kunit/core.h>
 
 struct oib_port_sysfs;
 
@@ -88,6 +89,12 @@ void oib_free_object(struct oib_device *device, enum oib_obj_type type, void *ob
 bool oib_access_valid(struct oib_device *device, int access);
 struct oib_mr *oib_mr_alloc(struct oib_pd *pd, int access);
 struct oib_mr *oib_mr_done(struct oib_mr *mr, int ret);
+
+/* qp.c, qp_state.c, xrcd.c, xrc_rcv.c: XRC */
+struct oib_qp *oib_create_qp_owned(struct oib_pd *pd, struct oib_qp_init_attr *init_attr,
+				   bool xrc_rcv);
+void oib_xrcd_mem_put(struct oib_xrcd *xrcd);
+void oib_xrc_rcv_close_locked(struct oib_xrcd *xrcd);
 
 int oib_check_ah_attr(struct oib_device *device, const struct oib_ah_attr *attr);
 

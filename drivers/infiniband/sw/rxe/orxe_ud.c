@@ -197,5 +197,5 @@ void orxe_ud_recv(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_
 	orxe_cq_post(to_rcq(qp->ib.recv_cq), &wc, pkt->solicited);
 	spin_unlock_irqrestore(&qp->rq_lock, flags);
 	if (limit)
-		orxe_srq_limit_event(qp);
+		orxe_srq_limit_event(qp->ib.srq);
 }
