@@ -765,6 +765,87 @@ static void xrc_fuzz(struct kunit *test)
 		   xrc_stat(p->i.dev, OIB_RXE_RX_DROP_RESP));
 }
 
+/* An XRC SRQ's limit event goes to that SRQ, from the target's receive path. */
+static void xrc_srq_limit(struct kunit *test)
+{
+	struct xrc_pair *p = xrc_pair(test, false, 0, 0);
+	struct oib_srq_attr limit = { .srq_limit = 3 };
+	atomic_t *limits = &p->t.events[OIB_EVENT_SRQ_LIMIT_REACHED];
+	int k;
+
+	for (k = 0; k < 3; k++)
+		xrc_post_recv(test, &p->t, p->t.srq[4], k, k * 256, 256);
+	KUNIT_ASSERT_EQ(test, 0, oib_modify_srq(p->t.srq[4], &limit, OIB_SRQ_LIMIT));
+	KUNIT_ASSERT_EQ(test, 0, xrc_post(p, OIB_WR_SEND, p->t.srq[4]->srq_num, 1, 0, 8, 0));
+	xrc_expect_wc(test, p->i.cq, 1, OIB_WC_SUCCESS, OIB_WC_SEND, 8);
+	xrc_expect_wc(test, p->t.cq[4], 0, OIB_WC_SUCCESS, OIB_WC_RECV, 8);
+	KUNIT_EXPECT_TRUE(test, oib_test_wait_for(atomic_read(limits) == 1));
+}
+
+/* A frame of the test's own to the target QP, from @fp, as the initiator would send it. */
+static void xrc_inject(struct kunit *test, struct xrc_pair *p, struct orxe_fabric_port *fp,
+		       u8 opcode, u32 psn, u32 srqn, u32 paylen)
+{
+	static u8 payload[1024];
+	struct orxe_tx_hdr h = {
+		.sgid = p->i.gid, .dgid = p->t.gid, .hop_limit = 64, .opcode = opcode,
+		.pkey = 0xffff, .dest_qpn = p->t.qpn, .psn = psn, .xrc_srqn = srqn,
+		.ack_req = true, .paylen = paylen,
+	};
+	struct sk_buff *skb = alloc_skb(2048, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	memcpy(h.smac, fp->mac, ETH_ALEN);
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_resolve(p->f, &h.dgid, h.dmac));
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_frame_build_skb(&h, payload, skb));
+	oib_rxe_fabric_xmit(fp, skb);
+}
+
+/*
+ * A message whose packets name two SRQs, or whose SRQ went between its packets: refused and
+ * counted, the target in ERR, and the receive its first packet took flushed to that SRQ's CQ
+ * if the SRQ is still there.
+ */
+static void xrc_split_message(struct kunit *test, bool srq_gone)
+{
+	struct xrc_pair *p = xrc_pair(test, true, 0, 0);
+	struct orxe_fabric_port *fp = kunit_kzalloc(test, sizeof(*fp), GFP_KERNEL);
+	u32 psn = p->tpath.rq_psn, a = p->t.srq[0]->srq_num;
+	struct oib_wc wc;
+
+	KUNIT_ASSERT_NOT_NULL(test, fp);
+	memcpy(fp->mac, xrc_fuzz_mac, ETH_ALEN);
+	fp->rx = xrc_fuzz_rx;
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_attach(p->f, fp));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, xrc_fuzz_detach, fp));
+	xrc_post_recv(test, &p->t, p->t.srq[0], 1, 0, 4096);
+	xrc_inject(test, p, fp, ORXE_XRC_SEND_FIRST, psn, a, 1024);
+	KUNIT_ASSERT_TRUE(test, oib_test_wait_rxe_stat(p->t.dev, 1, OIB_RXE_TX_ACKS, 1));
+	if (srq_gone) {
+		KUNIT_ASSERT_EQ(test, 0, oib_destroy_srq(p->t.srq[0]));
+		oib_test_disown(test, p->t.srq[0]);
+	}
+	xrc_inject(test, p, fp, ORXE_XRC_SEND_LAST, psn + 1, srq_gone ? a : p->t.srq[1]->srq_num,
+		   16);
+	KUNIT_EXPECT_TRUE(test, oib_test_wait_rxe_stat(p->t.dev, 1, OIB_RXE_RX_DROP_XRC, 1));
+	KUNIT_EXPECT_TRUE(test, oib_test_wait_for(READ_ONCE(p->t.qp->state) == OIB_QPS_ERR));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->t.events[OIB_EVENT_QP_REQ_ERR]));
+	if (!srq_gone)
+		xrc_expect_wc(test, p->t.cq[0], 1, OIB_WC_WR_FLUSH_ERR, 0, 0);
+	KUNIT_EXPECT_EQ(test, 0, oib_poll_cq(p->t.cq[0], 1, &wc));
+	KUNIT_EXPECT_EQ(test, 0, oib_poll_cq(p->t.cq[1], 1, &wc));
+}
+
+static void xrc_split_two_srqs(struct kunit *test)
+{
+	xrc_split_message(test, false);
+}
+
+static void xrc_split_srq_gone(struct kunit *test)
+{
+	xrc_split_message(test, true);
+}
+
 static struct kunit_case xrc_cases[] = {
 	KUNIT_CASE(xrc_many_srqs_owned),
 	KUNIT_CASE(xrc_many_srqs_kernel),
@@ -772,6 +853,9 @@ static struct kunit_case xrc_cases[] = {
 	KUNIT_CASE(xrc_refused_other_domain),
 	KUNIT_CASE(xrc_refused_no_srq),
 	KUNIT_CASE(xrc_rkey_other_pd),
+	KUNIT_CASE(xrc_srq_limit),
+	KUNIT_CASE(xrc_split_two_srqs),
+	KUNIT_CASE(xrc_split_srq_gone),
 	KUNIT_CASE_PARAM_ATTR(xrc_loss, xrc_loss_gen_params, { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE(xrc_creator_goes),
 	KUNIT_CASE(xrc_last_put),
