@@ -604,6 +604,15 @@ struct oib_qp {
 	enum oib_qp_state state;
 	struct oib_qp_watch __rcu *watch;	/* set and cleared under @mutex */
 	bool xrc_rcv;		/* a kernel-owned XRC receive QP: its domain's, not in usecnt */
+	/*
+	 * XRC target QPs shared the upstream way (core/xrc_open.c), under xrcd->lock: on the
+	 * QP, its openers (@open_list, RCU, of the handles oib_open_qp() made) and @openers, the
+	 * creator (until it destroys it) plus each handle; on a handle, @real_qp, the QP.
+	 */
+	struct oib_qp *real_qp;
+	struct list_head open_list;
+	struct list_head open_entry;
+	unsigned int openers;
 };
 
 /* @pd: NULL for an XRC_TGT QP, whose device is its domain's. */
@@ -779,8 +788,9 @@ struct oib_xrcd {
 	refcount_t users;		/* holders; see above */
 	refcount_t memref;		/* the memory's: holders as one, plus each rcv QP */
 	atomic_t usecnt;		/* XRC SRQs and XRC target QPs of owners */
-	struct mutex lock;		/* protects rcv_qps and each rcv QP's references */
+	struct mutex lock;		/* protects rcv_qps, tgt_qps and their QPs' references */
 	struct xarray rcv_qps;		/* QP number -> struct oib_xrc_rcv_qp */
+	struct xarray tgt_qps;		/* QP number -> owners' XRC target QPs (xrc_open.c) */
 	atomic_t rcv_events;		/* async events of its kernel-owned QPs, logged */
 };
 
@@ -806,5 +816,24 @@ int oib_create_xrc_rcv_qp(struct oib_xrcd *xrcd, const struct oib_qp_attr *attr,
 /* Take (drop) a reference on @xrcd's kernel-owned receive QP @qp_num: -ENOENT if it has none. */
 int oib_reg_xrc_rcv_qp(struct oib_xrcd *xrcd, u32 qp_num);
 int oib_unreg_xrc_rcv_qp(struct oib_xrcd *xrcd, u32 qp_num);
+
+/*
+ * Shared XRC target QPs, the upstream way: oib_open_qp() gives a handle on the XRC target QP
+ * @attr->qp_num that an owner made on @xrcd (-ENOENT if none; kernel-owned receive QPs are not
+ * opened, they are registered); modify and query through it act on the QP, and the QP's async
+ * events reach every handle's handler (with the handle as event->element.qp) besides its
+ * creator's.  A handle counts in xrcd->usecnt until oib_close_qp().  The QP lives while it has
+ * openers: its creator's oib_destroy_qp() only lets go of it while handles remain, and the last
+ * oib_close_qp() destroys it.  An XRC target's handlers run under rcu_read_lock(): no sleeping.
+ */
+struct oib_qp_open_attr {
+	oib_event_handler_t event_handler;
+	void *qp_context;
+	u32 qp_num;
+	enum oib_qp_type qp_type;	/* OIB_QPT_XRC_TGT */
+};
+
+struct oib_qp *oib_open_qp(struct oib_xrcd *xrcd, const struct oib_qp_open_attr *attr);
+int oib_close_qp(struct oib_qp *qp);
 
 #endif /* OIB_VERBS_H */

@@ -288,6 +288,70 @@ static void xrc_rcv_state(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&o.xrcd->rcv_events));
 }
 
+/*
+ * Target QPs opened by number: bad opens, handles acting on the QP, and the QP living while it
+ * has openers, its creator's destroy only letting go of it.
+ */
+static void xrc_open_close(struct kunit *test)
+{
+	struct oib_qp_open_attr oa = { .qp_type = OIB_QPT_XRC_TGT };
+	struct oib_qp *tgt, *a, *b, *c;
+	struct oib_qp_init_attr ta, ia;
+	struct oib_recv_wr rwr = {};
+	struct oib_qp_attr attr;
+	struct oib_xrcd *other;
+	struct xrc_objs o;
+	u32 rcv;
+	int mask;
+
+	xrc_objs(test, &o);
+	other = oib_test_xrcd(test, o.dev);
+	ta = xrc_tgt_attr(&o);
+	tgt = oib_create_qp(NULL, &ta);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tgt);
+	mask = xrc_rcv_attr(&attr);
+	KUNIT_ASSERT_EQ(test, 0, oib_create_xrc_rcv_qp(o.xrcd, &attr, mask, &rcv));
+
+	oa.qp_num = tgt->qp_num;
+	KUNIT_EXPECT_EQ(test, -EINVAL, PTR_ERR(oib_open_qp(NULL, &oa)));
+	KUNIT_EXPECT_EQ(test, -EINVAL, PTR_ERR(oib_open_qp(o.xrcd, NULL)));
+	KUNIT_EXPECT_EQ(test, -ENOENT, PTR_ERR(oib_open_qp(other, &oa)));
+	oa.qp_num = rcv;	/* the domain's own are registered, not opened */
+	KUNIT_EXPECT_EQ(test, -ENOENT, PTR_ERR(oib_open_qp(o.xrcd, &oa)));
+	oa.qp_num = tgt->qp_num;
+	oa.qp_type = OIB_QPT_RC;
+	KUNIT_EXPECT_EQ(test, -EOPNOTSUPP, PTR_ERR(oib_open_qp(o.xrcd, &oa)));
+	oa.qp_type = OIB_QPT_XRC_TGT;
+
+	a = oib_open_qp(o.xrcd, &oa);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
+	b = oib_open_qp(o.xrcd, &oa);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+	KUNIT_EXPECT_EQ(test, a->qp_num, tgt->qp_num);
+	KUNIT_EXPECT_PTR_EQ(test, a->real_qp, tgt);
+	KUNIT_EXPECT_EQ(test, 0, oib_test_qp_to(a, OIB_QPS_RTR));	/* through a handle */
+	KUNIT_EXPECT_EQ(test, OIB_QPS_RTR, READ_ONCE(tgt->state));
+	KUNIT_EXPECT_EQ(test, 0, oib_query_qp(b, &attr, OIB_QP_STATE, &ia));
+	KUNIT_EXPECT_EQ(test, OIB_QPS_RTR, attr.qp_state);
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_post_recv(a, &rwr, NULL));
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_destroy_qp(a));	/* handles are closed */
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_close_qp(tgt));	/* and QPs destroyed */
+	KUNIT_EXPECT_EQ(test, -EBUSY, oib_dealloc_xrcd(o.xrcd));
+
+	/* the creator lets go: the QP stays for its openers, and may be opened again */
+	KUNIT_EXPECT_EQ(test, 0, oib_destroy_qp(tgt));
+	KUNIT_EXPECT_EQ(test, 2, oib_object_count(o.dev, OIB_OBJ_QP));
+	c = oib_open_qp(o.xrcd, &oa);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, c);
+	KUNIT_EXPECT_EQ(test, 0, oib_close_qp(a));
+	KUNIT_EXPECT_EQ(test, 0, oib_close_qp(b));
+	KUNIT_EXPECT_EQ(test, 2, oib_object_count(o.dev, OIB_OBJ_QP));
+	KUNIT_EXPECT_EQ(test, 0, oib_close_qp(c));
+	KUNIT_EXPECT_EQ(test, 1, oib_object_count(o.dev, OIB_OBJ_QP));	/* the receive QP */
+	KUNIT_EXPECT_EQ(test, -ENOENT, PTR_ERR(oib_open_qp(o.xrcd, &oa)));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&o.xrcd->usecnt));
+}
+
 static struct kunit_case xrc_cases[] = {
 	KUNIT_CASE(xrcd_args),
 	KUNIT_CASE(xrcd_busy),
@@ -296,6 +360,7 @@ static struct kunit_case xrc_cases[] = {
 	KUNIT_CASE(xrc_rcv_args),
 	KUNIT_CASE(xrc_rcv_lifetime),
 	KUNIT_CASE(xrc_rcv_state),
+	KUNIT_CASE(xrc_open_close),
 	{}
 };
 

@@ -846,6 +846,60 @@ static void xrc_split_srq_gone(struct kunit *test)
 	xrc_split_message(test, true);
 }
 
+/* An opener of the target QP: counts the events its handle hears. */
+struct xrc_opener {
+	struct oib_qp *qp;
+	atomic_t comm_est;
+};
+
+static void xrc_opener_event(struct oib_event *ev, void *ctx)
+{
+	struct xrc_opener *o = ctx;
+
+	if (ev->event == OIB_EVENT_COMM_EST && ev->element.qp == o->qp)
+		atomic_inc(&o->comm_est);
+}
+
+static void xrc_open_one(struct kunit *test, struct xrc_pair *p, struct xrc_opener *o)
+{
+	struct oib_qp_open_attr oa = { .event_handler = xrc_opener_event, .qp_context = o,
+				       .qp_num = p->t.qpn, .qp_type = OIB_QPT_XRC_TGT };
+
+	atomic_set(&o->comm_est, 0);
+	o->qp = oib_open_qp(p->t.xrcd, &oa);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, o->qp);
+}
+
+/*
+ * A target QP shared the upstream way: its events reach the creator and every opener; traffic
+ * goes on after the creator lets go and after the first opener closes; the last close destroys
+ * it, and the initiator then fails with RETRY_EXC_ERR.
+ */
+static void xrc_shared_target(struct kunit *test)
+{
+	struct xrc_pair *p = xrc_pair(test, true, 10, 2);
+	struct xrc_opener a, b;
+
+	xrc_open_one(test, p, &a);
+	xrc_open_one(test, p, &b);
+	xrc_traffic(test, p, 0, 0, 5);
+	KUNIT_EXPECT_TRUE(test, oib_test_wait_for(atomic_read(&b.comm_est) == 1));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&a.comm_est));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->t.events[OIB_EVENT_COMM_EST]));
+
+	oib_test_disown(test, p->t.qp);
+	KUNIT_ASSERT_EQ(test, 0, oib_destroy_qp(p->t.qp));	/* the creator lets go */
+	xrc_traffic(test, p, 1, 5, 5);
+	KUNIT_ASSERT_EQ(test, 0, oib_close_qp(a.qp));
+	xrc_traffic(test, p, 2, 10, 5);
+	KUNIT_EXPECT_EQ(test, -EBUSY, oib_dealloc_xrcd(p->t.xrcd));
+	KUNIT_ASSERT_EQ(test, 0, oib_close_qp(b.qp));
+	KUNIT_EXPECT_EQ(test, 0, oib_object_count(p->t.dev, OIB_OBJ_QP));
+
+	KUNIT_ASSERT_EQ(test, 0, xrc_post(p, OIB_WR_SEND, p->t.srq[0]->srq_num, 99, 0, 10, 0));
+	xrc_expect_wc(test, p->i.cq, 99, OIB_WC_RETRY_EXC_ERR, OIB_WC_SEND, 0);
+}
+
 static struct kunit_case xrc_cases[] = {
 	KUNIT_CASE(xrc_many_srqs_owned),
 	KUNIT_CASE(xrc_many_srqs_kernel),
@@ -859,6 +913,7 @@ static struct kunit_case xrc_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(xrc_loss, xrc_loss_gen_params, { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE(xrc_creator_goes),
 	KUNIT_CASE(xrc_last_put),
+	KUNIT_CASE(xrc_shared_target),
 	KUNIT_CASE(xrc_rcv_error),
 	KUNIT_CASE(xrc_capture),
 	KUNIT_CASE(xrc_fuzz),

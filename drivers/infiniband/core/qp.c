@@ -172,6 +172,7 @@ struct oib_qp *oib_create_qp_owned(struct oib_pd *pd, struct oib_qp_init_attr *i
 	if (qp->qp_type == OIB_QPT_SMI || qp->qp_type == OIB_QPT_GSI)
 		qp->port_num = init_attr->port_num;
 	mutex_init(&qp->mutex);
+	INIT_LIST_HEAD(&qp->open_list);
 
 	ret = device->ops->create_qp(qp, init_attr);
 	if (ret) {
@@ -180,6 +181,13 @@ struct oib_qp *oib_create_qp_owned(struct oib_pd *pd, struct oib_qp_init_attr *i
 		return ERR_PTR(ret);
 	}
 	oib_qp_get_deps(qp);
+	if (oib_qp_shared(qp)) {
+		ret = oib_xrc_tgt_add(qp);
+		if (ret) {
+			oib_destroy_qp_now(qp);
+			return ERR_PTR(ret);
+		}
+	}
 	return qp;
 }
 
@@ -274,6 +282,7 @@ int oib_modify_qp(struct oib_qp *qp, struct oib_qp_attr *attr, int attr_mask)
 
 	if (IS_ERR_OR_NULL(qp) || !attr || (attr_mask & ~OIB_QP_ATTR_ALL))
 		return -EINVAL;
+	qp = qp->real_qp ?: qp;		/* an opened XRC target: the QP itself */
 
 	mutex_lock(&qp->mutex);
 	cur = qp->state;
@@ -312,6 +321,7 @@ int oib_query_qp(struct oib_qp *qp, struct oib_qp_attr *attr, int attr_mask,
 
 	if (IS_ERR_OR_NULL(qp) || !attr || !init_attr || (attr_mask & ~OIB_QP_ATTR_ALL))
 		return -EINVAL;
+	qp = qp->real_qp ?: qp;
 	memset(attr, 0, sizeof(*attr));
 	memset(init_attr, 0, sizeof(*init_attr));
 
@@ -347,13 +357,22 @@ EXPORT_SYMBOL(oib_qp_transport_error);
 
 int oib_destroy_qp(struct oib_qp *qp)
 {
-	struct oib_device *device;
-	struct oib_qp deps;
-
-	if (IS_ERR_OR_NULL(qp))
+	if (IS_ERR_OR_NULL(qp) || qp->real_qp)	/* a handle: oib_close_qp() */
 		return -EINVAL;
 	if (rcu_access_pointer(qp->watch))
 		return -EBUSY;
+	if (oib_qp_shared(qp))
+		return oib_xrc_tgt_destroy(qp);
+	return oib_destroy_qp_now(qp);
+}
+EXPORT_SYMBOL(oib_destroy_qp);
+
+/* Destroy @qp, which nothing else holds. */
+int oib_destroy_qp_now(struct oib_qp *qp)
+{
+	struct oib_device *device;
+	struct oib_qp deps;
+
 	device = qp->device;
 	deps = (struct oib_qp){ .pd = qp->pd, .send_cq = qp->send_cq, .recv_cq = qp->recv_cq,
 				.srq = qp->srq, .xrcd = qp->xrcd, .xrc_rcv = qp->xrc_rcv };
@@ -364,13 +383,16 @@ int oib_destroy_qp(struct oib_qp *qp)
 	oib_qp_put_deps(&deps);
 	return 0;
 }
-EXPORT_SYMBOL(oib_destroy_qp);
 
 int oib_post_send(struct oib_qp *qp, const struct oib_send_wr *wr,
 		  const struct oib_send_wr **bad_wr)
 {
 	const struct oib_send_wr *dummy;
 
+	if (unlikely(qp->real_qp)) {	/* an opened XRC target sends nothing */
+		*(bad_wr ?: &dummy) = wr;
+		return -EINVAL;
+	}
 	return qp->device->ops->post_send(qp, wr, bad_wr ?: &dummy);
 }
 EXPORT_SYMBOL(oib_post_send);
@@ -380,6 +402,10 @@ int oib_post_recv(struct oib_qp *qp, const struct oib_recv_wr *wr,
 {
 	const struct oib_recv_wr *dummy;
 
+	if (unlikely(qp->real_qp)) {	/* its receives are the SRQs' */
+		*(bad_wr ?: &dummy) = wr;
+		return -EINVAL;
+	}
 	return qp->device->ops->post_recv(qp, wr, bad_wr ?: &dummy);
 }
 EXPORT_SYMBOL(oib_post_recv);

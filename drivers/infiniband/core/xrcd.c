@@ -28,6 +28,7 @@ struct oib_xrcd *oib_alloc_xrcd(struct oib_device *device)
 	atomic_set(&xrcd->usecnt, 0);
 	mutex_init(&xrcd->lock);
 	xa_init(&xrcd->rcv_qps);
+	xa_init(&xrcd->tgt_qps);
 	atomic_set(&xrcd->rcv_events, 0);
 	return xrcd;
 }
@@ -44,8 +45,9 @@ void oib_xrcd_mem_put(struct oib_xrcd *xrcd)
 {
 	if (!refcount_dec_and_test(&xrcd->memref))
 		return;
-	WARN_ON(!xa_empty(&xrcd->rcv_qps));
+	WARN_ON(!xa_empty(&xrcd->rcv_qps) || !xa_empty(&xrcd->tgt_qps));
 	xa_destroy(&xrcd->rcv_qps);
+	xa_destroy(&xrcd->tgt_qps);
 	mutex_destroy(&xrcd->lock);
 	oib_free_object(xrcd->device, OIB_OBJ_XRCD, xrcd);
 }
