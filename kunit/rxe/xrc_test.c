@@ -564,7 +564,7 @@ static void xrc_creator_goes(struct kunit *test)
  */
 static void xrc_last_put(struct kunit *test)
 {
-	struct xrc_pair *p = xrc_pair(test, false, 10, 2);	/* 4 ms, 2 retries */
+	struct xrc_pair *p = xrc_pair(test, false, 14, 7);	/* 67 ms, 7 retries */
 	int qps = oib_object_count(p->t.dev, OIB_OBJ_QP), n;
 
 	xrc_traffic(test, p, 0, 0, 10);
@@ -584,7 +584,7 @@ static void xrc_last_put(struct kunit *test)
 /* A receive QP in ERR answers nothing: a second initiator's requests end with RETRY_EXC_ERR. */
 static void xrc_rcv_error(struct kunit *test)
 {
-	struct xrc_pair *p = xrc_pair(test, false, 10, 2);
+	struct xrc_pair *p = xrc_pair(test, false, 14, 7);
 	struct oib_qp_init_attr ia = {
 		.qp_type = OIB_QPT_XRC_INI, .send_cq = p->i.cq, .sq_sig_type = OIB_SIGNAL_ALL_WR,
 		.cap = { .max_send_wr = 4, .max_send_sge = 1 },
@@ -877,7 +877,7 @@ static void xrc_open_one(struct kunit *test, struct xrc_pair *p, struct xrc_open
  */
 static void xrc_shared_target(struct kunit *test)
 {
-	struct xrc_pair *p = xrc_pair(test, true, 10, 2);
+	struct xrc_pair *p = xrc_pair(test, true, 14, 7);
 	struct xrc_opener a, b;
 
 	xrc_open_one(test, p, &a);
