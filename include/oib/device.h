@@ -89,6 +89,7 @@ struct oib_device_attr {
 	enum oib_atomic_cap atomic_cap;
 	u32 num_comp_vectors;
 	u32 max_fast_reg_page_list_len;	/* max_num_sg of oib_alloc_mr(); 0: no fast registration */
+	u32 max_xrcd;			/* XRC domains; with OIB_DEVICE_XRC */
 };
 
 /* device_cap_flags */
@@ -96,6 +97,7 @@ struct oib_device_attr {
 #define OIB_DEVICE_SRQ_RESIZE		BIT_ULL(1)
 #define OIB_DEVICE_RC_RNR_NAK_GEN	BIT_ULL(2)
 #define OIB_DEVICE_MEM_MGT_EXTENSIONS	BIT_ULL(3)
+#define OIB_DEVICE_XRC			BIT_ULL(4)	/* XRC domains, SRQs and QPs */
 
 struct oib_port_attr {
 	enum oib_port_state state;
@@ -152,6 +154,7 @@ enum oib_obj_type {
 	OIB_OBJ_SRQ,
 	OIB_OBJ_MR,
 	OIB_OBJ_AH,
+	OIB_OBJ_XRCD,
 	OIB_OBJ_MAX,
 };
 

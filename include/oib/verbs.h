@@ -11,7 +11,7 @@
  * on keeps a "usecnt" of its dependents (QPs on a CQ, QPs/SRQs/MRs/AHs on a PD, QPs on an SRQ) and
  * its destroy fails with -EBUSY while that count is non-zero.  Dependents take the count at create
  * and drop it at destroy, so the creator's teardown order (QP before CQ, everything before PD) is
- * enforced.
+ * enforced.  XRC domains are the exception: they are shared, and counted (struct oib_xrcd).
  */
 #ifndef OIB_VERBS_H
 #define OIB_VERBS_H
@@ -23,7 +23,9 @@
 #include <linux/in6.h>
 #include <linux/irq_poll.h>
 #include <linux/list.h>
+#include <linux/refcount.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 
 struct oib_device;
 struct oib_pd;
@@ -31,6 +33,7 @@ struct oib_cq;
 struct oib_qp;
 struct oib_srq;
 struct oib_ah;
+struct oib_xrcd;
 struct oib_wc;
 struct scatterlist;
 
@@ -406,7 +409,7 @@ int oib_cq_pool_put(struct oib_cq *cq, u32 nr_cqe);
 
 enum oib_srq_type {
 	OIB_SRQT_BASIC,
-	OIB_SRQT_XRC,		/* reserved for the XRC work: refused with -EOPNOTSUPP */
+	OIB_SRQT_XRC,		/* of an XRC domain: receives what its target QPs steer to it */
 };
 
 struct oib_srq_attr {
@@ -448,9 +451,20 @@ struct oib_srq_init_attr {
 	void *srq_context;
 	struct oib_srq_attr attr;
 	enum oib_srq_type srq_type;
-	struct oib_recv_source *recv_source;	/* optional: receives are pulled from it */
+	struct oib_recv_source *recv_source;	/* optional, BASIC only: receives are pulled */
+	/* OIB_SRQT_XRC only (both required; NULL for BASIC): its domain and where it completes */
+	struct {
+		struct oib_xrcd *xrcd;
+		struct oib_cq *cq;
+	} xrc;
 };
 
+/*
+ * An SRQ.  An XRC SRQ (Documentation/xrc.md) belongs to @xrcd, completes its receives on @cq
+ * (each counted by it in usecnt) and is named on the wire by @srq_num, which the provider sets
+ * (24 bits): the number an XRC initiator's send WR gives as xrc_remote_srq_num.  Its PD is the
+ * one remote requests steered to it are checked against.
+ */
 struct oib_srq {
 	struct oib_device *device;
 	struct oib_pd *pd;
@@ -459,6 +473,9 @@ struct oib_srq {
 	enum oib_srq_type srq_type;
 	struct oib_recv_source *recv_source;	/* or NULL; never changes */
 	atomic_t usecnt;	/* QPs attached to this SRQ */
+	struct oib_xrcd *xrcd;	/* XRC only */
+	struct oib_cq *cq;	/* XRC only */
+	u32 srq_num;		/* XRC only */
 };
 
 struct oib_srq *oib_create_srq(struct oib_pd *pd, struct oib_srq_init_attr *init_attr);
@@ -479,8 +496,8 @@ enum oib_qp_type {
 	OIB_QPT_RC,
 	OIB_QPT_UC,
 	OIB_QPT_UD,
-	OIB_QPT_XRC_INI,	/* reserved for the XRC work: refused with -EOPNOTSUPP */
-	OIB_QPT_XRC_TGT,	/* reserved for the XRC work: refused with -EOPNOTSUPP */
+	OIB_QPT_XRC_INI,	/* XRC initiator: send side only (Documentation/xrc.md) */
+	OIB_QPT_XRC_TGT,	/* XRC target: receive side only, of an XRC domain */
 	OIB_QPT_MAX,
 };
 
@@ -517,12 +534,17 @@ struct oib_qp_cap {
 	u32 max_inline_data;
 };
 
+/*
+ * XRC QPs: an initiator (XRC_INI) has a PD and a send CQ, no recv_cq, SRQ or receive caps; a
+ * target (XRC_TGT) has an XRC domain and nothing else: no PD (pass NULL), no CQ, no SRQ, no caps.
+ */
 struct oib_qp_init_attr {
 	oib_event_handler_t event_handler;
 	void *qp_context;
 	struct oib_cq *send_cq;
 	struct oib_cq *recv_cq;
 	struct oib_srq *srq;	/* optional: receives come from the SRQ, max_recv_wr must be 0 */
+	struct oib_xrcd *xrcd;	/* XRC_TGT only: its domain */
 	struct oib_qp_cap cap;	/* in: requested; out: granted */
 	enum oib_sig_type sq_sig_type;
 	enum oib_qp_type qp_type;
@@ -594,11 +616,12 @@ struct oib_qp_attr {
  */
 struct oib_qp {
 	struct oib_device *device;
-	struct oib_pd *pd;
-	struct oib_cq *send_cq;
-	struct oib_cq *recv_cq;
+	struct oib_pd *pd;		/* NULL for XRC_TGT */
+	struct oib_cq *send_cq;		/* NULL for XRC_TGT */
+	struct oib_cq *recv_cq;		/* NULL for XRC_INI and XRC_TGT */
 	struct oib_srq *srq;
 	struct oib_recv_source *recv_source;	/* or NULL; never changes */
+	struct oib_xrcd *xrcd;		/* XRC_TGT only */
 	oib_event_handler_t event_handler;
 	void *qp_context;
 	u32 qp_num;
@@ -607,8 +630,19 @@ struct oib_qp {
 	struct mutex mutex;	/* serialises modify/query; see above for @state */
 	enum oib_qp_state state;
 	struct oib_qp_watch __rcu *watch;	/* set and cleared under @mutex */
+	bool xrc_rcv;		/* a kernel-owned XRC receive QP: its domain's, not in usecnt */
+	/*
+	 * XRC target QPs shared the upstream way (core/xrc_open.c), under xrcd->lock: on the
+	 * QP, its openers (@open_list, RCU, of the handles oib_open_qp() made) and @openers, the
+	 * creator (until it destroys it) plus each handle; on a handle, @real_qp, the QP.
+	 */
+	struct oib_qp *real_qp;
+	struct list_head open_list;
+	struct list_head open_entry;
+	unsigned int openers;
 };
 
+/* @pd: NULL for an XRC_TGT QP, whose device is its domain's. */
 struct oib_qp *oib_create_qp(struct oib_pd *pd, struct oib_qp_init_attr *init_attr);
 int oib_modify_qp(struct oib_qp *qp, struct oib_qp_attr *attr, int attr_mask);
 int oib_query_qp(struct oib_qp *qp, struct oib_qp_attr *attr, int attr_mask,
@@ -709,6 +743,7 @@ struct oib_send_wr {
 		__be32 imm_data;
 		u32 invalidate_rkey;
 	} ex;
+	u32 xrc_remote_srq_num;	/* XRC_INI: the XRC SRQ at the target the request is for */
 	union {
 		struct {
 			u64 remote_addr;
@@ -759,5 +794,73 @@ int oib_post_recv(struct oib_qp *qp, const struct oib_recv_wr *wr,
 		  const struct oib_recv_wr **bad_wr);
 int oib_post_srq_recv(struct oib_srq *srq, const struct oib_recv_wr *wr,
 		      const struct oib_recv_wr **bad_wr);
+
+/* ---- XRC (Documentation/xrc.md) ---- */
+
+/*
+ * An XRC domain: the XRC SRQs and XRC target QPs that may share traffic.
+ *
+ * Lifetime, one story: @users counts the holders of the domain: its allocator (oib_alloc_xrcd())
+ * and every oib_xrcd_get(); oib_xrcd_put() and oib_dealloc_xrcd() (the allocator's put) drop
+ * one.  @usecnt counts the XRC SRQs and XRC target QPs made on it by their owners; the last
+ * holder's put is refused with -EBUSY while any exists (the reference stays: destroy them and
+ * put again), as a PD's dealloc is.  The kernel-owned receive QPs (oib_create_xrc_rcv_qp()) are
+ * the domain's own: the domain holds a reference on each while it has holders, and a
+ * registration (oib_reg_xrc_rcv_qp()) holds one too; a QP whose last reference goes is destroyed.
+ * @memref keeps the memory: one for the holders, one per live kernel-owned QP, so a QP that
+ * registrations keep past the domain's last put still finds its domain.
+ */
+struct oib_xrcd {
+	struct oib_device *device;
+	refcount_t users;		/* holders; see above */
+	refcount_t memref;		/* the memory's: holders as one, plus each rcv QP */
+	atomic_t usecnt;		/* XRC SRQs and XRC target QPs of owners */
+	struct mutex lock;		/* protects rcv_qps, tgt_qps and their QPs' references */
+	struct xarray rcv_qps;		/* QP number -> struct oib_xrc_rcv_qp */
+	struct xarray tgt_qps;		/* QP number -> owners' XRC target QPs (xrc_open.c) */
+	atomic_t rcv_events;		/* async events of its kernel-owned QPs, logged */
+};
+
+struct oib_xrcd *oib_alloc_xrcd(struct oib_device *device);
+/* Take another holder's reference (the caller holds one); drop it with oib_xrcd_put(). */
+void oib_xrcd_get(struct oib_xrcd *xrcd);
+int oib_xrcd_put(struct oib_xrcd *xrcd);
+int oib_dealloc_xrcd(struct oib_xrcd *xrcd);
+
+/*
+ * Kernel-owned XRC receive QPs (the 2007 XRC receive-QP design): an XRC_TGT QP of @xrcd that no
+ * process owns.  The kernel creates it and moves it RESET->INIT->RTR with the attributes of
+ * @attr that @attr_mask names, split by the modify-QP table (RESET->INIT: port, P_Key index,
+ * access flags; INIT->RTR: path, MTU, destination QPN, RQ PSN, max_dest_rd_atomic, min RNR
+ * timer, and the optional ones); OIB_QP_STATE and OIB_QP_CUR_STATE must not be given, nor any
+ * bit that neither step takes.  Only its number comes back (*@qp_num).  Its async events are
+ * logged and counted in xrcd->rcv_events; an error puts it in ERR, where it answers nothing, so
+ * the remote sender's requests end with RETRY_EXC_ERR.  It has no completions of its own: what
+ * it receives completes on the XRC SRQs' CQs.  Process context.
+ */
+int oib_create_xrc_rcv_qp(struct oib_xrcd *xrcd, const struct oib_qp_attr *attr, int attr_mask,
+			  u32 *qp_num);
+/* Take (drop) a reference on @xrcd's kernel-owned receive QP @qp_num: -ENOENT if it has none. */
+int oib_reg_xrc_rcv_qp(struct oib_xrcd *xrcd, u32 qp_num);
+int oib_unreg_xrc_rcv_qp(struct oib_xrcd *xrcd, u32 qp_num);
+
+/*
+ * Shared XRC target QPs, the upstream way: oib_open_qp() gives a handle on the XRC target QP
+ * @attr->qp_num that an owner made on @xrcd (-ENOENT if none; kernel-owned receive QPs are not
+ * opened, they are registered); modify and query through it act on the QP, and the QP's async
+ * events reach every handle's handler (with the handle as event->element.qp) besides its
+ * creator's.  A handle counts in xrcd->usecnt until oib_close_qp().  The QP lives while it has
+ * openers: its creator's oib_destroy_qp() only lets go of it while handles remain, and the last
+ * oib_close_qp() destroys it.  An XRC target's handlers run under rcu_read_lock(): no sleeping.
+ */
+struct oib_qp_open_attr {
+	oib_event_handler_t event_handler;
+	void *qp_context;
+	u32 qp_num;
+	enum oib_qp_type qp_type;	/* OIB_QPT_XRC_TGT */
+};
+
+struct oib_qp *oib_open_qp(struct oib_xrcd *xrcd, const struct oib_qp_open_attr *attr);
+int oib_close_qp(struct oib_qp *qp);
 
 #endif /* OIB_VERBS_H */

@@ -15,6 +15,7 @@ struct sweep {
 	struct oib_pd *pd;
 	struct oib_cq *cq;
 	struct oib_srq *srq;
+	struct oib_xrcd *xrcd;	/* XRC SRQs' */
 	void *buf;
 	enum oib_qp_type qp_type;
 	void *obj;		/* what create made, for destroy */
@@ -180,6 +181,80 @@ static void failslab_srq(struct kunit *test)
 	run_sweep(test, sweep_setup(test, false), srq_create, srq_destroy);
 }
 
+/* ---- XRC: domains, XRC SRQs, kernel-owned receive QPs (with their domain) ---- */
+
+static int xrcd_create(struct kunit *test, void *ctx)
+{
+	struct sweep *s = ctx;
+
+	return obj_result(s, oib_alloc_xrcd(s->dev));
+}
+
+static void xrcd_destroy(struct kunit *test, void *ctx)
+{
+	KUNIT_EXPECT_EQ(test, 0, oib_dealloc_xrcd(((struct sweep *)ctx)->obj));
+}
+
+static void failslab_xrcd(struct kunit *test)
+{
+	run_sweep(test, sweep_setup(test, false), xrcd_create, xrcd_destroy);
+}
+
+static int xrc_srq_create(struct kunit *test, void *ctx)
+{
+	struct sweep *s = ctx;
+	struct oib_srq_init_attr sia = { .srq_type = OIB_SRQT_XRC,
+					 .attr = { .max_wr = 16, .max_sge = 2 },
+					 .xrc = { .xrcd = s->xrcd, .cq = s->cq } };
+
+	return obj_result(s, oib_create_srq(s->pd, &sia));
+}
+
+static void failslab_xrc_srq(struct kunit *test)
+{
+	struct sweep *s = sweep_setup(test, false);
+
+	s->xrcd = oib_test_xrcd(test, s->dev);
+	run_sweep(test, s, xrc_srq_create, srq_destroy);
+}
+
+/* A domain and its receive QP, made and gone together: the domain's put destroys the QP. */
+static int xrc_rcv_create(struct kunit *test, void *ctx)
+{
+	struct sweep *s = ctx;
+	struct oib_test_path p;
+	struct oib_qp_attr attr;
+	struct oib_xrcd *xrcd;
+	u32 qpn;
+	int ret;
+
+	oib_test_path_init(&p);
+	attr = (struct oib_qp_attr){
+		.port_num = 1, .path_mtu = p.mtu, .dest_qp_num = p.dest_qpn, .rq_psn = p.rq_psn,
+		.max_dest_rd_atomic = 4,
+		.ah_attr = { .port_num = 1, .flags = OIB_AH_GRH,
+			     .grh = { .dgid = p.dgid, .hop_limit = 64 } },
+	};
+	xrcd = oib_alloc_xrcd(s->dev);
+	if (IS_ERR(xrcd))
+		return PTR_ERR(xrcd);
+	ret = oib_create_xrc_rcv_qp(xrcd, &attr, OIB_QP_ACCESS_FLAGS | OIB_QP_PKEY_INDEX |
+				    OIB_QP_PORT | OIB_QP_AV | OIB_QP_PATH_MTU | OIB_QP_DEST_QPN |
+				    OIB_QP_RQ_PSN | OIB_QP_MIN_RNR_TIMER |
+				    OIB_QP_MAX_DEST_RD_ATOMIC, &qpn);
+	if (ret) {
+		oib_dealloc_xrcd(xrcd);
+		return ret;
+	}
+	s->obj = xrcd;
+	return 0;
+}
+
+static void failslab_xrc_rcv_qp(struct kunit *test)
+{
+	run_sweep(test, sweep_setup(test, false), xrc_rcv_create, xrcd_destroy);
+}
+
 /* ---- MR ---- */
 
 static int kmr_create(struct kunit *test, void *ctx)
@@ -333,6 +408,9 @@ static struct kunit_case oib_failslab_cases[] = {
 	KUNIT_CASE(failslab_cq),
 	KUNIT_CASE_PARAM(failslab_qp, qp_case_gen_params),
 	KUNIT_CASE(failslab_srq),
+	KUNIT_CASE(failslab_xrcd),
+	KUNIT_CASE(failslab_xrc_srq),
+	KUNIT_CASE(failslab_xrc_rcv_qp),
 	KUNIT_CASE(failslab_kernel_mr),
 	KUNIT_CASE(failslab_dma_mr),
 	KUNIT_CASE(failslab_ah),

@@ -14,6 +14,7 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <oib/verbs.h>
+#include <oib/kunit/core.h>
 
 #define QPST_NBITS	21	/* attribute bits defined by enum oib_qp_attr_mask */
 #define QPST_NCASES	(OIB_QPS_MAX * OIB_QPS_MAX * OIB_QPT_MAX)
@@ -605,7 +606,37 @@ static void oib_qp_state_test_iwarp(struct kunit *test)
 	}
 }
 
+/*
+ * The masks the table gives a caller that drives a QP itself (the kernel-owned XRC receive QPs)
+ * are the oracle's, for every (from, to, type); none where the oracle has no edge.
+ */
+static void oib_qp_state_test_masks(struct kunit *test)
+{
+	unsigned int from, to, type;
+	u32 req, opt, r, o;
+
+	for (from = 0; from < OIB_QPS_MAX; from++) {
+		for (to = 0; to < OIB_QPS_MAX; to++) {
+			for (type = 0; type < OIB_QPT_MAX; type++) {
+				qpst_lookup(from, to, type, &req, &opt);
+				oib_qp_table_masks(from, to, type, &r, &o);
+				KUNIT_EXPECT_EQ_MSG(test, r, req, "%s -> %s %s",
+						    qpst_state_names[from], qpst_state_names[to],
+						    qpst_type_names[type]);
+				KUNIT_EXPECT_EQ_MSG(test, o, opt, "%s -> %s %s",
+						    qpst_state_names[from], qpst_state_names[to],
+						    qpst_type_names[type]);
+			}
+		}
+	}
+	oib_qp_table_masks(OIB_QPS_MAX, OIB_QPS_INIT, OIB_QPT_RC, &r, &o);
+	KUNIT_EXPECT_EQ(test, r | o, 0u);
+	oib_qp_table_masks(OIB_QPS_RESET, OIB_QPS_INIT, OIB_QPT_MAX, &r, &o);
+	KUNIT_EXPECT_EQ(test, r | o, 0u);
+}
+
 static struct kunit_case oib_qp_state_test_cases[] = {
+	KUNIT_CASE(oib_qp_state_test_masks),
 	KUNIT_CASE(oib_qp_state_test_iwarp),
 	KUNIT_CASE(oib_qp_state_test_oracle),
 	KUNIT_CASE(oib_qp_state_test_spot),
@@ -623,3 +654,4 @@ kunit_test_suite(oib_qp_state_test_suite);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit tests for the oib modify-QP state table");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

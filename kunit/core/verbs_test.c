@@ -185,8 +185,9 @@ static void qp_create_checked(struct kunit *test)
 	EXPECT_CREATE_FAILS(-EINVAL, recv_cq, NULL);
 	EXPECT_CREATE_FAILS(-EINVAL, send_cq, ocq);
 	EXPECT_CREATE_FAILS(-EINVAL, qp_type, OIB_QPT_MAX);
-	EXPECT_CREATE_FAILS(-EOPNOTSUPP, qp_type, OIB_QPT_XRC_INI);
-	EXPECT_CREATE_FAILS(-EOPNOTSUPP, qp_type, OIB_QPT_XRC_TGT);
+	/* XRC QPs with an RC QP's arguments (a receive CQ, a PD for the target): xrc_test.c */
+	EXPECT_CREATE_FAILS(-EINVAL, qp_type, OIB_QPT_XRC_INI);
+	EXPECT_CREATE_FAILS(-EINVAL, qp_type, OIB_QPT_XRC_TGT);
 	EXPECT_CREATE_FAILS(-EINVAL, port_num, 1);	/* only special QPs name a port */
 	EXPECT_CREATE_FAILS(-EINVAL, cap.max_send_wr, dev->attrs.max_qp_wr + 1);
 	EXPECT_CREATE_FAILS(-EINVAL, cap.max_recv_sge, dev->attrs.max_recv_sge + 1);
@@ -630,7 +631,7 @@ static void srq_lifecycle_and_checks(struct kunit *test)
 	EXPECT_SRQ_FAILS(-EINVAL, attr.max_wr, dev->attrs.max_srq_wr + 1);
 	EXPECT_SRQ_FAILS(-EINVAL, attr.max_sge, dev->attrs.max_srq_sge + 1);
 	EXPECT_SRQ_FAILS(-EINVAL, attr.srq_limit, 5);
-	EXPECT_SRQ_FAILS(-EOPNOTSUPP, srq_type, OIB_SRQT_XRC);
+	EXPECT_SRQ_FAILS(-EINVAL, srq_type, OIB_SRQT_XRC);	/* no domain, no CQ: xrc_test.c */
 	EXPECT_SRQ_FAILS(-EINVAL, srq_type, 9);
 #undef EXPECT_SRQ_FAILS
 

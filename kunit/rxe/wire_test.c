@@ -36,7 +36,7 @@
 
 enum {
 	W_DETH = BIT(0), W_RETH = BIT(1), W_ATMETH = BIT(2), W_AETH = BIT(3),
-	W_ATMACK = BIT(4), W_IMMDT = BIT(5), W_IETH = BIT(6),
+	W_ATMACK = BIT(4), W_IMMDT = BIT(5), W_IETH = BIT(6), W_XRCETH = BIT(7),
 };
 
 /* Wire order, size and the implementation's index for each extension header. */
@@ -45,6 +45,7 @@ static const struct {
 	u8 size;
 	enum orxe_ext ext;
 } wire_exts[] = {
+	{ W_XRCETH, 4, ORXE_EXT_XRCETH },
 	{ W_DETH, 8, ORXE_EXT_DETH },
 	{ W_RETH, 16, ORXE_EXT_RETH },
 	{ W_ATMETH, 28, ORXE_EXT_ATMETH },
@@ -99,6 +100,30 @@ static const struct wire_op {
 	{ 0x29, "UC_RDMA_WRITE_LAST_WITH_IMMEDIATE", W_IMMDT, true, L },
 	{ 0x2a, "UC_RDMA_WRITE_ONLY", W_RETH, true, O },
 	{ 0x2b, "UC_RDMA_WRITE_ONLY_WITH_IMMEDIATE", W_RETH | W_IMMDT, true, O },
+	/* XRC: the RC operations, each request with the XRCETH first (IBTA annex A14) */
+	{ 0xa0, "XRC_SEND_FIRST", W_XRCETH, true, F },
+	{ 0xa1, "XRC_SEND_MIDDLE", W_XRCETH, true, M },
+	{ 0xa2, "XRC_SEND_LAST", W_XRCETH, true, L },
+	{ 0xa3, "XRC_SEND_LAST_WITH_IMMEDIATE", W_XRCETH | W_IMMDT, true, L },
+	{ 0xa4, "XRC_SEND_ONLY", W_XRCETH, true, O },
+	{ 0xa5, "XRC_SEND_ONLY_WITH_IMMEDIATE", W_XRCETH | W_IMMDT, true, O },
+	{ 0xa6, "XRC_RDMA_WRITE_FIRST", W_XRCETH | W_RETH, true, F },
+	{ 0xa7, "XRC_RDMA_WRITE_MIDDLE", W_XRCETH, true, M },
+	{ 0xa8, "XRC_RDMA_WRITE_LAST", W_XRCETH, true, L },
+	{ 0xa9, "XRC_RDMA_WRITE_LAST_WITH_IMMEDIATE", W_XRCETH | W_IMMDT, true, L },
+	{ 0xaa, "XRC_RDMA_WRITE_ONLY", W_XRCETH | W_RETH, true, O },
+	{ 0xab, "XRC_RDMA_WRITE_ONLY_WITH_IMMEDIATE", W_XRCETH | W_RETH | W_IMMDT, true, O },
+	{ 0xac, "XRC_RDMA_READ_REQUEST", W_XRCETH | W_RETH, false, O },
+	{ 0xad, "XRC_RDMA_READ_RESPONSE_FIRST", W_AETH, true, F, true },
+	{ 0xae, "XRC_RDMA_READ_RESPONSE_MIDDLE", 0, true, M, true },
+	{ 0xaf, "XRC_RDMA_READ_RESPONSE_LAST", W_AETH, true, L, true },
+	{ 0xb0, "XRC_RDMA_READ_RESPONSE_ONLY", W_AETH, true, O, true },
+	{ 0xb1, "XRC_ACKNOWLEDGE", W_AETH, false, O, true },
+	{ 0xb2, "XRC_ATOMIC_ACKNOWLEDGE", W_AETH | W_ATMACK, false, O, true },
+	{ 0xb3, "XRC_COMPARE_SWAP", W_XRCETH | W_ATMETH, false, O },
+	{ 0xb4, "XRC_FETCH_ADD", W_XRCETH | W_ATMETH, false, O },
+	{ 0xb6, "XRC_SEND_LAST_WITH_INVALIDATE", W_XRCETH | W_IETH, true, L },
+	{ 0xb7, "XRC_SEND_ONLY_WITH_INVALIDATE", W_XRCETH | W_IETH, true, O },
 	{ 0x64, "UD_SEND_ONLY", W_DETH, true, O },
 	{ 0x65, "UD_SEND_ONLY_WITH_IMMEDIATE", W_DETH | W_IMMDT, true, O },
 };
@@ -162,10 +187,11 @@ static void wire_test_opcode_table(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, !!(flags & ORXE_OPF_INV), !!(op->hdrs & W_IETH), "%s",
 				    op->name);
 		KUNIT_EXPECT_EQ_MSG(test, !!(flags & ORXE_OPF_ACKED),
-				    opcode < 0x20 && !op->resp, "%s", op->name);
+				    (opcode < 0x20 || (opcode >= 0xa0 && opcode < 0xc0)) &&
+				    !op->resp, "%s", op->name);
 	}
 	KUNIT_EXPECT_EQ(test, valid, ARRAY_SIZE(wire_ops));
-	KUNIT_EXPECT_EQ(test, valid, 37);
+	KUNIT_EXPECT_EQ(test, valid, 37 + 23);
 }
 
 /* ---- Making frames ---- */
@@ -209,6 +235,7 @@ static void wire_random_hdr(struct rnd_state *rnd, struct orxe_tx_hdr *h, u8 opc
 	h->pkey = prandom_u32_state(rnd);
 	h->dest_qpn = prandom_u32_state(rnd) & ORXE_QPN_MASK;
 	h->psn = prandom_u32_state(rnd) & ORXE_PSN_MASK;
+	h->xrc_srqn = prandom_u32_state(rnd) & ORXE_QPN_MASK;
 	h->deth.qkey = prandom_u32_state(rnd);
 	h->deth.src_qpn = prandom_u32_state(rnd) & ORXE_QPN_MASK;
 	h->reth.va = wire_rand64(rnd);
@@ -309,6 +336,8 @@ static void wire_expect_pkt(struct kunit *test, const struct orxe_tx_hdr *h, con
 	KUNIT_EXPECT_EQ_MSG(test, pkt->psn, h->psn, "%s", n);
 	KUNIT_EXPECT_PTR_EQ(test, (const u8 *)pkt->bth, bth);
 
+	KUNIT_EXPECT_PTR_EQ(test, (const void *)pkt->xrceth,
+			    wire_ext_at(info, bth, ORXE_EXT_XRCETH));
 	KUNIT_EXPECT_PTR_EQ(test, (const void *)pkt->deth, wire_ext_at(info, bth, ORXE_EXT_DETH));
 	KUNIT_EXPECT_PTR_EQ(test, (const void *)pkt->reth, wire_ext_at(info, bth, ORXE_EXT_RETH));
 	KUNIT_EXPECT_PTR_EQ(test, (const void *)pkt->atmeth,
@@ -319,6 +348,11 @@ static void wire_expect_pkt(struct kunit *test, const struct orxe_tx_hdr *h, con
 	KUNIT_EXPECT_PTR_EQ(test, (const void *)pkt->immdt, wire_ext_at(info, bth, ORXE_EXT_IMMDT));
 	KUNIT_EXPECT_PTR_EQ(test, (const void *)pkt->ieth, wire_ext_at(info, bth, ORXE_EXT_IETH));
 
+	if (pkt->xrceth) {
+		KUNIT_EXPECT_EQ(test, orxe_xrceth_srqn(pkt->xrceth), h->xrc_srqn);
+		/* the 8 reserved bits */
+		KUNIT_EXPECT_EQ(test, be32_to_cpu(pkt->xrceth->srqn) >> 24, 0u);
+	}
 	if (pkt->deth) {
 		KUNIT_EXPECT_EQ(test, be32_to_cpu(pkt->deth->qkey), h->deth.qkey);
 		KUNIT_EXPECT_EQ(test, orxe_deth_src_qpn(pkt->deth), h->deth.src_qpn);
@@ -560,6 +594,9 @@ static void wire_test_build_errors(struct kunit *test)
 	WIRE_EXPECT_BUILD(-EINVAL, bad.psn = ORXE_PSN_MASK + 1);
 	WIRE_EXPECT_BUILD(-EINVAL, bad.flow_label = 0x100000);
 	WIRE_EXPECT_BUILD(-EINVAL, bad.deth.src_qpn = ORXE_QPN_MASK + 1);
+	WIRE_EXPECT_BUILD(-EINVAL, (bad.opcode = ORXE_XRC_SEND_ONLY,
+				    bad.xrc_srqn = ORXE_QPN_MASK + 1));
+	WIRE_EXPECT_BUILD(-EINVAL, bad.opcode = 0xb5);			/* XRC's reserved one */
 	WIRE_EXPECT_BUILD(-EINVAL, (bad.opcode = ORXE_RC_ACKNOWLEDGE, bad.aeth.msn = 1 << 24));
 	WIRE_EXPECT_BUILD(-EINVAL, (bad.opcode = ORXE_RC_ACKNOWLEDGE, bad.paylen = 4));
 	WIRE_EXPECT_BUILD(-EINVAL, (bad.opcode = ORXE_RC_RDMA_READ_REQUEST, bad.paylen = 1));

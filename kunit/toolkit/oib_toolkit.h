@@ -79,6 +79,8 @@ struct oib_mr *oib_test_kernel_mr(struct kunit *test, struct oib_pd *pd, void *a
 /* An oib_alloc_cq() CQ (private NULL), freed with oib_free_cq() when the test ends. */
 struct oib_cq *oib_test_alloc_cq(struct kunit *test, struct oib_device *device, u32 nr_cqe,
 				 u32 comp_vector, enum oib_poll_context poll_ctx);
+/* An XRC domain, its allocator's reference dropped when the test ends. */
+struct oib_xrcd *oib_test_xrcd(struct kunit *test, struct oib_device *device);
 /* A fast-registration MR mapping up to @max_num_sg pages. */
 struct oib_mr *oib_test_alloc_mr(struct kunit *test, struct oib_pd *pd, u32 max_num_sg);
 /* vzalloc()ed memory, freed when the test ends. */
@@ -91,7 +93,8 @@ void oib_test_disown(struct kunit *test, void *obj);
 
 /*
  * What a QP's INIT, RTR and RTS steps set (port 1, RoCE, hop limit 64); for UD only the Q_Key
- * (QP1: the GSI one) and the SQ PSN, for UC no RC timers or read/atomic limits.
+ * (QP1: the GSI one) and the SQ PSN, for UC no RC timers or read/atomic limits; an XRC initiator
+ * takes RC's requester attributes, an XRC target RC's responder ones (and the timeout).
  */
 struct oib_test_path {
 	union oib_gid dgid;

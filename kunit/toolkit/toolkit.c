@@ -248,11 +248,27 @@ void *oib_test_vzalloc(struct kunit *test, size_t size)
 }
 EXPORT_SYMBOL(oib_test_vzalloc);
 
+static void oib_test_xrcd_release(void *xrcd)
+{
+	oib_dealloc_xrcd(xrcd);
+}
+
+struct oib_xrcd *oib_test_xrcd(struct kunit *test, struct oib_device *device)
+{
+	struct oib_xrcd *xrcd = oib_alloc_xrcd(device);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, xrcd);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, oib_test_xrcd_release, xrcd));
+	return xrcd;
+}
+EXPORT_SYMBOL(oib_test_xrcd);
+
 void oib_test_disown(struct kunit *test, void *obj)
 {
 	static kunit_action_t * const releases[] = {
 		oib_test_pd_release, oib_test_cq_release, oib_test_qp_release,
 		oib_test_srq_release, oib_test_mr_release, oib_test_free_cq_release,
+		oib_test_xrcd_release,
 	};
 	int i;
 
@@ -277,7 +293,9 @@ EXPORT_SYMBOL(oib_test_path_init);
 int oib_test_qp_step(struct oib_qp *qp, enum oib_qp_state state, const struct oib_test_path *path)
 {
 	bool ud = qp->qp_type == OIB_QPT_UD || qp->qp_type == OIB_QPT_GSI;
-	bool rc = qp->qp_type == OIB_QPT_RC;
+	/* RC is both; an XRC initiator the requester alone, an XRC target the responder */
+	bool rc = qp->qp_type == OIB_QPT_RC || qp->qp_type == OIB_QPT_XRC_TGT;
+	bool req = qp->qp_type == OIB_QPT_RC || qp->qp_type == OIB_QPT_XRC_INI;
 	struct oib_qp_attr attr = { .qp_state = state };
 	int mask = OIB_QP_STATE;
 
@@ -317,7 +335,11 @@ int oib_test_qp_step(struct oib_qp *qp, enum oib_qp_state state, const struct oi
 	case OIB_QPS_RTS:
 		mask |= OIB_QP_SQ_PSN;
 		attr.sq_psn = path->sq_psn;
-		if (rc) {
+		if (qp->qp_type == OIB_QPT_XRC_TGT) {
+			mask |= OIB_QP_TIMEOUT;
+			attr.timeout = path->timeout;
+		}
+		if (req) {
 			mask |= OIB_QP_TIMEOUT | OIB_QP_RETRY_CNT | OIB_QP_RNR_RETRY |
 				OIB_QP_MAX_QP_RD_ATOMIC;
 			attr.timeout = path->timeout;

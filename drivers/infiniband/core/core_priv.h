@@ -6,6 +6,7 @@
 #include <linux/spinlock.h>
 #include <linux/kobject.h>
 #include <oib/provider.h>
+#include <oib/kunit/core.h>
 
 struct oib_port_sysfs;
 
@@ -88,6 +89,23 @@ void oib_free_object(struct oib_device *device, enum oib_obj_type type, void *ob
 bool oib_access_valid(struct oib_device *device, int access);
 struct oib_mr *oib_mr_alloc(struct oib_pd *pd, int access);
 struct oib_mr *oib_mr_done(struct oib_mr *mr, int ret);
+
+/* qp.c, qp_state.c, xrcd.c, xrc_rcv.c: XRC */
+struct oib_qp *oib_create_qp_owned(struct oib_pd *pd, struct oib_qp_init_attr *init_attr,
+				   bool xrc_rcv);
+void oib_xrcd_mem_put(struct oib_xrcd *xrcd);
+int oib_destroy_qp_now(struct oib_qp *qp);
+int oib_xrc_tgt_add(struct oib_qp *qp);
+int oib_xrc_tgt_destroy(struct oib_qp *qp);
+void oib_xrc_tgt_event(struct oib_qp *qp, struct oib_event *event);
+
+/* An owner's XRC target QP: shared by number (xrc_open.c). */
+static inline bool oib_qp_shared(const struct oib_qp *qp)
+{
+	return qp->qp_type == OIB_QPT_XRC_TGT && !qp->xrc_rcv;
+}
+
+void oib_xrc_rcv_close_locked(struct oib_xrcd *xrcd);
 
 int oib_check_ah_attr(struct oib_device *device, const struct oib_ah_attr *attr);
 

@@ -9,6 +9,7 @@
 static const char * const oib_obj_names[OIB_OBJ_MAX] = {
 	[OIB_OBJ_PD] = "pd", [OIB_OBJ_CQ] = "cq", [OIB_OBJ_QP] = "qp",
 	[OIB_OBJ_SRQ] = "srq", [OIB_OBJ_MR] = "mr", [OIB_OBJ_AH] = "ah",
+	[OIB_OBJ_XRCD] = "xrcd",
 };
 
 const char *oib_obj_name(enum oib_obj_type type)

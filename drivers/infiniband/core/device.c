@@ -332,6 +332,7 @@ void *oib_alloc_object(struct oib_device *device, enum oib_obj_type type, size_t
 	u32 max[OIB_OBJ_MAX] = {
 		[OIB_OBJ_PD] = a->max_pd, [OIB_OBJ_CQ] = a->max_cq, [OIB_OBJ_QP] = a->max_qp,
 		[OIB_OBJ_SRQ] = a->max_srq, [OIB_OBJ_MR] = a->max_mr, [OIB_OBJ_AH] = a->max_ah,
+		[OIB_OBJ_XRCD] = a->max_xrcd,
 	};
 	void *obj;
 

@@ -115,7 +115,9 @@ void oib_dispatch_event(struct oib_event *event)
 	case OIB_EVENT_PATH_MIG_ERR:
 	case OIB_EVENT_QP_LAST_WQE_REACHED:
 		oib_qp_watch_event(event->element.qp, event);
-		if (event->element.qp->event_handler)
+		if (oib_qp_shared(event->element.qp))
+			oib_xrc_tgt_event(event->element.qp, event);
+		else if (event->element.qp->event_handler)
 			event->element.qp->event_handler(event, event->element.qp->qp_context);
 		break;
 	case OIB_EVENT_SRQ_ERR:

@@ -2,11 +2,13 @@
 /*
  * Queue pairs: creation, the checked path through the state table, query and destroy.
  *
- * A QP is owned by its creator and holds counts on its PD, its CQs and its SRQ until
- * oib_destroy_qp().  qp->mutex serialises modify and query and protects qp->port_num; the
- * provider's modify op runs under it with qp->state still the current state.  qp->state changes
- * under it too, but for the transport's own move to ERR (oib_qp_transport_error()), which may
- * come from any context and wins over a concurrent modify to anything but RESET and ERR.
+ * A QP is owned by its creator and holds counts on its PD, its CQs, its SRQ and (an XRC target)
+ * its XRC domain until oib_destroy_qp(); a kernel-owned XRC receive QP is its domain's
+ * (xrc_rcv.c) and holds no count on it.  qp->mutex serialises modify and query and protects
+ * qp->port_num; the provider's modify op runs under it with qp->state still the current state.
+ * qp->state changes under it too, but for the transport's own move to ERR
+ * (oib_qp_transport_error()), which may come from any context and wins over a concurrent modify
+ * to anything but RESET and ERR.
  * The caller must not race destroy against other calls on the same QP.
  */
 #include <linux/module.h>
@@ -31,11 +33,40 @@ static int oib_check_qp_caps(struct oib_device *device, const struct oib_qp_init
 	return 0;
 }
 
-static int oib_check_qp_init_attr(struct oib_pd *pd, const struct oib_qp_init_attr *ia)
+/* An XRC QP: an initiator sends only, a target receives only and has a domain instead of a PD. */
+static int oib_check_xrc_qp_init_attr(struct oib_device *device, struct oib_pd *pd,
+				      const struct oib_qp_init_attr *ia)
 {
-	struct oib_device *device = pd->device;
-	const struct oib_port_immutable *imm;
+	const struct oib_qp_cap *c = &ia->cap;
 
+	if (!(device->attrs.device_cap_flags & OIB_DEVICE_XRC))
+		return -EOPNOTSUPP;
+	if (ia->port_num || ia->srq || ia->recv_cq || c->max_recv_wr || c->max_recv_sge)
+		return -EINVAL;
+	if (ia->qp_type == OIB_QPT_XRC_TGT)
+		return pd || ia->send_cq || c->max_send_wr || c->max_send_sge ||
+		       c->max_inline_data ? -EINVAL : 0;
+	if (!pd || ia->xrcd || !ia->send_cq || ia->send_cq->device != device)
+		return -EINVAL;
+	return 0;
+}
+
+static int oib_check_qp_init_attr(struct oib_device *device, struct oib_pd *pd,
+				  const struct oib_qp_init_attr *ia)
+{
+	const struct oib_port_immutable *imm;
+	int ret;
+
+	if (ia->sq_sig_type != OIB_SIGNAL_ALL_WR && ia->sq_sig_type != OIB_SIGNAL_REQ_WR)
+		return -EINVAL;
+	if (ia->create_flags)
+		return -EINVAL;
+	/* a receive source feeds a QP's own receive queue: not an SRQ's, not XRC's */
+	if (ia->recv_source && (ia->srq || !ia->recv_source->pull ||
+				ia->qp_type == OIB_QPT_XRC_INI || ia->qp_type == OIB_QPT_XRC_TGT))
+		return -EINVAL;
+	if (ia->recv_source && !device->ops->recv_source)
+		return -EOPNOTSUPP;
 	switch (ia->qp_type) {
 	case OIB_QPT_RC:
 	case OIB_QPT_UC:
@@ -54,35 +85,79 @@ static int oib_check_qp_init_attr(struct oib_pd *pd, const struct oib_qp_init_at
 		break;
 	case OIB_QPT_XRC_INI:
 	case OIB_QPT_XRC_TGT:
-		return -EOPNOTSUPP;
+		ret = oib_check_xrc_qp_init_attr(device, pd, ia);
+		return ret ?: oib_check_qp_caps(device, ia);
 	default:
 		return -EINVAL;
 	}
 
+	if (!pd || ia->xrcd)
+		return -EINVAL;
 	if (!ia->send_cq || !ia->recv_cq || ia->send_cq->device != device ||
 	    ia->recv_cq->device != device || (ia->srq && ia->srq->device != device))
 		return -EINVAL;
-	if (ia->sq_sig_type != OIB_SIGNAL_ALL_WR && ia->sq_sig_type != OIB_SIGNAL_REQ_WR)
+	if (ia->srq && ia->srq->srq_type != OIB_SRQT_BASIC)
 		return -EINVAL;
-	if (ia->create_flags || (ia->recv_source && (ia->srq || !ia->recv_source->pull)))
-		return -EINVAL;
-	if (ia->recv_source && !device->ops->recv_source)
-		return -EOPNOTSUPP;
 	return oib_check_qp_caps(device, ia);
 }
 
-struct oib_qp *oib_create_qp(struct oib_pd *pd, struct oib_qp_init_attr *init_attr)
+/* The device a QP is made on: its PD's, or for an XRC target its domain's. */
+static struct oib_device *oib_qp_device(struct oib_pd *pd, const struct oib_qp_init_attr *ia)
+{
+	if (!IS_ERR_OR_NULL(pd))
+		return pd->device;
+	if (ia->qp_type == OIB_QPT_XRC_TGT && !IS_ERR_OR_NULL(ia->xrcd))
+		return ia->xrcd->device;
+	return NULL;
+}
+
+static void oib_qp_put_deps(const struct oib_qp *qp)
+{
+	if (qp->xrcd && !qp->xrc_rcv)
+		atomic_dec(&qp->xrcd->usecnt);
+	if (qp->srq)
+		atomic_dec(&qp->srq->usecnt);
+	if (qp->recv_cq)
+		atomic_dec(&qp->recv_cq->usecnt);
+	if (qp->send_cq)
+		atomic_dec(&qp->send_cq->usecnt);
+	if (qp->pd)
+		atomic_dec(&qp->pd->usecnt);
+}
+
+static void oib_qp_get_deps(struct oib_qp *qp)
+{
+	if (qp->pd)
+		atomic_inc(&qp->pd->usecnt);
+	if (qp->send_cq)
+		atomic_inc(&qp->send_cq->usecnt);
+	if (qp->recv_cq)
+		atomic_inc(&qp->recv_cq->usecnt);
+	if (qp->srq)
+		atomic_inc(&qp->srq->usecnt);
+	if (qp->xrcd && !qp->xrc_rcv)
+		atomic_inc(&qp->xrcd->usecnt);
+}
+
+/*
+ * Make a QP; @xrc_rcv: a kernel-owned XRC receive QP (xrc_rcv.c), which its domain owns and so
+ * does not count in the domain's usecnt.
+ */
+struct oib_qp *oib_create_qp_owned(struct oib_pd *pd, struct oib_qp_init_attr *init_attr,
+				   bool xrc_rcv)
 {
 	struct oib_device *device;
 	struct oib_qp *qp;
 	int ret;
 
-	if (IS_ERR_OR_NULL(pd) || !init_attr)
+	if (IS_ERR(pd) || !init_attr)
 		return ERR_PTR(-EINVAL);
-	device = pd->device;
+	device = oib_qp_device(pd, init_attr);
+	if (!device)
+		return ERR_PTR(-EINVAL);
 	if (READ_ONCE(device->reg_state) != OIB_DEV_REGISTERED)
 		return ERR_PTR(-ENODEV);
-	ret = oib_check_qp_init_attr(pd, init_attr);
+	ret = oib_check_qp_init_attr(device, pd, init_attr);
 	if (ret)
 		return ERR_PTR(ret);
 
@@ -95,6 +170,8 @@ struct oib_qp *oib_create_qp(struct oib_pd *pd, struct oib_qp_init_attr *init_at
 	qp->recv_cq = init_attr->recv_cq;
 	qp->srq = init_attr->srq;
 	qp->recv_source = init_attr->recv_source;
+	qp->xrcd = init_attr->xrcd;
+	qp->xrc_rcv = xrc_rcv;
 	qp->event_handler = init_attr->event_handler;
 	qp->qp_context = init_attr->qp_context;
 	qp->qp_type = init_attr->qp_type;
@@ -102,6 +179,7 @@ struct oib_qp *oib_create_qp(struct oib_pd *pd, struct oib_qp_init_attr *init_at
 	if (qp->qp_type == OIB_QPT_SMI || qp->qp_type == OIB_QPT_GSI)
 		qp->port_num = init_attr->port_num;
 	mutex_init(&qp->mutex);
+	INIT_LIST_HEAD(&qp->open_list);
 
 	ret = device->ops->create_qp(qp, init_attr);
 	if (ret) {
@@ -109,13 +187,20 @@ struct oib_qp *oib_create_qp(struct oib_pd *pd, struct oib_qp_init_attr *init_at
 		oib_free_object(device, OIB_OBJ_QP, qp);
 		return ERR_PTR(ret);
 	}
-
-	atomic_inc(&pd->usecnt);
-	atomic_inc(&qp->send_cq->usecnt);
-	atomic_inc(&qp->recv_cq->usecnt);
-	if (qp->srq)
-		atomic_inc(&qp->srq->usecnt);
+	oib_qp_get_deps(qp);
+	if (oib_qp_shared(qp)) {
+		ret = oib_xrc_tgt_add(qp);
+		if (ret) {
+			oib_destroy_qp_now(qp);
+			return ERR_PTR(ret);
+		}
+	}
 	return qp;
+}
+
+struct oib_qp *oib_create_qp(struct oib_pd *pd, struct oib_qp_init_attr *init_attr)
+{
+	return oib_create_qp_owned(pd, init_attr, false);
 }
 EXPORT_SYMBOL(oib_create_qp);
 
@@ -204,6 +289,7 @@ int oib_modify_qp(struct oib_qp *qp, struct oib_qp_attr *attr, int attr_mask)
 
 	if (IS_ERR_OR_NULL(qp) || !attr || (attr_mask & ~OIB_QP_ATTR_ALL))
 		return -EINVAL;
+	qp = qp->real_qp ?: qp;		/* an opened XRC target: the QP itself */
 
 	mutex_lock(&qp->mutex);
 	cur = qp->state;
@@ -242,6 +328,7 @@ int oib_query_qp(struct oib_qp *qp, struct oib_qp_attr *attr, int attr_mask,
 
 	if (IS_ERR_OR_NULL(qp) || !attr || !init_attr || (attr_mask & ~OIB_QP_ATTR_ALL))
 		return -EINVAL;
+	qp = qp->real_qp ?: qp;
 	memset(attr, 0, sizeof(*attr));
 	memset(init_attr, 0, sizeof(*init_attr));
 
@@ -257,6 +344,7 @@ int oib_query_qp(struct oib_qp *qp, struct oib_qp_attr *attr, int attr_mask,
 	init_attr->send_cq = qp->send_cq;
 	init_attr->recv_cq = qp->recv_cq;
 	init_attr->srq = qp->srq;
+	init_attr->xrcd = qp->xrcd;
 	init_attr->qp_type = qp->qp_type;
 	init_attr->cap = attr->cap;
 	return ret;
@@ -276,39 +364,42 @@ EXPORT_SYMBOL(oib_qp_transport_error);
 
 int oib_destroy_qp(struct oib_qp *qp)
 {
-	struct oib_device *device;
-	struct oib_pd *pd;
-	struct oib_cq *scq, *rcq;
-	struct oib_srq *srq;
-
-	if (IS_ERR_OR_NULL(qp))
+	if (IS_ERR_OR_NULL(qp) || qp->real_qp)	/* a handle: oib_close_qp() */
 		return -EINVAL;
 	if (rcu_access_pointer(qp->watch))
 		return -EBUSY;
+	if (oib_qp_shared(qp))
+		return oib_xrc_tgt_destroy(qp);
+	return oib_destroy_qp_now(qp);
+}
+EXPORT_SYMBOL(oib_destroy_qp);
+
+/* Destroy @qp, which nothing else holds. */
+int oib_destroy_qp_now(struct oib_qp *qp)
+{
+	struct oib_device *device;
+	struct oib_qp deps;
+
 	device = qp->device;
-	pd = qp->pd;
-	scq = qp->send_cq;
-	rcq = qp->recv_cq;
-	srq = qp->srq;
+	deps = (struct oib_qp){ .pd = qp->pd, .send_cq = qp->send_cq, .recv_cq = qp->recv_cq,
+				.srq = qp->srq, .xrcd = qp->xrcd, .xrc_rcv = qp->xrc_rcv };
 
 	device->ops->destroy_qp(qp);
 	mutex_destroy(&qp->mutex);
 	oib_free_object(device, OIB_OBJ_QP, qp);
-
-	if (srq)
-		atomic_dec(&srq->usecnt);
-	atomic_dec(&rcq->usecnt);
-	atomic_dec(&scq->usecnt);
-	atomic_dec(&pd->usecnt);
+	oib_qp_put_deps(&deps);
 	return 0;
 }
-EXPORT_SYMBOL(oib_destroy_qp);
 
 int oib_post_send(struct oib_qp *qp, const struct oib_send_wr *wr,
 		  const struct oib_send_wr **bad_wr)
 {
 	const struct oib_send_wr *dummy;
 
+	if (unlikely(qp->real_qp)) {	/* an opened XRC target sends nothing */
+		*(bad_wr ?: &dummy) = wr;
+		return -EINVAL;
+	}
 	return qp->device->ops->post_send(qp, wr, bad_wr ?: &dummy);
 }
 EXPORT_SYMBOL(oib_post_send);
@@ -318,6 +409,10 @@ int oib_post_recv(struct oib_qp *qp, const struct oib_recv_wr *wr,
 {
 	const struct oib_recv_wr *dummy;
 
+	if (unlikely(qp->real_qp)) {	/* its receives are the SRQs' */
+		*(bad_wr ?: &dummy) = wr;
+		return -EINVAL;
+	}
 	return qp->device->ops->post_recv(qp, wr, bad_wr ?: &dummy);
 }
 EXPORT_SYMBOL(oib_post_recv);

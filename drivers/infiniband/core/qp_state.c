@@ -9,6 +9,8 @@
  * state the current state: leaving RTR, RTS, SQD or SQE.
  */
 #include <linux/module.h>
+#include <kunit/visibility.h>
+#include <oib/kunit/core.h>
 #include <oib/names.h>
 #include "core_priv.h"
 
@@ -144,6 +146,30 @@ bool oib_modify_qp_is_ok(enum oib_qp_state cur, enum oib_qp_state next, enum oib
 	return false;
 }
 EXPORT_SYMBOL(oib_modify_qp_is_ok);
+
+/*
+ * The required and optional masks of the @cur -> @next row for @type (both 0 if it has none):
+ * for callers that drive a QP through the table themselves (xrc_rcv.c).
+ */
+void oib_qp_table_masks(enum oib_qp_state cur, enum oib_qp_state next, enum oib_qp_type type,
+			u32 *required, u32 *optional)
+{
+	const struct oib_qp_transition *t;
+	size_t i;
+
+	*required = 0;
+	*optional = 0;
+	for (i = 0; i < ARRAY_SIZE(oib_qp_table); i++) {
+		t = &oib_qp_table[i];
+		if (t->from == cur && t->to == next && type < OIB_QPT_MAX &&
+		    (t->types & BIT(type))) {
+			*required = t->required;
+			*optional = t->optional;
+			return;
+		}
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(oib_qp_table_masks);
 
 /*
  * An iWARP RC QP's connection is the transport's (TCP and MPA): INIT->RTR and RTR->RTS take no

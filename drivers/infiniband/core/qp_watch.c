@@ -19,6 +19,8 @@ int oib_qp_watch(struct oib_qp *qp, struct oib_qp_watch *watch)
 	if (IS_ERR_OR_NULL(qp) || !watch || !watch->ops ||
 	    (!watch->ops->event && !watch->ops->first_recv))
 		return -EINVAL;
+	if ((watch->ops->first_recv && !qp->recv_cq) || qp->real_qp)	/* XRC */
+		return -EINVAL;
 	mutex_lock(&qp->mutex);
 	if (rcu_access_pointer(qp->watch)) {
 		mutex_unlock(&qp->mutex);

@@ -2,9 +2,27 @@
 /*
  * Shared receive queues.  An SRQ is owned by its creator, holds a count on its PD, and its
  * srq->usecnt counts the QPs attached to it: oib_destroy_srq() refuses with -EBUSY while any is.
+ * An XRC SRQ also holds a count on its XRC domain and on its CQ; its provider gives it a number.
  */
 #include <linux/module.h>
 #include "core_priv.h"
+
+static int oib_check_srq_type(struct oib_device *device, const struct oib_srq_init_attr *ia)
+{
+	switch (ia->srq_type) {
+	case OIB_SRQT_BASIC:
+		return ia->xrc.xrcd || ia->xrc.cq ? -EINVAL : 0;
+	case OIB_SRQT_XRC:
+		if (!(device->attrs.device_cap_flags & OIB_DEVICE_XRC))
+			return -EOPNOTSUPP;
+		if (IS_ERR_OR_NULL(ia->xrc.xrcd) || IS_ERR_OR_NULL(ia->xrc.cq) ||
+		    ia->xrc.xrcd->device != device || ia->xrc.cq->device != device)
+			return -EINVAL;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
 
 struct oib_srq *oib_create_srq(struct oib_pd *pd, struct oib_srq_init_attr *init_attr)
 {
@@ -17,13 +35,13 @@ struct oib_srq *oib_create_srq(struct oib_pd *pd, struct oib_srq_init_attr *init
 		return ERR_PTR(-EINVAL);
 	device = pd->device;
 	a = &init_attr->attr;
-	if (init_attr->srq_type == OIB_SRQT_XRC)
-		return ERR_PTR(-EOPNOTSUPP);
-	if (init_attr->srq_type != OIB_SRQT_BASIC)
-		return ERR_PTR(-EINVAL);
+	ret = oib_check_srq_type(device, init_attr);
+	if (ret)
+		return ERR_PTR(ret);
 	if (init_attr->recv_source && !device->ops->recv_source)
 		return ERR_PTR(-EOPNOTSUPP);
-	if ((init_attr->recv_source && !init_attr->recv_source->pull) ||
+	if ((init_attr->recv_source &&
+	     (!init_attr->recv_source->pull || init_attr->srq_type != OIB_SRQT_BASIC)) ||
 	    !a->max_wr || a->max_wr > device->attrs.max_srq_wr ||
 	    !a->max_sge || a->max_sge > device->attrs.max_srq_sge || a->srq_limit > a->max_wr)
 		return ERR_PTR(-EINVAL);
@@ -37,6 +55,8 @@ struct oib_srq *oib_create_srq(struct oib_pd *pd, struct oib_srq_init_attr *init
 	srq->srq_context = init_attr->srq_context;
 	srq->srq_type = init_attr->srq_type;
 	srq->recv_source = init_attr->recv_source;
+	srq->xrcd = init_attr->xrc.xrcd;
+	srq->cq = init_attr->xrc.cq;
 	atomic_set(&srq->usecnt, 0);
 
 	ret = device->ops->create_srq(srq, init_attr);
@@ -45,6 +65,10 @@ struct oib_srq *oib_create_srq(struct oib_pd *pd, struct oib_srq_init_attr *init
 		return ERR_PTR(ret);
 	}
 	atomic_inc(&pd->usecnt);
+	if (srq->xrcd) {
+		atomic_inc(&srq->xrcd->usecnt);
+		atomic_inc(&srq->cq->usecnt);
+	}
 	return srq;
 }
 EXPORT_SYMBOL(oib_create_srq);
@@ -77,6 +101,8 @@ EXPORT_SYMBOL(oib_query_srq);
 
 int oib_destroy_srq(struct oib_srq *srq)
 {
+	struct oib_xrcd *xrcd;
+	struct oib_cq *cq;
 	struct oib_pd *pd;
 
 	if (IS_ERR_OR_NULL(srq))
@@ -84,7 +110,13 @@ int oib_destroy_srq(struct oib_srq *srq)
 	if (atomic_read(&srq->usecnt))
 		return -EBUSY;
 	pd = srq->pd;
+	xrcd = srq->xrcd;
+	cq = srq->cq;
 	srq->device->ops->destroy_srq(srq);
+	if (xrcd) {
+		atomic_dec(&cq->usecnt);
+		atomic_dec(&xrcd->usecnt);
+	}
 	oib_free_object(pd->device, OIB_OBJ_SRQ, srq);
 	atomic_dec(&pd->usecnt);
 	return 0;

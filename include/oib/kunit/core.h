@@ -19,4 +19,11 @@ int oib_cq_set_budget(struct oib_cq *cq, u32 budget);
 /* Whether @ops's iWARP CM verbs suit @node_type (all five for an RNIC, none otherwise). */
 bool oib_iw_ops_valid(const struct oib_device_ops *ops, enum oib_node_type node_type);
 
+/*
+ * The required and optional attribute masks of the modify-QP table's @cur -> @next row for @type
+ * (both 0 where it has none): what the kernel-owned XRC receive QPs are driven to RTR with.
+ */
+void oib_qp_table_masks(enum oib_qp_state cur, enum oib_qp_state next, enum oib_qp_type type,
+			u32 *required, u32 *optional);
+
 #endif /* OIB_KUNIT_CORE_H */

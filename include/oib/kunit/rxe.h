@@ -93,8 +93,9 @@ bool oib_rxe_fabric_faulty(struct orxe_fabric *f);
  * pad to 4 bytes | ICRC.  The InfiniBand headers below are the IBTA layouts; every multi-byte field
  * is big-endian, except the ICRC, which goes on the wire least significant byte first.
  *
- * Which extension headers follow the BTH is fixed by the opcode, and so is their order (DETH, RETH
- * or AtomicETH, AETH, AtomicAckETH, ImmDt, IETH): the opcode table (oib_rxe_opcode()) says which,
+ * Which extension headers follow the BTH is fixed by the opcode, and so is their order (XRCETH,
+ * DETH, RETH or AtomicETH, AETH, AtomicAckETH, ImmDt, IETH): the opcode table
+ * (oib_rxe_opcode()) says which,
  * where and what the packet means, so the transport can stay table-driven.
  *
  * The builder writes a whole frame from a struct orxe_tx_hdr; the parser checks a received frame
@@ -115,7 +116,11 @@ enum orxe_transport {
 	ORXE_TRANSPORT_UC,
 	ORXE_TRANSPORT_RD,	/* not spoken: every RD opcode is invalid */
 	ORXE_TRANSPORT_UD,
+	ORXE_TRANSPORT_XRC = 5,	/* the RC operations, requests carrying an XRCETH */
 };
+
+#define ORXE_OPCODE_OP_MASK	0x1f	/* the operation: an XRC opcode's is its RC twin's */
+#define ORXE_XRC_OPCODE		0xa0	/* the XRC transport's bits */
 
 static inline enum orxe_transport orxe_opcode_transport(u8 opcode)
 {
@@ -160,6 +165,30 @@ enum orxe_opcode {
 	ORXE_UC_RDMA_WRITE_ONLY				= 0x2a,
 	ORXE_UC_RDMA_WRITE_ONLY_WITH_IMMEDIATE		= 0x2b,
 
+	ORXE_XRC_SEND_FIRST				= 0xa0,
+	ORXE_XRC_SEND_MIDDLE				= 0xa1,
+	ORXE_XRC_SEND_LAST				= 0xa2,
+	ORXE_XRC_SEND_LAST_WITH_IMMEDIATE		= 0xa3,
+	ORXE_XRC_SEND_ONLY				= 0xa4,
+	ORXE_XRC_SEND_ONLY_WITH_IMMEDIATE		= 0xa5,
+	ORXE_XRC_RDMA_WRITE_FIRST			= 0xa6,
+	ORXE_XRC_RDMA_WRITE_MIDDLE			= 0xa7,
+	ORXE_XRC_RDMA_WRITE_LAST				= 0xa8,
+	ORXE_XRC_RDMA_WRITE_LAST_WITH_IMMEDIATE		= 0xa9,
+	ORXE_XRC_RDMA_WRITE_ONLY				= 0xaa,
+	ORXE_XRC_RDMA_WRITE_ONLY_WITH_IMMEDIATE		= 0xab,
+	ORXE_XRC_RDMA_READ_REQUEST			= 0xac,
+	ORXE_XRC_RDMA_READ_RESPONSE_FIRST		= 0xad,
+	ORXE_XRC_RDMA_READ_RESPONSE_MIDDLE		= 0xae,
+	ORXE_XRC_RDMA_READ_RESPONSE_LAST			= 0xaf,
+	ORXE_XRC_RDMA_READ_RESPONSE_ONLY			= 0xb0,
+	ORXE_XRC_ACKNOWLEDGE				= 0xb1,
+	ORXE_XRC_ATOMIC_ACKNOWLEDGE			= 0xb2,
+	ORXE_XRC_COMPARE_SWAP				= 0xb3,
+	ORXE_XRC_FETCH_ADD				= 0xb4,
+	ORXE_XRC_SEND_LAST_WITH_INVALIDATE		= 0xb6,
+	ORXE_XRC_SEND_ONLY_WITH_INVALIDATE		= 0xb7,
+
 	ORXE_UD_SEND_ONLY				= 0x64,
 	ORXE_UD_SEND_ONLY_WITH_IMMEDIATE			= 0x65,
 };
@@ -183,6 +212,11 @@ struct orxe_bth {
 #define ORXE_BTH_ACK_REQ		BIT(31)	/* in apsn */
 
 /* ---- Extension headers ---- */
+
+/* XRC: the XRC SRQ at the target a request is for (8 reserved bits, then its number). */
+struct orxe_xrceth {
+	__be32 srqn;
+} __packed;
 
 /* Datagram: UD packets. */
 struct orxe_deth {
@@ -226,6 +260,7 @@ struct orxe_ieth {
 } __packed;
 
 static_assert(sizeof(struct orxe_bth) == 12);
+static_assert(sizeof(struct orxe_xrceth) == 4);
 static_assert(sizeof(struct orxe_deth) == 8);
 static_assert(sizeof(struct orxe_reth) == 16);
 static_assert(sizeof(struct orxe_atmeth) == 28);
@@ -233,6 +268,11 @@ static_assert(sizeof(struct orxe_aeth) == 4);
 static_assert(sizeof(struct orxe_atmack) == 8);
 static_assert(sizeof(struct orxe_immdt) == 4);
 static_assert(sizeof(struct orxe_ieth) == 4);
+
+static inline u32 orxe_xrceth_srqn(const struct orxe_xrceth *xrceth)
+{
+	return be32_to_cpu(xrceth->srqn) & ORXE_QPN_MASK;
+}
 
 static inline u32 orxe_deth_src_qpn(const struct orxe_deth *deth)
 {
@@ -287,6 +327,7 @@ static inline u32 orxe_aeth_msn(const struct orxe_aeth *aeth)
 
 /* The extension headers, in the order they follow the BTH. */
 enum orxe_ext {
+	ORXE_EXT_XRCETH,
 	ORXE_EXT_DETH,
 	ORXE_EXT_RETH,
 	ORXE_EXT_ATMETH,
@@ -350,6 +391,7 @@ struct orxe_tx_hdr {
 	u32 dest_qpn;
 	u32 psn;
 
+	u32 xrc_srqn;		/* XRCETH */
 	struct {
 		u32 qkey;
 		u32 src_qpn;
@@ -432,6 +474,7 @@ struct orxe_pkt {
 	u32 psn;
 
 	const struct orxe_bth *bth;
+	const struct orxe_xrceth *xrceth;
 	const struct orxe_deth *deth;
 	const struct orxe_reth *reth;
 	const struct orxe_atmeth *atmeth;

@@ -74,6 +74,8 @@ struct orxe_dev {
 	struct xarray qpns;		/* QPN -> struct orxe_qp, for QPN >= ORXE_QPN_FIRST */
 	struct orxe_qp *special_qp[OIB_RXE_MAX_PORTS][2];	/* [port - 1][QPN], under lock */
 	struct xarray mr_keys;		/* key index (key >> 8) -> struct orxe_mr */
+	struct xarray srqns;		/* XRC SRQ number -> struct orxe_srq (orxe_xrc.c) */
+	u32 next_srqn;			/* cyclic allocation hint for srqns */
 	u32 next_mr_index;		/* cyclic allocation hint for mr_keys */
 	u32 next_qpn;			/* cyclic allocation hint for qpns */
 	struct workqueue_struct *comp_wq;	/* completion handler work, one per CQ */
@@ -160,12 +162,19 @@ struct orxe_send_wqe {
 	struct oib_sge sge[];		/* then the inline bytes, if OIB_SEND_INLINE */
 };
 
+/*
+ * An SRQ.  An XRC one is also in the device's srqns under its number: an XRC target's responder
+ * finds it there for each request (orxe_xrc_srq_get()) and holds ref while it uses it; destroy
+ * takes the number away, drops the first reference and waits for ref_done.
+ */
 struct orxe_srq {
 	struct oib_srq ib;
 	spinlock_t lock;		/* protects queue and limit */
 	struct orxe_queue queue;		/* of struct orxe_recv_wqe */
 	u32 max_sge;
 	u32 limit;			/* armed when non-zero */
+	refcount_t ref;			/* XRC: 1 while numbered, plus each responder's use */
+	struct completion ref_done;
 };
 
 /*
@@ -232,6 +241,13 @@ struct orxe_resp {
 	} recv;
 	struct orxe_rsrc *rsrc;		/* max_dest_rd_atomic of them, used round robin */
 	u32 nrsrc, rsrc_next;
+	/*
+	 * XRC targets: the SRQ the packet being handled is steered to, held (orxe_xrc.c) from
+	 * before the responder runs until after (NULL: none), and the number of the one the
+	 * message in progress (op) is for.
+	 */
+	struct orxe_srq *xsrq;
+	u32 xsrqn;
 };
 
 /* The headers every frame of a connected QP starts from, resolved when its path is set. */
@@ -307,15 +323,49 @@ int orxe_post_recv(struct oib_qp *ibqp, const struct oib_recv_wr *wr,
 #define ORXE_RECV_LIMIT		BIT(0)	/* the SRQ fell below its armed limit */
 #define ORXE_RECV_SRC_ERR	BIT(1)	/* the receive source found a bad receive */
 bool orxe_recv_take(struct orxe_qp *qp, struct orxe_recv_wqe *out, u32 max_sge, u8 *ev);
-void orxe_recv_events(struct orxe_qp *qp, u8 ev);
+void orxe_recv_events(struct orxe_qp *qp, struct oib_srq *srq, u8 ev);
 void orxe_sq_complete(struct orxe_qp *qp, enum oib_wc_status status);
 bool orxe_qp_err_locked(struct orxe_qp *qp);
 bool orxe_qp_err(struct orxe_qp *qp);
 void orxe_qp_event(struct orxe_qp *qp, enum oib_event_type type);
 
+static inline bool orxe_qp_xrc(const struct orxe_qp *qp)
+{
+	return qp->ib.qp_type == OIB_QPT_XRC_INI || qp->ib.qp_type == OIB_QPT_XRC_TGT;
+}
+
+/* RC and XRC: acknowledged, retried; the XRC types are RC's requester or responder alone. */
+static inline bool orxe_qp_reliable(const struct orxe_qp *qp)
+{
+	return qp->ib.qp_type == OIB_QPT_RC || orxe_qp_xrc(qp);
+}
+
 static inline bool orxe_qp_connected(const struct orxe_qp *qp)
 {
-	return qp->ib.qp_type == OIB_QPT_RC || qp->ib.qp_type == OIB_QPT_UC;
+	return qp->ib.qp_type == OIB_QPT_UC || orxe_qp_reliable(qp);
+}
+
+/* The opcode @qp sends for the RC operation @rc_op: the XRC twin on an XRC QP. */
+static inline u8 orxe_qp_opcode(const struct orxe_qp *qp, u8 rc_op)
+{
+	return orxe_qp_xrc(qp) ? rc_op | ORXE_XRC_OPCODE : rc_op;
+}
+
+/* The RC operation of a received RC or XRC opcode. */
+static inline u8 orxe_rc_op(u8 opcode)
+{
+	return opcode & ORXE_OPCODE_OP_MASK;
+}
+
+/*
+ * The PD remote requests and receive buffers are checked against: an XRC target's is its
+ * current SRQ's (none: NULL, which no key matches).
+ */
+static inline struct oib_pd *orxe_qp_data_pd(const struct orxe_qp *qp)
+{
+	if (qp->ib.qp_type != OIB_QPT_XRC_TGT)
+		return qp->ib.pd;
+	return qp->resp.xsrq ? qp->resp.xsrq->ib.pd : NULL;
 }
 
 /* PSNs are 24-bit sequence numbers: a - b as a signed distance, and psn + n. */
@@ -369,6 +419,25 @@ static inline bool orxe_conn_pkey_ok(const struct orxe_qp *qp, const struct orxe
 {
 	return (pkt->pkey & 0x7fff) == (qp->path.hdr.pkey & 0x7fff);
 }
+
+/* What the responder makes of a request. */
+enum orxe_resp_result {
+	ORXE_RESP_OK,
+	ORXE_RESP_RNR,		/* no receive posted */
+	ORXE_RESP_INVALID,	/* the request makes no sense here */
+	ORXE_RESP_ACCESS,	/* the R_Key or the QP's access flags forbid it */
+	ORXE_RESP_OP_ERR,	/* the local receive buffer failed it */
+};
+
+/* orxe_xrc.c: XRC SRQ numbers, and steering at an XRC target */
+int orxe_xrc_srq_number(struct orxe_dev *rdev, struct orxe_srq *srq);
+void orxe_xrc_srq_unnumber(struct orxe_dev *rdev, struct orxe_srq *srq);
+void orxe_xrc_steer(struct orxe_qp *qp, const struct orxe_pkt *pkt);
+void orxe_xrc_unsteer(struct orxe_qp *qp);
+enum orxe_resp_result orxe_xrc_check(struct orxe_port *port, struct orxe_qp *qp,
+				     const struct orxe_pkt *pkt);
+struct orxe_srq *orxe_xrc_srq_get(struct orxe_dev *rdev, u32 srqn);
+void orxe_xrc_srq_put(struct orxe_srq *srq);
 
 /* orxe_resp.c: the RC/UC responder */
 void orxe_resp_recv(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_pkt *pkt);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * What an RC requester receives: ACKs, NAKs, read responses and atomic ACKs, under sq_lock.
+ * What an RC (or XRC initiator) requester receives: ACKs, NAKs, read responses and atomic ACKs,
+ * under sq_lock.
  *
  * An ACK for PSN p acknowledges every packet up to p, so every request wholly before it completes,
  * in order.  Reads and atomics are answered only by their own responses: an ACK beyond one whose
@@ -198,7 +199,7 @@ static bool orxe_comp_psn_ok(struct orxe_qp *qp, u32 psn, bool ack)
 static bool orxe_comp_packet(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_pkt *pkt)
 {
 	u8 syn = pkt->aeth ? orxe_aeth_syndrome(pkt->aeth) : ORXE_AETH_ACK;
-	bool ack = pkt->opcode == ORXE_RC_ACKNOWLEDGE;
+	bool ack = orxe_rc_op(pkt->opcode) == ORXE_RC_ACKNOWLEDGE;
 
 	if (!orxe_comp_psn_ok(qp, pkt->psn, ack && (syn & ORXE_AETH_KIND_MASK) == ORXE_AETH_ACK))
 		return false;
@@ -206,7 +207,7 @@ static bool orxe_comp_packet(struct orxe_port *port, struct orxe_qp *qp, const s
 		return orxe_comp_ack(port, qp, pkt->psn, syn);
 	if ((syn & ORXE_AETH_KIND_MASK) != ORXE_AETH_ACK)
 		return false;
-	if (pkt->opcode == ORXE_RC_ATOMIC_ACKNOWLEDGE)
+	if (orxe_rc_op(pkt->opcode) == ORXE_RC_ATOMIC_ACKNOWLEDGE)
 		return orxe_comp_atomic(qp, pkt);
 	return orxe_comp_read(qp, pkt);
 }

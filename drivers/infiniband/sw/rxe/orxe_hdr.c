@@ -42,6 +42,21 @@
 				.offset = { [ORXE_EXT_DETH] = 12 }
 #define ORXE_LAYOUT_DETH_IMMDT	.hdrs = ORXE_H(DETH) | ORXE_H(IMMDT), .hdr_len = 24,	\
 				.offset = { [ORXE_EXT_DETH] = 12, [ORXE_EXT_IMMDT] = 20 }
+/* XRC requests: the XRCETH right after the BTH, then what the RC twin carries. */
+#define ORXE_LAYOUT_X		.hdrs = ORXE_H(XRCETH), .hdr_len = 16,			\
+				.offset = { [ORXE_EXT_XRCETH] = 12 }
+#define ORXE_LAYOUT_X_IMMDT	.hdrs = ORXE_H(XRCETH) | ORXE_H(IMMDT), .hdr_len = 20,	\
+				.offset = { [ORXE_EXT_XRCETH] = 12, [ORXE_EXT_IMMDT] = 16 }
+#define ORXE_LAYOUT_X_RETH	.hdrs = ORXE_H(XRCETH) | ORXE_H(RETH), .hdr_len = 32,	\
+				.offset = { [ORXE_EXT_XRCETH] = 12, [ORXE_EXT_RETH] = 16 }
+#define ORXE_LAYOUT_X_RETH_IMMDT	.hdrs = ORXE_H(XRCETH) | ORXE_H(RETH) | ORXE_H(IMMDT),	\
+				.hdr_len = 36,						\
+				.offset = { [ORXE_EXT_XRCETH] = 12, [ORXE_EXT_RETH] = 16,	\
+					    [ORXE_EXT_IMMDT] = 32 }
+#define ORXE_LAYOUT_X_ATMETH	.hdrs = ORXE_H(XRCETH) | ORXE_H(ATMETH), .hdr_len = 44,	\
+				.offset = { [ORXE_EXT_XRCETH] = 12, [ORXE_EXT_ATMETH] = 16 }
+#define ORXE_LAYOUT_X_IETH	.hdrs = ORXE_H(XRCETH) | ORXE_H(IETH), .hdr_len = 20,	\
+				.offset = { [ORXE_EXT_XRCETH] = 12, [ORXE_EXT_IETH] = 16 }
 
 #define ORXE_OP(op, layout, f)		\
 	[ORXE_##op] = {			\
@@ -102,6 +117,37 @@ static const struct orxe_opcode_info orxe_opcodes[256] = {
 	ORXE_OP(UC_RDMA_WRITE_LAST_WITH_IMMEDIATE, IMMDT, ORXE_WRITE_IMM | ORXE_LAST),
 	ORXE_OP(UC_RDMA_WRITE_ONLY, RETH, ORXE_WRITE | ORXE_ONLY),
 	ORXE_OP(UC_RDMA_WRITE_ONLY_WITH_IMMEDIATE, RETH_IMMDT, ORXE_WRITE_IMM | ORXE_ONLY),
+
+	ORXE_OP(XRC_SEND_FIRST, X, ORXE_SEND | ORXE_FIRST | ORXE_ACKED),
+	ORXE_OP(XRC_SEND_MIDDLE, X, ORXE_SEND | ORXE_MIDDLE | ORXE_ACKED),
+	ORXE_OP(XRC_SEND_LAST, X, ORXE_SEND | ORXE_LAST | ORXE_ACKED),
+	ORXE_OP(XRC_SEND_LAST_WITH_IMMEDIATE, X_IMMDT,
+		ORXE_SEND | ORXE_IMM | ORXE_LAST | ORXE_ACKED),
+	ORXE_OP(XRC_SEND_ONLY, X, ORXE_SEND | ORXE_ONLY | ORXE_ACKED),
+	ORXE_OP(XRC_SEND_ONLY_WITH_IMMEDIATE, X_IMMDT,
+		ORXE_SEND | ORXE_IMM | ORXE_ONLY | ORXE_ACKED),
+	ORXE_OP(XRC_RDMA_WRITE_FIRST, X_RETH, ORXE_WRITE | ORXE_FIRST | ORXE_ACKED),
+	ORXE_OP(XRC_RDMA_WRITE_MIDDLE, X, ORXE_WRITE | ORXE_MIDDLE | ORXE_ACKED),
+	ORXE_OP(XRC_RDMA_WRITE_LAST, X, ORXE_WRITE | ORXE_LAST | ORXE_ACKED),
+	ORXE_OP(XRC_RDMA_WRITE_LAST_WITH_IMMEDIATE, X_IMMDT,
+		ORXE_WRITE_IMM | ORXE_LAST | ORXE_ACKED),
+	ORXE_OP(XRC_RDMA_WRITE_ONLY, X_RETH, ORXE_WRITE | ORXE_ONLY | ORXE_ACKED),
+	ORXE_OP(XRC_RDMA_WRITE_ONLY_WITH_IMMEDIATE, X_RETH_IMMDT,
+		ORXE_WRITE_IMM | ORXE_ONLY | ORXE_ACKED),
+	ORXE_OP(XRC_RDMA_READ_REQUEST, X_RETH,
+		ORXE_OPF_REQ | ORXE_OPF_READ | ORXE_ONLY | ORXE_ACKED),
+	ORXE_OP(XRC_RDMA_READ_RESPONSE_FIRST, AETH, ORXE_READ_RESP | ORXE_FIRST),
+	ORXE_OP(XRC_RDMA_READ_RESPONSE_MIDDLE, BTH, ORXE_READ_RESP | ORXE_MIDDLE),
+	ORXE_OP(XRC_RDMA_READ_RESPONSE_LAST, AETH, ORXE_READ_RESP | ORXE_LAST),
+	ORXE_OP(XRC_RDMA_READ_RESPONSE_ONLY, AETH, ORXE_READ_RESP | ORXE_ONLY),
+	ORXE_OP(XRC_ACKNOWLEDGE, AETH, ORXE_OPF_RESP | ORXE_ONLY),
+	ORXE_OP(XRC_ATOMIC_ACKNOWLEDGE, AETH_ATMACK, ORXE_OPF_RESP | ORXE_OPF_ATOMIC | ORXE_ONLY),
+	ORXE_OP(XRC_COMPARE_SWAP, X_ATMETH, ORXE_ATOMIC | ORXE_ACKED),
+	ORXE_OP(XRC_FETCH_ADD, X_ATMETH, ORXE_ATOMIC | ORXE_ACKED),
+	ORXE_OP(XRC_SEND_LAST_WITH_INVALIDATE, X_IETH,
+		ORXE_SEND | ORXE_INV | ORXE_LAST | ORXE_ACKED),
+	ORXE_OP(XRC_SEND_ONLY_WITH_INVALIDATE, X_IETH,
+		ORXE_SEND | ORXE_INV | ORXE_ONLY | ORXE_ACKED),
 
 	ORXE_OP(UD_SEND_ONLY, DETH, ORXE_SEND | ORXE_ONLY),
 	ORXE_OP(UD_SEND_ONLY_WITH_IMMEDIATE, DETH_IMMDT, ORXE_SEND | ORXE_IMM | ORXE_ONLY),
@@ -198,6 +244,8 @@ int orxe_frame_len(const struct orxe_tx_hdr *hdr)
 		return -EINVAL;
 	if ((info->hdrs & ORXE_H(DETH)) && (hdr->deth.src_qpn & ~ORXE_QPN_MASK))
 		return -EINVAL;
+	if ((info->hdrs & ORXE_H(XRCETH)) && (hdr->xrc_srqn & ~ORXE_QPN_MASK))
+		return -EINVAL;
 	if ((info->hdrs & ORXE_H(AETH)) && (hdr->aeth.msn & ~ORXE_MSN_MASK))
 		return -EINVAL;
 	if (hdr->paylen && !(info->flags & ORXE_OPF_PAYLOAD))
@@ -281,6 +329,11 @@ static void orxe_put_bth(struct orxe_bth *bth, const struct orxe_tx_hdr *hdr, u8
 static void orxe_put_ext(u8 *bth, const struct orxe_opcode_info *info,
 			 const struct orxe_tx_hdr *hdr)
 {
+	if (info->hdrs & ORXE_H(XRCETH)) {
+		struct orxe_xrceth *x = (void *)(bth + info->offset[ORXE_EXT_XRCETH]);
+
+		x->srqn = cpu_to_be32(hdr->xrc_srqn);
+	}
 	if (info->hdrs & ORXE_H(DETH)) {
 		struct orxe_deth *deth = (void *)(bth + info->offset[ORXE_EXT_DETH]);
 
@@ -577,6 +630,7 @@ static int orxe_parse_ib(const u8 *bth, u32 iblen, u32 hroom, struct orxe_pkt *p
 	pkt->psn = be32_to_cpu(b->apsn) & ORXE_PSN_MASK;
 
 	pkt->bth = b;
+	pkt->xrceth = orxe_ext_ptr(bth, info, ORXE_EXT_XRCETH);
 	pkt->deth = orxe_ext_ptr(bth, info, ORXE_EXT_DETH);
 	pkt->reth = orxe_ext_ptr(bth, info, ORXE_EXT_RETH);
 	pkt->atmeth = orxe_ext_ptr(bth, info, ORXE_EXT_ATMETH);

@@ -40,7 +40,9 @@ static void orxe_set_attrs(struct orxe_dev *rdev, const struct oib_rxe_params *p
 	a->vendor_id = ORXE_VENDOR_ID;
 	a->max_qp = ORXE_DEF(p->max_qp, 0x10000);
 	a->max_qp_wr = ORXE_DEF(p->max_qp_wr, 0x4000);
-	a->device_cap_flags = OIB_DEVICE_RC_RNR_NAK_GEN | OIB_DEVICE_MEM_MGT_EXTENSIONS;
+	a->device_cap_flags = OIB_DEVICE_RC_RNR_NAK_GEN | OIB_DEVICE_MEM_MGT_EXTENSIONS |
+			      OIB_DEVICE_XRC;
+	a->max_xrcd = 0x1000;
 	a->max_send_sge = ORXE_MAX_SGE;
 	a->max_recv_sge = ORXE_MAX_SGE;
 	a->max_cq = ORXE_DEF(p->max_cq, 0x4000);
@@ -71,6 +73,7 @@ void orxe_dealloc_driver(struct oib_device *ibdev)
 		oib_rxe_fabric_put(rdev->fabric);
 	xa_destroy(&rdev->qpns);
 	xa_destroy(&rdev->mr_keys);
+	xa_destroy(&rdev->srqns);
 }
 
 /* The fabric a new device's ports attach to: a named, shared one, or a netdev device's own. */
@@ -100,6 +103,7 @@ static struct orxe_dev *orxe_dev_alloc(const struct oib_rxe_params *p)
 	spin_lock_init(&rdev->atomic_lock);
 	xa_init_flags(&rdev->qpns, XA_FLAGS_ALLOC);
 	xa_init_flags(&rdev->mr_keys, XA_FLAGS_ALLOC1);
+	xa_init_flags(&rdev->srqns, XA_FLAGS_ALLOC);
 	rdev->serial = atomic_inc_return(&orxe_serial);
 	rdev->comp_wq = alloc_workqueue("oib_rxe_comp", WQ_HIGHPRI, 0);
 	fabric = orxe_dev_fabric(rdev, p);

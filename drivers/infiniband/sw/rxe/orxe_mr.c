@@ -215,7 +215,7 @@ bool orxe_sgl_copy(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_sge, u
 			off -= sge->length;
 			continue;
 		}
-		kva = orxe_sge_kva(rdev, qp->ib.pd, sge, access);
+		kva = orxe_sge_kva(rdev, orxe_qp_data_pd(qp), sge, access);
 		if (!kva)
 			return false;
 		n = min(len, sge->length - off);
@@ -248,7 +248,7 @@ const void *orxe_sgl_kva(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_
 		}
 		if (len > sge->length - off)
 			return NULL;
-		kva = orxe_sge_kva(to_rdev(qp->ib.device), qp->ib.pd, sge, 0);
+		kva = orxe_sge_kva(to_rdev(qp->ib.device), orxe_qp_data_pd(qp), sge, 0);
 		return kva ? kva + off : NULL;
 	}
 	return NULL;

@@ -75,6 +75,22 @@ static int orxe_port_parse(struct sk_buff *skb, struct orxe_pkt *pkt)
 	return orxe_pkt_parse(skb->data, skb->len, skb->len, pkt, implied);
 }
 
+/* Is @qp of the transport @pkt is for?  XRC requests go to targets, responses to initiators. */
+static bool orxe_port_qp_takes(const struct orxe_qp *qp, const struct orxe_pkt *pkt)
+{
+	switch (orxe_opcode_transport(pkt->opcode)) {
+	case ORXE_TRANSPORT_RC:
+		return qp->ib.qp_type == OIB_QPT_RC;
+	case ORXE_TRANSPORT_UC:
+		return qp->ib.qp_type == OIB_QPT_UC;
+	case ORXE_TRANSPORT_XRC:
+		return qp->ib.qp_type == (pkt->info->flags & ORXE_OPF_REQ ? OIB_QPT_XRC_TGT :
+					  OIB_QPT_XRC_INI);
+	default:
+		return false;
+	}
+}
+
 static void orxe_port_rx(struct orxe_fabric_port *fp, struct sk_buff *skb)
 {
 	struct orxe_port *port = container_of(fp, struct orxe_port, fport);
@@ -108,8 +124,8 @@ static void orxe_port_rx(struct orxe_fabric_port *fp, struct sk_buff *skb)
 		break;
 	case ORXE_TRANSPORT_RC:
 	case ORXE_TRANSPORT_UC:
-		if (qp->ib.qp_type != (orxe_opcode_transport(pkt.opcode) == ORXE_TRANSPORT_RC ?
-				       OIB_QPT_RC : OIB_QPT_UC) ||
+	case ORXE_TRANSPORT_XRC:
+		if (!orxe_port_qp_takes(qp, &pkt) ||
 		    READ_ONCE(qp->attr.port_num) != port->port_num)
 			orxe_port_count(port, OIB_RXE_RX_DROP_NO_QP);
 		else if (pkt.info->flags & ORXE_OPF_REQ)

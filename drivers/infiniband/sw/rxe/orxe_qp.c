@@ -83,7 +83,7 @@ int orxe_create_qp(struct oib_qp *ibqp, struct oib_qp_init_attr *init)
 	if (cap.max_send_wr)
 		cap.max_send_wr = n;
 
-	if (!init->srq) {
+	if (!init->srq && !orxe_qp_xrc(qp)) {	/* XRC: no receive queue of its own */
 		n = cap.max_recv_wr;
 		ret = orxe_queue_init(&qp->rq, &n, orxe_recv_wqe_size(&cap));
 		if (ret)
@@ -180,23 +180,39 @@ static void orxe_rq_flush_source_locked(struct orxe_qp *qp, struct oib_wc *wc)
 	}
 }
 
+/*
+ * An XRC target's receive taken by a message that will not finish now: flushed to its SRQ's CQ,
+ * if the SRQ is still there (else it went with it).
+ */
+static void orxe_xrc_recv_flush_locked(struct orxe_qp *qp, struct oib_wc *wc)
+{
+	struct orxe_srq *srq = orxe_xrc_srq_get(to_rdev(qp->ib.device), qp->resp.xsrqn);
+
+	lockdep_assert_held(&qp->rq_lock);
+	if (srq && srq->ib.xrcd == qp->ib.xrcd)
+		orxe_cq_post(to_rcq(srq->ib.cq), wc, false);
+	orxe_xrc_srq_put(srq);
+}
+
 static void orxe_rq_flush_locked(struct orxe_qp *qp)
 {
 	struct oib_wc wc = { .status = OIB_WC_WR_FLUSH_ERR, .opcode = OIB_WC_RECV, .qp = &qp->ib };
-	struct orxe_cq *cq = to_rcq(qp->ib.recv_cq);
 
 	lockdep_assert_held(&qp->rq_lock);
 	if (qp->resp.have_recv) {	/* taken by a message that will not finish now */
 		wc.wr_id = qp->resp.recv.wqe.wr_id;
-		orxe_cq_post(cq, &wc, false);
+		if (qp->ib.qp_type == OIB_QPT_XRC_TGT)
+			orxe_xrc_recv_flush_locked(qp, &wc);
+		else
+			orxe_cq_post(to_rcq(qp->ib.recv_cq), &wc, false);
 		qp->resp.have_recv = false;
 	}
-	if (qp->ib.srq)
+	if (qp->ib.srq || orxe_qp_xrc(qp))
 		return;
 	while (!orxe_queue_empty(&qp->rq)) {
 		wc.wr_id = ((struct orxe_recv_wqe *)orxe_queue_head(&qp->rq))->wr_id;
 		orxe_queue_pop(&qp->rq);
-		orxe_cq_post(cq, &wc, false);
+		orxe_cq_post(to_rcq(qp->ib.recv_cq), &wc, false);
 	}
 	orxe_rq_flush_source_locked(qp, &wc);
 }
@@ -341,7 +357,7 @@ static void orxe_qp_enter(struct orxe_qp *qp, enum oib_qp_state state)
 	switch (state) {
 	case OIB_QPS_RESET:
 		orxe_queue_reset(&qp->sq);
-		if (!qp->ib.srq)
+		if (!qp->ib.srq && !orxe_qp_xrc(qp))
 			orxe_queue_reset(&qp->rq);
 		memset(&qp->attr, 0, sizeof(qp->attr));
 		memset(&qp->path, 0, sizeof(qp->path));
@@ -446,7 +462,10 @@ static bool orxe_opcode_allowed(enum oib_qp_type type, enum oib_wr_opcode op)
 {
 	switch (type) {
 	case OIB_QPT_RC:
+	case OIB_QPT_XRC_INI:
 		return op < OIB_WR_MAX;
+	case OIB_QPT_XRC_TGT:
+		return false;	/* it does not send */
 	case OIB_QPT_UC:
 		return op == OIB_WR_SEND || op == OIB_WR_SEND_WITH_IMM ||
 		       op == OIB_WR_RDMA_WRITE || op == OIB_WR_RDMA_WRITE_WITH_IMM ||
@@ -495,6 +514,8 @@ static int orxe_check_send_wr(struct orxe_qp *qp, const struct oib_send_wr *wr)
 	    (!wr->wr.reg.mr || wr->wr.reg.mr->device != qp->ib.device ||
 	     wr->wr.reg.mr->type != OIB_MR_TYPE_MEM_REG ||
 	     !orxe_reg_access_valid(wr->wr.reg.access)))
+		return -EINVAL;
+	if (qp->ib.qp_type == OIB_QPT_XRC_INI && wr->xrc_remote_srq_num > ORXE_QPN_MASK)
 		return -EINVAL;
 	if (qp->ib.qp_type == OIB_QPT_UD || orxe_qp_special(qp)) {
 		if (!wr->wr.ud.ah || wr->wr.ud.ah->pd != qp->ib.pd ||
@@ -574,7 +595,7 @@ int orxe_post_recv(struct oib_qp *ibqp, const struct oib_recv_wr *wr,
 	bool flush;
 	int ret = 0;
 
-	if (ibqp->srq) {
+	if (ibqp->srq || orxe_qp_xrc(qp)) {	/* receives are the SRQs' */
 		*bad_wr = wr;
 		return -EINVAL;
 	}
@@ -670,9 +691,10 @@ static bool orxe_srq_take(struct orxe_srq *srq, struct orxe_recv_wqe *out, u32 m
 }
 
 /*
- * The next receive for @qp, from its SRQ or RQ (refilled from a receive source when empty),
- * copied out with at most @max_sge SGEs; false if none is posted.  Under rq_lock.  *@ev says
- * what orxe_recv_events() must report once the caller has let go of the QP's locks.
+ * The next receive for @qp, from its SRQ (an XRC target's: the one the message names, held by
+ * orxe_xrc_steer()) or RQ (refilled from a receive source when empty), copied out with at most
+ * @max_sge SGEs; false if none is posted.  Under rq_lock.  *@ev says what orxe_recv_events()
+ * must report once the caller has let go of the QP's locks.
  */
 bool orxe_recv_take(struct orxe_qp *qp, struct orxe_recv_wqe *out, u32 max_sge, u8 *ev)
 {
@@ -680,6 +702,8 @@ bool orxe_recv_take(struct orxe_qp *qp, struct orxe_recv_wqe *out, u32 max_sge, 
 
 	lockdep_assert_held(&qp->rq_lock);
 	*ev = 0;
+	if (qp->ib.qp_type == OIB_QPT_XRC_TGT)
+		return orxe_srq_take(qp->resp.xsrq, out, max_sge, ev);	/* orxe_xrc_check()ed */
 	if (qp->ib.srq)
 		return orxe_srq_take(to_rsrq(qp->ib.srq), out, max_sge, ev);
 	if (src && orxe_queue_empty(&qp->rq) &&
@@ -689,10 +713,10 @@ bool orxe_recv_take(struct orxe_qp *qp, struct orxe_recv_wqe *out, u32 max_sge, 
 	return orxe_recv_pop(&qp->rq, out, max_sge);
 }
 
-/* After orxe_recv_take(), without the QP's locks. */
-void orxe_recv_events(struct orxe_qp *qp, u8 ev)
+/* After orxe_recv_take(), without the QP's locks; @srq: the SRQ it took from, or NULL. */
+void orxe_recv_events(struct orxe_qp *qp, struct oib_srq *srq, u8 ev)
 {
-	struct oib_event srq_ev = { .device = qp->ib.device, .element.srq = qp->ib.srq };
+	struct oib_event srq_ev = { .device = qp->ib.device, .element.srq = srq };
 
 	if (ev & ORXE_RECV_LIMIT) {
 		srq_ev.event = OIB_EVENT_SRQ_LIMIT_REACHED;
@@ -700,7 +724,7 @@ void orxe_recv_events(struct orxe_qp *qp, u8 ev)
 	}
 	if (!(ev & ORXE_RECV_SRC_ERR))
 		return;
-	if (qp->ib.srq) {
+	if (srq) {
 		srq_ev.event = OIB_EVENT_SRQ_ERR;
 		oib_dispatch_event(&srq_ev);
 	} else if (orxe_qp_err(qp)) {

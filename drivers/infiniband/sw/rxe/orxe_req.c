@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The RC and UC requester: requests become packets, and the ACK timer drives retransmission.
+ * An XRC initiator is an RC requester whose packets carry XRC opcodes and the XRCETH naming the
+ * XRC SRQ each request is for.
  *
  * A message goes out as path-MTU packets, one PSN each; a read request takes one PSN per response
  * packet it asks for, an atomic one.  Everything runs under the QP's sq_lock, from whoever calls:
@@ -212,7 +214,7 @@ static enum oib_wc_status orxe_req_packet(struct orxe_qp *qp, struct orxe_send_w
 	struct orxe_req *req = &qp->req;
 	enum oib_wr_opcode op = wqe->wr.opcode;
 	u32 off = req->off, rem = wqe->len - off, npsn = 1;
-	bool first = !off, last = true, rc = qp->ib.qp_type == OIB_QPT_RC;
+	bool first = !off, last = true, rc = orxe_qp_reliable(qp);
 	struct orxe_tx_hdr hdr;
 	struct sk_buff *skb;
 	bool route;
@@ -247,8 +249,6 @@ static enum oib_wc_status orxe_req_packet(struct orxe_qp *qp, struct orxe_send_w
 		hdr.paylen = min(rem, mtu);
 		hdr.opcode = orxe_msg_opcodes[op][first ? (last ? ORXE_POS_ONLY : ORXE_POS_FIRST) :
 						 (last ? ORXE_POS_LAST : ORXE_POS_MIDDLE)];
-		if (!rc)
-			hdr.opcode |= ORXE_UC_OPCODE;
 		hdr.reth.va = wqe->wr.wr.rdma.remote_addr;
 		hdr.reth.rkey = wqe->wr.wr.rdma.rkey;
 		hdr.reth.len = wqe->len;
@@ -259,6 +259,11 @@ static enum oib_wc_status orxe_req_packet(struct orxe_qp *qp, struct orxe_send_w
 			wqe->last_psn = req->psn;
 		break;
 	}
+	if (qp->ib.qp_type == OIB_QPT_UC)
+		hdr.opcode |= ORXE_UC_OPCODE;
+	else
+		hdr.opcode = orxe_qp_opcode(qp, hdr.opcode);
+	hdr.xrc_srqn = wqe->wr.xrc_remote_srq_num;	/* read only for XRC opcodes */
 	/*
 	 * The end of a burst, of what is sent again, of the window, every ORXE_ACK_EVERY, and every
 	 * packet after a timeout: each is a chance for an ACK to get through.

@@ -14,19 +14,14 @@
  * UC.  No answers at all: a PSN gap loses the message in progress, which is dropped up to the next
  * first packet; a send without a receive posted, or a write its R_Key does not allow, is dropped.
  *
+ * XRC targets are RC responders whose receives, completions and memory checks are those of the
+ * XRC SRQ each request names (orxe_xrc.c); they answer with XRC opcodes.
+ *
  * The first packet received in RTR raises COMM_EST.  Events are raised once rq_lock is released.
  */
 #include <linux/module.h>
 #include <linux/skbuff.h>
 #include "orxe.h"
-
-enum orxe_resp_result {
-	ORXE_RESP_OK,
-	ORXE_RESP_RNR,		/* no receive posted */
-	ORXE_RESP_INVALID,	/* the request makes no sense here */
-	ORXE_RESP_ACCESS,	/* the R_Key or the QP's access flags forbid it */
-	ORXE_RESP_OP_ERR,	/* the local receive buffer failed it */
-};
 
 /* What to do once rq_lock is released. */
 struct orxe_resp_after {
@@ -53,6 +48,7 @@ void orxe_resp_reset(struct orxe_qp *qp)
 	resp->resid = 0;
 	resp->have_recv = false;
 	resp->rsrc_next = 0;
+	resp->xsrqn = 0;
 	if (resp->rsrc)
 		memset(resp->rsrc, 0, resp->nrsrc * sizeof(*resp->rsrc));
 }
@@ -67,7 +63,7 @@ static void orxe_resp_ack(struct orxe_qp *qp, u8 opcode, u32 psn, u8 syndrome, u
 
 	if (!orxe_conn_hdr(qp, &hdr))
 		return;
-	hdr.opcode = opcode;
+	hdr.opcode = orxe_qp_opcode(qp, opcode);
 	hdr.psn = psn;
 	hdr.aeth.syndrome = syndrome;
 	hdr.aeth.msn = qp->resp.msn;
@@ -109,10 +105,10 @@ static void orxe_resp_read_reply(struct orxe_qp *qp, const u8 *src, u32 len, u32
 		n = min(len, mtu);
 		if (!orxe_conn_hdr(qp, &hdr))
 			return;
-		hdr.opcode = first ? (last ? ORXE_RC_RDMA_READ_RESPONSE_ONLY :
-				      ORXE_RC_RDMA_READ_RESPONSE_FIRST) :
-			     (last ? ORXE_RC_RDMA_READ_RESPONSE_LAST :
-				     ORXE_RC_RDMA_READ_RESPONSE_MIDDLE);
+		hdr.opcode = orxe_qp_opcode(qp, first ? (last ? ORXE_RC_RDMA_READ_RESPONSE_ONLY :
+							 ORXE_RC_RDMA_READ_RESPONSE_FIRST) :
+						(last ? ORXE_RC_RDMA_READ_RESPONSE_LAST :
+							ORXE_RC_RDMA_READ_RESPONSE_MIDDLE));
 		hdr.psn = psn;
 		hdr.aeth.syndrome = orxe_aeth_syn_ack(ORXE_AETH_NO_CREDITS);
 		hdr.aeth.msn = qp->resp.msn;
@@ -176,7 +172,8 @@ static void orxe_resp_complete(struct orxe_qp *qp, const struct orxe_pkt *pkt,
 		wc.wc_flags |= OIB_WC_WITH_INVALIDATE;
 	}
 	qp->resp.have_recv = false;
-	orxe_cq_post(to_rcq(qp->ib.recv_cq), &wc, pkt->solicited);
+	orxe_cq_post(to_rcq(qp->ib.qp_type == OIB_QPT_XRC_TGT ? qp->resp.xsrq->ib.cq :
+			    qp->ib.recv_cq), &wc, pkt->solicited);
 }
 
 /* Make sure a receive WQE is held for the message; false if none is posted. */
@@ -200,8 +197,9 @@ static enum orxe_resp_result orxe_resp_write_start(struct orxe_qp *qp, const str
 
 	if (!(qp->attr.qp_access_flags & OIB_ACCESS_REMOTE_WRITE))
 		return ORXE_RESP_ACCESS;
-	resp->dst = orxe_rkey_kva(to_rdev(qp->ib.device), qp->ib.pd, be32_to_cpu(pkt->reth->rkey),
-				  be64_to_cpu(pkt->reth->va), len, OIB_ACCESS_REMOTE_WRITE);
+	resp->dst = orxe_rkey_kva(to_rdev(qp->ib.device), orxe_qp_data_pd(qp),
+				  be32_to_cpu(pkt->reth->rkey), be64_to_cpu(pkt->reth->va), len,
+				  OIB_ACCESS_REMOTE_WRITE);
 	if (!resp->dst)
 		return ORXE_RESP_ACCESS;
 	resp->resid = len;
@@ -258,7 +256,7 @@ static enum orxe_resp_result orxe_resp_data(struct orxe_qp *qp, const struct orx
 		return ORXE_RESP_OK;
 
 	resp->msn = orxe_psn_add(resp->msn, 1);
-	if (pkt->ieth && orxe_invalidate(to_rdev(qp->ib.device), qp->ib.pd,
+	if (pkt->ieth && orxe_invalidate(to_rdev(qp->ib.device), orxe_qp_data_pd(qp),
 					 be32_to_cpu(pkt->ieth->rkey), true)) {
 		orxe_resp_complete(qp, pkt, OIB_WC_LOC_QP_OP_ERR);
 		return ORXE_RESP_INVALID;
@@ -281,10 +279,14 @@ static enum orxe_resp_result orxe_resp_read(struct orxe_qp *qp, const struct orx
 
 	if (!(qp->attr.qp_access_flags & OIB_ACCESS_REMOTE_READ))
 		return ORXE_RESP_ACCESS;
-	if (resp->op || !resp->nrsrc || len > SZ_2G)
+	/*
+	 * A new read cannot come inside a message; a read asked again can: the message in
+	 * progress is a later one, whose lost packet the requester's going back also sends again.
+	 */
+	if ((!dup && resp->op) || !resp->nrsrc || len > SZ_2G)
 		return ORXE_RESP_INVALID;
-	src = orxe_rkey_kva(to_rdev(qp->ib.device), qp->ib.pd, be32_to_cpu(pkt->reth->rkey), va,
-			    len, OIB_ACCESS_REMOTE_READ);
+	src = orxe_rkey_kva(to_rdev(qp->ib.device), orxe_qp_data_pd(qp),
+			    be32_to_cpu(pkt->reth->rkey), va, len, OIB_ACCESS_REMOTE_READ);
 	if (!src)
 		return ORXE_RESP_ACCESS;
 	npsn = len ? DIV_ROUND_UP(len, mtu) : 1;
@@ -316,14 +318,14 @@ static enum orxe_resp_result orxe_resp_atomic(struct orxe_qp *qp, const struct o
 		return ORXE_RESP_ACCESS;
 	if (resp->op || !resp->nrsrc || (va & 7))
 		return ORXE_RESP_INVALID;
-	target = orxe_rkey_kva(rdev, qp->ib.pd, be32_to_cpu(a->rkey), va, sizeof(u64),
+	target = orxe_rkey_kva(rdev, orxe_qp_data_pd(qp), be32_to_cpu(a->rkey), va, sizeof(u64),
 			       OIB_ACCESS_REMOTE_ATOMIC);
 	if (!target)
 		return ORXE_RESP_ACCESS;
 
 	spin_lock(&rdev->atomic_lock);
 	orig = *target;
-	if (pkt->opcode == ORXE_RC_FETCH_ADD)
+	if (orxe_rc_op(pkt->opcode) == ORXE_RC_FETCH_ADD)
 		*target = orig + be64_to_cpu(a->swap_add);
 	else if (orig == be64_to_cpu(a->compare))
 		*target = be64_to_cpu(a->swap_add);
@@ -370,6 +372,32 @@ static void orxe_resp_duplicate(struct orxe_port *port, struct orxe_qp *qp,
 		orxe_resp_read(qp, pkt, true);
 }
 
+/* A send or write packet at epsn, acknowledged if it asks. */
+static enum orxe_resp_result orxe_resp_send_write(struct orxe_qp *qp, const struct orxe_pkt *pkt,
+						  struct orxe_resp_after *after)
+{
+	enum orxe_resp_result res = orxe_resp_data(qp, pkt, after);
+
+	if (res)
+		return res;
+	qp->resp.ack_psn = pkt->psn;
+	qp->resp.epsn = orxe_psn_add(qp->resp.epsn, 1);
+	if (pkt->ack_req)
+		orxe_resp_ack(qp, ORXE_RC_ACKNOWLEDGE, pkt->psn,
+			      orxe_aeth_syn_ack(ORXE_AETH_NO_CREDITS), 0);
+	return ORXE_RESP_OK;
+}
+
+static enum orxe_resp_result orxe_resp_execute(struct orxe_qp *qp, const struct orxe_pkt *pkt,
+					       struct orxe_resp_after *after)
+{
+	if (pkt->info->flags & ORXE_OPF_READ)
+		return orxe_resp_read(qp, pkt, false);
+	if (pkt->info->flags & ORXE_OPF_ATOMIC)
+		return orxe_resp_atomic(qp, pkt);
+	return orxe_resp_send_write(qp, pkt, after);
+}
+
 static void orxe_resp_rc(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_pkt *pkt,
 			 struct orxe_resp_after *after)
 {
@@ -390,20 +418,10 @@ static void orxe_resp_rc(struct orxe_port *port, struct orxe_qp *qp, const struc
 		return;
 	}
 
-	if (pkt->info->flags & ORXE_OPF_READ) {
-		res = orxe_resp_read(qp, pkt, false);
-	} else if (pkt->info->flags & ORXE_OPF_ATOMIC) {
-		res = orxe_resp_atomic(qp, pkt);
-	} else {
-		res = orxe_resp_data(qp, pkt, after);
-		if (!res) {
-			resp->ack_psn = psn;
-			resp->epsn = orxe_psn_add(resp->epsn, 1);
-			if (pkt->ack_req)
-				orxe_resp_ack(qp, ORXE_RC_ACKNOWLEDGE, psn,
-					      orxe_aeth_syn_ack(ORXE_AETH_NO_CREDITS), 0);
-		}
-	}
+	/* an XRC target's refusal to steer is NAKed below */
+	res = qp->ib.qp_type == OIB_QPT_XRC_TGT ? orxe_xrc_check(port, qp, pkt) : ORXE_RESP_OK;
+	if (!res)
+		res = orxe_resp_execute(qp, pkt, after);
 
 	switch (res) {
 	case ORXE_RESP_OK:
@@ -467,6 +485,7 @@ static void orxe_resp_uc(struct orxe_port *port, struct orxe_qp *qp, const struc
 void orxe_resp_recv(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_pkt *pkt)
 {
 	struct orxe_resp_after after = {};
+	struct orxe_srq *srq;
 	unsigned long flags;
 
 	spin_lock_irqsave(&qp->rq_lock, flags);
@@ -484,15 +503,26 @@ void orxe_resp_recv(struct orxe_port *port, struct orxe_qp *qp, const struct orx
 		qp->resp.comm_est = true;
 		after.comm_est = true;
 	}
-	if (qp->ib.qp_type == OIB_QPT_RC)
+	if (qp->ib.qp_type == OIB_QPT_XRC_TGT)
+		orxe_xrc_steer(qp, pkt);
+	srq = orxe_qp_xrc(qp) ? qp->resp.xsrq : to_rsrq(qp->ib.srq);
+	if (orxe_qp_reliable(qp))
 		orxe_resp_rc(port, qp, pkt, &after);
 	else
 		orxe_resp_uc(port, qp, pkt, &after);
+	if (after.recv_ev && orxe_qp_xrc(qp))	/* the SRQ stays held until its events are out */
+		qp->resp.xsrq = NULL;
+	else if (qp->ib.qp_type == OIB_QPT_XRC_TGT)
+		orxe_xrc_unsteer(qp);
 	spin_unlock_irqrestore(&qp->rq_lock, flags);
 
 	if (after.comm_est)
 		orxe_qp_event(qp, OIB_EVENT_COMM_EST);
-	orxe_recv_events(qp, after.recv_ev);
+	if (after.recv_ev) {
+		orxe_recv_events(qp, srq ? &srq->ib : NULL, after.recv_ev);
+		if (orxe_qp_xrc(qp))
+			orxe_xrc_srq_put(srq);
+	}
 	if (after.error && orxe_qp_err(qp) && after.event)
 		orxe_qp_event(qp, after.type);
 }

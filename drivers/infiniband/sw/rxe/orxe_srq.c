@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Shared receive queues, and the receive WQE format they share with QP receive queues. */
+/*
+ * Shared receive queues, and the receive WQE format they share with QP receive queues.  XRC SRQs
+ * are numbered for the wire (orxe_xrc.c).
+ */
 #include <linux/module.h>
 #include "orxe.h"
 
@@ -30,6 +33,13 @@ int orxe_create_srq(struct oib_srq *ibsrq, struct oib_srq_init_attr *init)
 	spin_lock_init(&srq->lock);
 	srq->max_sge = init->attr.max_sge;
 	srq->limit = init->attr.srq_limit;
+	if (ibsrq->srq_type == OIB_SRQT_XRC) {
+		ret = orxe_xrc_srq_number(to_rdev(ibsrq->device), srq);
+		if (ret) {
+			orxe_queue_free(&srq->queue);
+			return ret;
+		}
+	}
 	init->attr.max_wr = n;
 	return 0;
 }
@@ -65,6 +75,8 @@ int orxe_query_srq(struct oib_srq *ibsrq, struct oib_srq_attr *attr)
 
 void orxe_destroy_srq(struct oib_srq *ibsrq)
 {
+	if (ibsrq->srq_type == OIB_SRQT_XRC)
+		orxe_xrc_srq_unnumber(to_rdev(ibsrq->device), to_rsrq(ibsrq));
 	orxe_queue_free(&to_rsrq(ibsrq)->queue);
 }
 

@@ -175,7 +175,7 @@ void orxe_ud_recv(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_
 	if (!orxe_recv_take(qp, &r.wqe, ORXE_MAX_SGE, &ev)) {
 		spin_unlock_irqrestore(&qp->rq_lock, flags);
 		orxe_port_count(port, OIB_RXE_RX_DROP_NO_RECV);
-		orxe_recv_events(qp, ev);
+		orxe_recv_events(qp, qp->ib.srq, ev);
 		return;
 	}
 
@@ -197,5 +197,5 @@ void orxe_ud_recv(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_
 		wc.status = OIB_WC_LOC_PROT_ERR;
 	orxe_cq_post(to_rcq(qp->ib.recv_cq), &wc, pkt->solicited);
 	spin_unlock_irqrestore(&qp->rq_lock, flags);
-	orxe_recv_events(qp, ev);
+	orxe_recv_events(qp, qp->ib.srq, ev);
 }
