@@ -757,7 +757,6 @@ static void e2e_test_before_rtu(struct kunit *test)
 	ti_good(ti, tur, sizeof(tur), OIB_SRP_DATA_NONE, 0, 0);
 }
 
-
 /* Another channel to the target of @ti, from initiator port @port, with multichannel @flags. */
 static struct ti *e2e_channel(struct ti *ti, u8 port, u8 flags)
 {
