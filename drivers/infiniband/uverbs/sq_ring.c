@@ -25,12 +25,15 @@ struct oib_uverbs_sq_work {
 	struct oib_uverbs_send_batch b;
 };
 
-/* With OIB_UVERBS_CREATE_MAPPED: a ring for the granted max_send_wr and max_send_sge. */
+/*
+ * With OIB_UVERBS_CREATE_MAPPED: a ring for the granted max_send_wr and max_send_sge, the latter
+ * at most what an entry's copy holds (a provider may grant more than was asked).
+ */
 int oib_uverbs_sq_ring_init(struct oib_uverbs_file *ufile, struct oib_uverbs_qp *uqp,
 			    struct oib_uverbs_create_qp *cmd)
 {
 	struct oib_uverbs_sq_ring *sq = &uqp->sq;
-	u32 max_sge = max(cmd->cap.max_send_sge, 1u);
+	u32 max_sge = clamp(cmd->cap.max_send_sge, 1u, (u32)OIB_UVERBS_MAX_SGE);
 	struct oib_uverbs_kring *ring;
 
 	if (!(cmd->ring_flags & OIB_UVERBS_CREATE_MAPPED))
