@@ -339,6 +339,12 @@ struct oib_cq {
 	u32 comp_vector;
 	atomic_t usecnt;	/* QPs using this CQ as send or receive CQ */
 	atomic_t watches;	/* armed QP watches (oib_qp_watch()) of QPs receiving here */
+	/*
+	 * Those watches by their QP's number, armed or not, from oib_qp_watch() to
+	 * oib_qp_unwatch() (both under the QP's mutex; read under RCU): the poll path finds a
+	 * completion's watch here, never through wc->qp, whose QP may be gone.
+	 */
+	struct xarray watch_qps;
 
 	/*
 	 * oib_alloc_cq() CQs only (core/cq_poll.c); zero otherwise.  The poller (the irq_poll or

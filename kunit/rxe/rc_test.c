@@ -743,6 +743,55 @@ static void rc_qp_watch(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&rw->comm_est));
 }
 
+static void rc_unwatch(void *watch)
+{
+	oib_qp_unwatch(watch);	/* nothing if it is not watching */
+}
+
+/*
+ * A watch on a QP whose receive CQ also holds a completion of a QP destroyed since: the poll
+ * finds watches by the completions' QP numbers and never reads the gone QP (KASAN would see it),
+ * and the other QP's completion is not the watched one's first receive.
+ */
+static void rc_qp_watch_gone_qp(struct kunit *test)
+{
+	struct rc_cfg cfg = {};
+	struct rc_pair *p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
+	struct rc_watch *rw = kunit_kzalloc(test, sizeof(*rw), GFP_KERNEL);
+	struct oib_qp_init_attr ia = {
+		.event_handler = rc_event, .qp_context = &p->b, .qp_type = OIB_QPT_RC,
+		.sq_sig_type = OIB_SIGNAL_REQ_WR, .send_cq = p->b.scq, .recv_cq = p->b.rcq,
+		.cap = { .max_send_wr = 1, .max_recv_wr = 1, .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+	};
+	struct oib_test_path path = { .dgid = p->a.gid, .dest_qpn = p->a.qp->qp_num,
+				      .mtu = OIB_MTU_1024 };
+	struct oib_qp *w;
+	struct oib_wc wc;
+
+	KUNIT_ASSERT_NOT_NULL(test, rw);
+	rw->e = &p->b;
+	rw->watch.ops = &rc_watch_ops;
+	w = oib_test_qp_attr(test, p->b.pd, &ia);	/* before b's QP goes: its own number */
+	KUNIT_ASSERT_EQ(test, 0, oib_test_qp_step(w, OIB_QPS_INIT, &path));
+	KUNIT_ASSERT_EQ(test, 0, oib_test_qp_step(w, OIB_QPS_RTR, &path));
+	KUNIT_ASSERT_EQ(test, 0, oib_qp_watch(w, &rw->watch));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rc_unwatch, &rw->watch));
+
+	KUNIT_ASSERT_EQ(test, 0, oib_req_notify_cq(p->b.rcq, OIB_CQ_NEXT_COMP));
+	rc_post_recv(test, &p->b, 1, 0, 100);
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 1, 0, 10, 0));
+	KUNIT_ASSERT_TRUE(test, oib_test_wait_for(atomic_read(&p->b.comps)));
+	oib_test_disown(test, p->b.qp);
+	KUNIT_ASSERT_EQ(test, 0, oib_destroy_qp(p->b.qp));
+	p->b.qp = NULL;
+
+	KUNIT_ASSERT_EQ(test, 1, rc_poll(p->b.rcq, &wc, 1));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 1);
+	KUNIT_EXPECT_EQ(test, wc.status, OIB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&rw->first_recv));
+}
+
 struct rc_loss_case {
 	const char *name;
 	enum oib_qp_type type;
@@ -1198,6 +1247,7 @@ static struct kunit_case rc_cases[] = {
 	KUNIT_CASE(rc_rnr_no_retry),
 	KUNIT_CASE(rc_rtr),
 	KUNIT_CASE(rc_qp_watch),
+	KUNIT_CASE(rc_qp_watch_gone_qp),
 	KUNIT_CASE_PARAM_ATTR(rc_loss, rc_loss_gen_params, { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE(rc_capture),
 	KUNIT_CASE(rc_fuzz),

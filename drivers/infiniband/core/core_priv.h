@@ -64,7 +64,7 @@ void oib_cq_pool_destroy(struct oib_device *device);
 
 /* qp_watch.c */
 void oib_qp_watch_event(struct oib_qp *qp, const struct oib_event *event);
-void oib_qp_watch_polled(const struct oib_wc *wc, int n);
+void oib_qp_watch_polled(struct oib_cq *cq, const struct oib_wc *wc, int n);
 
 static inline struct oib_port *oib_port(struct oib_device *device, u32 port)
 {

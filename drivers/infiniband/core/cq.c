@@ -64,6 +64,7 @@ struct oib_cq *oib_create_cq(struct oib_device *device, oib_comp_handler_t comp_
 	cq->cq_context = cq_context;
 	cq->comp_vector = attr->comp_vector;
 	atomic_set(&cq->usecnt, 0);
+	xa_init(&cq->watch_qps);
 
 	ret = device->ops->create_cq(cq, attr);
 	if (ret) {
@@ -83,6 +84,7 @@ void oib_cq_destroy(struct oib_cq *cq)
 	cq->device->ops->destroy_cq(cq);
 	if (cq->managed)
 		oib_cq_poller_stop(cq);
+	xa_destroy(&cq->watch_qps);	/* empty: a watched QP holds the CQ */
 	oib_free_object(cq->device, OIB_OBJ_CQ, cq);
 }
 
@@ -105,7 +107,7 @@ int oib_poll_cq(struct oib_cq *cq, int num_entries, struct oib_wc *wc)
 		return -EINVAL;
 	n = cq->device->ops->poll_cq(cq, num_entries, wc);
 	if (unlikely(atomic_read(&cq->watches)) && n > 0)
-		oib_qp_watch_polled(wc, n);
+		oib_qp_watch_polled(cq, wc, n);
 	return n;
 }
 EXPORT_SYMBOL(oib_poll_cq);

@@ -8,14 +8,18 @@
  * completion polled while the core records the QP in RTR.
  *
  * The poll path pays one atomic_read of its CQ's count of armed watches; only a CQ that has some
- * looks at its completions.  Callbacks run under rcu_read_lock() in the context of the poll or of
- * the event (they must not sleep); oib_qp_unwatch() waits for those in progress.
+ * looks at its completions, and finds each one's watch by the QP number the provider recorded
+ * (the CQ's watch_qps): a completion may be of a QP destroyed since, which it must not touch.
+ * Callbacks run under rcu_read_lock() in the context of the poll or of the event (they must not
+ * sleep); oib_qp_unwatch() waits for those in progress.
  */
 #include <linux/rcupdate.h>
 #include "core_priv.h"
 
 int oib_qp_watch(struct oib_qp *qp, struct oib_qp_watch *watch)
 {
+	int ret;
+
 	if (IS_ERR_OR_NULL(qp) || !watch || !watch->ops ||
 	    (!watch->ops->event && !watch->ops->first_recv))
 		return -EINVAL;
@@ -29,6 +33,11 @@ int oib_qp_watch(struct oib_qp *qp, struct oib_qp_watch *watch)
 	watch->qp = qp;
 	watch->armed = 0;
 	if (watch->ops->first_recv) {
+		ret = xa_insert(&qp->recv_cq->watch_qps, qp->qp_num, watch, GFP_KERNEL);
+		if (ret) {
+			mutex_unlock(&qp->mutex);
+			return ret;
+		}
 		set_bit(0, &watch->armed);
 		atomic_inc(&qp->recv_cq->watches);
 	}
@@ -57,6 +66,8 @@ void oib_qp_unwatch(struct oib_qp_watch *watch)
 	if (!WARN_ON(rcu_access_pointer(qp->watch) != watch)) {
 		RCU_INIT_POINTER(qp->watch, NULL);
 		oib_qp_watch_disarm(watch);
+		if (watch->ops->first_recv)
+			xa_erase(&qp->recv_cq->watch_qps, qp->qp_num);
 	}
 	mutex_unlock(&qp->mutex);
 	synchronize_rcu();	/* no callback of @watch runs after this */
@@ -76,8 +87,12 @@ void oib_qp_watch_event(struct oib_qp *qp, const struct oib_event *event)
 	rcu_read_unlock();
 }
 
-/* Completions polled from a CQ with armed watches: the first good receive of a QP in RTR. */
-void oib_qp_watch_polled(const struct oib_wc *wc, int n)
+/*
+ * Completions polled from @cq, which has armed watches: the first good receive of a QP in RTR.
+ * The watch is the one of the completion's QP number, and of its very QP (compared, never read:
+ * a number may have been given again to a QP made since).
+ */
+void oib_qp_watch_polled(struct oib_cq *cq, const struct oib_wc *wc, int n)
 {
 	struct oib_qp_watch *watch;
 	int i;
@@ -86,9 +101,9 @@ void oib_qp_watch_polled(const struct oib_wc *wc, int n)
 	for (i = 0; i < n; i++) {
 		if (wc[i].status != OIB_WC_SUCCESS || !(wc[i].opcode & OIB_WC_RECV))
 			continue;
-		watch = rcu_dereference(wc[i].qp->watch);
-		if (watch && test_bit(0, &watch->armed) &&
-		    READ_ONCE(wc[i].qp->state) == OIB_QPS_RTR && oib_qp_watch_disarm(watch))
+		watch = xa_load(&cq->watch_qps, wc[i].qp_num);
+		if (watch && watch->qp == wc[i].qp && test_bit(0, &watch->armed) &&
+		    READ_ONCE(watch->qp->state) == OIB_QPS_RTR && oib_qp_watch_disarm(watch))
 			watch->ops->first_recv(watch);
 	}
 	rcu_read_unlock();
