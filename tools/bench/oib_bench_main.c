@@ -154,7 +154,7 @@ static void oib_bench_dev_destroy(struct oib_bench_dev *d)
 		pr_info("oib-bench: %s was not removed\n", oib_dev_name(d->device));
 }
 
-void oib_bench_side_qp_attr(struct oib_bench_side *s, struct oib_qp_init_attr *attr)
+static void oib_bench_side_qp_attr(struct oib_bench_side *s, struct oib_qp_init_attr *attr)
 {
 	*attr = (struct oib_qp_init_attr){
 		.qp_type = OIB_QPT_RC,
@@ -166,7 +166,7 @@ void oib_bench_side_qp_attr(struct oib_bench_side *s, struct oib_qp_init_attr *a
 	};
 }
 
-int oib_bench_side_alloc(struct oib_bench_side *s, struct oib_bench_dev *d)
+static int oib_bench_side_alloc(struct oib_bench_side *s, struct oib_bench_dev *d)
 {
 	struct oib_cq_init_attr cq_attr = { .cqe = OIB_BENCH_CQ_DEPTH };
 	int ret;
@@ -191,7 +191,7 @@ int oib_bench_side_alloc(struct oib_bench_side *s, struct oib_bench_dev *d)
 	return 0;
 }
 
-static int oib_bench_side_create(struct oib_bench_side *s, struct oib_bench_dev *d)
+int oib_bench_side_create(struct oib_bench_side *s, struct oib_bench_dev *d)
 {
 	struct oib_qp_init_attr qp_attr;
 	int ret;
@@ -200,6 +200,12 @@ static int oib_bench_side_create(struct oib_bench_side *s, struct oib_bench_dev 
 	if (ret)
 		return ret;
 	oib_bench_side_qp_attr(s, &qp_attr);
+	if (s->id) {
+		ret = oib_cma_create_qp(s->id, d->pd, &qp_attr);
+		if (!ret)
+			s->qp = s->id->qp;
+		return ret;
+	}
 	s->qp = oib_create_qp(d->pd, &qp_attr);
 	if (IS_ERR(s->qp)) {
 		ret = PTR_ERR(s->qp);

@@ -46,10 +46,11 @@ struct oib_bench_conn {
 	struct oib_bench_side side[OIB_BENCH_NPAIRS][2];
 };
 
-/* oib_bench_main.c: @s's buffer, CQ and MR on @d (the QP is the caller's to make). */
-int oib_bench_side_alloc(struct oib_bench_side *s, struct oib_bench_dev *d);
-/* The QP attributes every side uses, with @s's CQ. */
-void oib_bench_side_qp_attr(struct oib_bench_side *s, struct oib_qp_init_attr *attr);
+/*
+ * oib_bench_main.c: @s's buffer, CQ, MR and QP on @d; the QP is @s->id's if @s has an oib_cma
+ * id (made by the caller or a listener), else one of its own.
+ */
+int oib_bench_side_create(struct oib_bench_side *s, struct oib_bench_dev *d);
 /* Query @d's device (@mtu, @rd_atom), make its PD: what both kinds do once it is there. */
 int oib_bench_dev_init(struct oib_bench_dev *d);
 

@@ -125,22 +125,6 @@ static int obs_dev_create(struct oib_bench_dev *d, int i)
 	return ret ?: oib_bench_dev_init(d);
 }
 
-/* @s's id, QP, buffer, CQ and MR: the id is @s->id, made by the caller or the listener. */
-static int obs_side_create(struct oib_bench_side *s, struct oib_bench_dev *d)
-{
-	struct oib_qp_init_attr attr;
-	int ret;
-
-	ret = oib_bench_side_alloc(s, d);
-	if (ret)
-		return ret;
-	oib_bench_side_qp_attr(s, &attr);
-	ret = oib_cma_create_qp(s->id, d->pd, &attr);
-	if (!ret)
-		s->qp = s->id->qp;
-	return ret;
-}
-
 /* Connect pair @p: the client connects, the server side is made on its request and accepts. */
 static int obs_pair(struct oib_bench_conn *c, struct obs_listen *l, int p)
 {
@@ -172,7 +156,7 @@ static int obs_pair(struct oib_bench_conn *c, struct obs_listen *l, int p)
 		return ret;
 	if (cl->id->device != c->dev[0].device)
 		return -EXDEV;
-	ret = obs_side_create(cl, &c->dev[0]);
+	ret = oib_bench_side_create(cl, &c->dev[0]);
 	if (ret)
 		return ret;
 	WRITE_ONCE(l->next, sv);
@@ -183,7 +167,7 @@ static int obs_pair(struct oib_bench_conn *c, struct obs_listen *l, int p)
 		return -ETIMEDOUT;
 	if (sv->id->device != c->dev[1].device)
 		return -EXDEV;
-	ret = obs_side_create(sv, &c->dev[1]);
+	ret = oib_bench_side_create(sv, &c->dev[1]);
 	if (!ret)
 		ret = oib_cma_accept(sv->id, &param);
 	return ret ?: obs_wait(cl, OIB_CMA_EVENT_ESTABLISHED) ?:
