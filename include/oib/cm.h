@@ -312,17 +312,20 @@ void oib_cm_destroy_id(struct oib_cm_id *id);
 int oib_cm_listen(struct oib_cm_id *id, u64 service_id, u64 service_mask);
 
 /*
- * Connecting.  The cm_id takes @qp (RC or UC, in RESET or INIT, on the cm_id's device) and
- * drives it: to INIT when the REQ goes out or the REQ_RECEIVED handler sends the REP, to RTR
+ * Connecting.  The cm_id takes @qp (RC, UC or XRC_INI, in RESET or INIT, on the cm_id's device)
+ * and drives it: to INIT when the REQ goes out or the REQ_RECEIVED handler sends the REP, to RTR
  * when the REP comes in (active) or goes out (passive), to RTS when the connection is
- * established, and to ERR when it is rejected, times out or is disconnected.  The owner keeps
- * the QP and destroys it after the cm_id (while the passive side waits to be established the
- * CM watches the QP, and a watched QP cannot be destroyed).
+ * established, and to ERR when it is rejected, times out or is disconnected.  The REP's QP is of
+ * the REQ's transport: an XRC REQ is answered with an XRC_TGT QP (or a kernel-owned receive QP's
+ * number, see oib_cm_rep_param).  The owner keeps the QP and destroys it after the cm_id (while
+ * the passive side waits to be established the CM watches the QP, and a watched QP cannot be
+ * destroyed).
  *
  * The passive side is established by whichever comes first: the RTU, the QP's
  * communication-established event, or the first receive completion the owner polls from the QP
- * in RTR; no call is needed (oib_cm_notify() is there for owners that want it).  The owner may
- * post receives and sends as soon as the REP is sent: sends leave when the QP reaches RTS.
+ * in RTR (an XRC target's receives complete on its SRQs' CQs: not that one); no call is needed
+ * (oib_cm_notify() is there for owners that want it).  The owner may post receives and sends
+ * as soon as the REP is sent: sends leave when the QP reaches RTS.
  */
 struct oib_cm_req_param {
 	struct oib_qp *qp;
@@ -348,13 +351,20 @@ struct oib_cm_req_param {
 
 /*
  * -EINVAL: a field out of range, private data too long, the id not IDLE or not on a device, the
- * QP not RC/UC, not on the id's device or past INIT; -EADDRNOTAVAIL: @path's sgid is not this
- * device's; -ENODEV: its port has no CM; -ENOMEM.
+ * QP not RC/UC/XRC_INI (an XRC initiator not peer to peer), not on the id's device or past
+ * INIT; -EADDRNOTAVAIL: @path's sgid is not this device's; -ENODEV: its port has no CM; -ENOMEM.
  */
 int oib_cm_send_req(struct oib_cm_id *id, const struct oib_cm_req_param *param);
 
 struct oib_cm_rep_param {
-	struct oib_qp *qp;
+	struct oib_qp *qp;		/* NULL only with @xrc_rcv_qpn */
+	/*
+	 * XRC: instead of @qp, the number of a kernel-owned receive QP (oib_create_xrc_rcv_qp())
+	 * the owner made in the REQ_RECEIVED handler from oib_cm_init_qp_attr()'s INIT and RTR
+	 * attributes (with rq_psn = @starting_psn).  The CM neither drives nor watches it: this
+	 * side is established by the RTU.
+	 */
+	u32 xrc_rcv_qpn;
 	u32 starting_psn;		/* 24 bits: the PSN our QP receives from first */
 	const void *private_data;
 	u8 private_data_len;		/* <= OIB_CM_REP_PRIVATE_DATA_SIZE */
@@ -362,7 +372,7 @@ struct oib_cm_rep_param {
 	u8 initiator_depth;		/* at most the REQ's responder resources is used */
 	u8 target_ack_delay;		/* 5 bits */
 	u8 rnr_retry_count;		/* 3 bits: the peer's RNR retries */
-	bool srq;
+	bool srq;			/* XRC: always set on the wire */
 };
 
 /*

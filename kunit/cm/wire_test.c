@@ -118,6 +118,7 @@ static const struct wire_field wire_fields[] = {
 	FI(REP, rep.remote_comm_id, U32, B(4), 32),
 	FI(REP, rep.local_qkey, U32, B(8), 32),
 	FI(REP, rep.local_qpn, U32, B(12), 24),
+	FI(REP, rep.local_eecn, U32, B(16), 24),
 	FS(REP, rep.vendor_id, B(15), 8, B(19), 8, B(23), 8),
 	FI(REP, rep.starting_psn, U32, B(20), 24),
 	FI(REP, rep.responder_resources, U8, B(24), 8),

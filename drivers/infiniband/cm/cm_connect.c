@@ -116,6 +116,7 @@ static bool cm_req_param_ok(const struct oib_cm_id *id, const struct oib_cm_req_
 	       p->remote_cm_response_timeout <= OIB_CM_TIMEOUT_MAX &&
 	       p->local_cm_response_timeout <= OIB_CM_TIMEOUT_MAX && p->retry_count < 8 &&
 	       p->rnr_retry_count < 8 && p->max_cm_retries < 16 &&
+	       !(p->peer_to_peer && p->qp->qp_type == OIB_QPT_XRC_INI) &&
 	       cm_pdata_ok(p->private_data, p->private_data_len, CM_MSG_REQ);
 }
 
@@ -135,15 +136,20 @@ static void cm_format_req(struct cm_id_priv *priv, const struct oib_cm_req_param
 	req->responder_resources = p->responder_resources;
 	req->initiator_depth = p->initiator_depth;
 	req->remote_cm_response_timeout = p->remote_cm_response_timeout;
-	req->transport = p->qp->qp_type == OIB_QPT_UC ? OIB_CM_TRANSPORT_UC : OIB_CM_TRANSPORT_RC;
+	req->transport = priv->conn.transport;
 	req->starting_psn = p->starting_psn;
 	req->local_cm_response_timeout = p->local_cm_response_timeout;
-	req->retry_count = p->retry_count;
 	req->pkey = path->pkey;
 	req->path_mtu = path->mtu;
-	req->rnr_retry_count = p->rnr_retry_count;
 	req->max_cm_retries = p->max_cm_retries;
-	req->srq = p->qp->srq;
+	if (req->transport != OIB_CM_TRANSPORT_XRC) {
+		/* an XRC initiator has no receive side: what only a responder uses stays 0 */
+		req->retry_count = p->retry_count;
+		req->rnr_retry_count = p->rnr_retry_count;
+		req->srq = p->qp->srq;
+	} else {
+		req->responder_resources = 0;
+	}
 	req->primary = (struct cm_path){
 		.local_lid = path->slid, .remote_lid = path->dlid,
 		.local_gid = path->sgid, .remote_gid = path->dgid,
@@ -164,6 +170,10 @@ CM_ACTION(send_req)
 	u16 pkey_index;
 	int ret;
 
+	ret = cm_qp_transport(p->qp);
+	if (ret < 0)
+		return ret;
+	c->transport = ret;
 	ret = cm_bind_port_locked(priv, &path->sgid);
 	if (ret)
 		return ret;
@@ -177,7 +187,7 @@ CM_ACTION(send_req)
 	c->mtu = path->mtu;
 	c->rq_psn = p->starting_psn;	/* the REQ's PSN is what the peer sends from */
 	c->max_rd_atomic = p->initiator_depth;
-	c->max_dest_rd_atomic = p->responder_resources;
+	c->max_dest_rd_atomic = c->transport == OIB_CM_TRANSPORT_XRC ? 0 : p->responder_resources;
 	c->packet_life_time = path->packet_life_time;
 	c->ack_timeout = min_t(u8, path->packet_life_time + 1, OIB_CM_TIMEOUT_MAX);
 	c->retry_count = p->retry_count;
@@ -278,6 +288,7 @@ static int cm_take_req(struct cm_id_priv *priv, struct cm_ctx *ctx)
 	oib_find_pkey(ctx->port->device, ctx->port->port_num, req->pkey, &pkey_index);
 	c->pkey_index = pkey_index;
 	c->mtu = req->path_mtu;
+	c->transport = req->transport;
 	c->remote_qpn = req->local_qpn;
 	c->sq_psn = req->starting_psn;
 	c->max_rd_atomic = req->responder_resources;
@@ -390,16 +401,19 @@ CM_ACTION(mra_rcvd)
 CM_ACTION(send_rep)
 {
 	const struct oib_cm_rep_param *p = ctx->param;
+	u32 qpn = p->qp ? p->qp->qp_num : p->xrc_rcv_qpn;
 	struct cm_conn *c = &priv->conn;
 	struct cm_msg msg = { .type = CM_MSG_REP };
 	struct cm_rep *rep = &msg.rep;
+	bool xrc = c->transport == OIB_CM_TRANSPORT_XRC;
 	int ret;
 
-	ret = cm_qp_attach_locked(priv, p->qp);
+	/* a kernel-owned XRC receive QP (no @p->qp) is the owner's: not driven, not watched */
+	ret = p->qp ? cm_qp_attach_locked(priv, p->qp) : xrc ? 0 : -EINVAL;
 	if (ret)
 		return ret;
 	c->rq_psn = p->starting_psn;	/* the REP's PSN is what the peer sends from */
-	c->max_rd_atomic = min(c->max_rd_atomic, p->initiator_depth);
+	c->max_rd_atomic = xrc ? 0 : min(c->max_rd_atomic, p->initiator_depth);
 	c->max_dest_rd_atomic = min(c->max_dest_rd_atomic, p->responder_resources);
 	ret = cm_qp_move_locked(priv, OIB_QPS_RTR);
 	if (!ret)
@@ -409,13 +423,15 @@ CM_ACTION(send_rep)
 	msg.tid = c->tid;
 	rep->local_comm_id = priv->id.local_id;
 	rep->remote_comm_id = priv->id.remote_id;
-	rep->local_qpn = p->qp->qp_num;
+	/* an XRC target's number goes in the EECN field, and it always has SRQs */
+	rep->local_qpn = xrc ? 0 : qpn;
+	rep->local_eecn = xrc ? qpn : 0;
+	rep->srq = xrc || p->srq;
 	rep->starting_psn = p->starting_psn;
 	rep->responder_resources = c->max_dest_rd_atomic;
 	rep->initiator_depth = c->max_rd_atomic;
 	rep->target_ack_delay = p->target_ack_delay;
 	rep->rnr_retry_count = p->rnr_retry_count;
-	rep->srq = p->srq;
 	rep->local_ca_guid = priv->port->ca_guid;
 	rep->pdata = (struct cm_pdata){ p->private_data, p->private_data_len };
 	return cm_send_msg_locked(priv, &msg, true);
@@ -423,7 +439,8 @@ CM_ACTION(send_rep)
 
 int oib_cm_send_rep(struct oib_cm_id *id, const struct oib_cm_rep_param *param)
 {
-	if (!id || !param || !param->qp || param->starting_psn >= BIT(24) ||
+	if (!id || !param || !param->qp == !param->xrc_rcv_qpn ||
+	    param->xrc_rcv_qpn >= BIT(24) || param->starting_psn >= BIT(24) ||
 	    param->target_ack_delay > OIB_CM_TIMEOUT_MAX || param->rnr_retry_count >= 8 ||
 	    !cm_pdata_ok(param->private_data, param->private_data_len, CM_MSG_REP))
 		return -EINVAL;
@@ -445,16 +462,18 @@ CM_ACTION(deliver_rep)
 	struct oib_cm_rep_event_param *p = &ev.param.rep;
 	struct cm_conn *c = &priv->conn;
 	struct cm_id_priv *other;
+	u32 qpn;
 	int ret;
 
+	qpn = c->transport == OIB_CM_TRANSPORT_XRC ? rep->local_eecn : rep->local_qpn;
 	other = cm_id_insert_remote(priv, rep->local_comm_id, &c->av.grh.dgid);
 	if (!other)
-		other = cm_id_insert_remote_qpn(priv, rep->local_ca_guid, rep->local_qpn);
+		other = cm_id_insert_remote_qpn(priv, rep->local_ca_guid, qpn);
 	if (other) {
 		cm_id_put(other);
 		return -EALREADY;	/* that peer or QP is another connection's */
 	}
-	c->remote_qpn = rep->local_qpn;
+	c->remote_qpn = qpn;
 	c->sq_psn = rep->starting_psn;
 	c->max_rd_atomic = min(c->max_rd_atomic, rep->responder_resources);
 	c->max_dest_rd_atomic = min(c->max_dest_rd_atomic, rep->initiator_depth);
@@ -464,7 +483,7 @@ CM_ACTION(deliver_rep)
 	if (ret)
 		goto err;
 	p->remote_ca_guid = rep->local_ca_guid;
-	p->remote_qpn = rep->local_qpn;
+	p->remote_qpn = qpn;
 	p->remote_qkey = rep->local_qkey;
 	p->starting_psn = rep->starting_psn;
 	p->responder_resources = rep->responder_resources;

@@ -30,6 +30,7 @@ struct cm_conn {
 	struct oib_ah_attr av;		/* to the peer, for the QP and for our MADs */
 	u16 pkey_index;
 	u8 mtu;				/* enum oib_mtu */
+	u8 transport;			/* enum oib_cm_transport */
 	u32 remote_qpn;
 	u32 sq_psn;			/* ours */
 	u32 rq_psn;			/* the peer's */
@@ -185,6 +186,7 @@ void cm_msg_done(struct cm_id_priv *priv, struct oib_mad_send_buf *sb,
 unsigned int cm_timeout_ms(u8 t);
 
 /* cm_qp.c: the connection's QP. */
+int cm_qp_transport(const struct oib_qp *qp);
 int cm_qp_attach_locked(struct cm_id_priv *priv, struct oib_qp *qp);
 int cm_qp_move_locked(struct cm_id_priv *priv, enum oib_qp_state state);
 void cm_qp_error_locked(struct cm_id_priv *priv);

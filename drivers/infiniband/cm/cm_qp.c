@@ -5,6 +5,8 @@
  * watches the QP (oib_qp_watch(), Documentation/core.md): the QP's communication-established
  * event and the first receive completion polled from it in RTR become signals for the id's work.
  * The same attributes are what oib_cm_init_qp_attr() gives owners who move a QP themselves.
+ * Which attributes a step takes follows the QP type each side of the transport has (an XRC
+ * initiator requests like RC and has no receive side, an XRC target responds like RC).
  */
 #include <linux/errno.h>
 #include <kunit/visibility.h>
@@ -12,11 +14,52 @@
 #include "cm_id.h"
 #include "cm_port.h"
 
+/* The transport a REQ from @qp asks for; a type no REQ may come from is -EINVAL. */
+int cm_qp_transport(const struct oib_qp *qp)
+{
+	switch (qp->qp_type) {
+	case OIB_QPT_RC:
+		return OIB_CM_TRANSPORT_RC;
+	case OIB_QPT_UC:
+		return OIB_CM_TRANSPORT_UC;
+	case OIB_QPT_XRC_INI:
+		return OIB_CM_TRANSPORT_XRC;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* The QP type this side of a connection needs: XRC's initiator is active, its target passive. */
+static enum oib_qp_type cm_qp_type(const struct cm_id_priv *priv)
+{
+	switch (priv->conn.transport) {
+	case OIB_CM_TRANSPORT_UC:
+		return OIB_QPT_UC;
+	case OIB_CM_TRANSPORT_XRC:
+		return priv->passive ? OIB_QPT_XRC_TGT : OIB_QPT_XRC_INI;
+	default:
+		return OIB_QPT_RC;
+	}
+}
+
+/* Whether this side's QP answers reads and atomics (and RNR NAKs): RC, an XRC target. */
+static bool cm_qp_responds(const struct cm_id_priv *priv)
+{
+	return cm_qp_type(priv) == OIB_QPT_RC || cm_qp_type(priv) == OIB_QPT_XRC_TGT;
+}
+
+/* Whether it sends reliably (ACK timeout, retries, reads): RC, an XRC initiator. */
+static bool cm_qp_requests(const struct cm_id_priv *priv)
+{
+	return cm_qp_type(priv) == OIB_QPT_RC || cm_qp_type(priv) == OIB_QPT_XRC_INI;
+}
+
+/* Take @qp for the connection (whose transport is known): its type must be this side's. */
 int cm_qp_attach_locked(struct cm_id_priv *priv, struct oib_qp *qp)
 {
 	lockdep_assert_held(&priv->mutex);
 	if (IS_ERR_OR_NULL(qp) || qp->device != priv->id.device ||
-	    (qp->qp_type != OIB_QPT_RC && qp->qp_type != OIB_QPT_UC) ||
+	    qp->qp_type != cm_qp_type(priv) || qp->real_qp ||
 	    READ_ONCE(qp->state) > OIB_QPS_INIT || priv->watching)
 		return -EINVAL;
 	priv->id.qp = qp;
@@ -58,7 +101,7 @@ static int cm_qp_rtr_attr(struct cm_id_priv *priv, struct oib_qp_attr *attr, int
 	attr->qp_access_flags = cm_qp_access(priv);
 	*mask = OIB_QP_STATE | OIB_QP_AV | OIB_QP_PATH_MTU | OIB_QP_DEST_QPN | OIB_QP_RQ_PSN |
 		OIB_QP_ACCESS_FLAGS;
-	if (priv->id.qp && priv->id.qp->qp_type == OIB_QPT_RC) {
+	if (cm_qp_responds(priv)) {
 		attr->max_dest_rd_atomic = priv->conn.max_dest_rd_atomic;
 		attr->min_rnr_timer = 0;
 		*mask |= OIB_QP_MAX_DEST_RD_ATOMIC | OIB_QP_MIN_RNR_TIMER;
@@ -72,13 +115,15 @@ static int cm_qp_rts_attr(struct cm_id_priv *priv, struct oib_qp_attr *attr, int
 		return -EINVAL;
 	attr->sq_psn = priv->conn.sq_psn;
 	*mask = OIB_QP_STATE | OIB_QP_SQ_PSN;
-	if (priv->id.qp && priv->id.qp->qp_type == OIB_QPT_RC) {
+	if (cm_qp_responds(priv) || cm_qp_requests(priv)) {
 		attr->timeout = priv->conn.ack_timeout;
+		*mask |= OIB_QP_TIMEOUT;
+	}
+	if (cm_qp_requests(priv)) {
 		attr->retry_cnt = priv->conn.retry_count;
 		attr->rnr_retry = priv->conn.rnr_retry;
 		attr->max_rd_atomic = priv->conn.max_rd_atomic;
-		*mask |= OIB_QP_TIMEOUT | OIB_QP_RETRY_CNT | OIB_QP_RNR_RETRY |
-			 OIB_QP_MAX_QP_RD_ATOMIC;
+		*mask |= OIB_QP_RETRY_CNT | OIB_QP_RNR_RETRY | OIB_QP_MAX_QP_RD_ATOMIC;
 	}
 	return 0;
 }
@@ -168,6 +213,11 @@ static const struct oib_qp_watch_ops cm_qp_watch_ops = {
 	.first_recv = cm_qp_watch_first_recv,
 };
 
+/* An XRC target's receives complete on its SRQs' CQs, which many QPs share: the event only. */
+static const struct oib_qp_watch_ops cm_qp_watch_event_ops = {
+	.event = cm_qp_watch_event,
+};
+
 int cm_qp_watch_locked(struct cm_id_priv *priv)
 {
 	int ret;
@@ -175,7 +225,7 @@ int cm_qp_watch_locked(struct cm_id_priv *priv)
 	lockdep_assert_held(&priv->mutex);
 	if (!priv->id.qp || priv->watching)
 		return 0;
-	priv->watch.ops = &cm_qp_watch_ops;
+	priv->watch.ops = priv->id.qp->recv_cq ? &cm_qp_watch_ops : &cm_qp_watch_event_ops;
 	ret = oib_qp_watch(priv->id.qp, &priv->watch);
 	priv->watching = !ret;
 	return ret;

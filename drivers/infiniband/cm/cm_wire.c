@@ -540,9 +540,10 @@ static enum cm_wire_err cm_unpack_rej(const struct cm_rej_wire *w, struct cm_rej
 
 static enum cm_wire_err cm_pack_rep(const struct cm_rep *m, struct cm_rep_wire *w)
 {
-	if (!cm_fits(m->local_qpn, 24) || !cm_fits(m->vendor_id, 24) ||
-	    !cm_fits(m->starting_psn, 24) || !cm_fits(m->target_ack_delay, 5) ||
-	    !cm_fits(m->failover_accepted, 2) || !cm_fits(m->rnr_retry_count, 3))
+	if (!cm_fits(m->local_qpn, 24) || !cm_fits(m->local_eecn, 24) ||
+	    !cm_fits(m->vendor_id, 24) || !cm_fits(m->starting_psn, 24) ||
+	    !cm_fits(m->target_ack_delay, 5) || !cm_fits(m->failover_accepted, 2) ||
+	    !cm_fits(m->rnr_retry_count, 3))
 		return CM_WIRE_ERR_RANGE;
 	if (m->failover_accepted > 2)
 		return CM_WIRE_ERR_FAILOVER;
@@ -551,7 +552,8 @@ static enum cm_wire_err cm_pack_rep(const struct cm_rep *m, struct cm_rep_wire *
 	w->local_qkey = cpu_to_be32(m->local_qkey);
 	w->qpn_vendor_hi = cpu_to_be32(cm_bits(m->local_qpn, 8, 24) |
 				       cm_unbits(m->vendor_id, 16, 8));
-	w->eecn_vendor_mid = cpu_to_be32(cm_unbits(m->vendor_id, 8, 8));
+	w->eecn_vendor_mid = cpu_to_be32(cm_bits(m->local_eecn, 8, 24) |
+					 cm_unbits(m->vendor_id, 8, 8));
 	w->psn_vendor_lo = cpu_to_be32(cm_bits(m->starting_psn, 8, 24) |
 				       cm_unbits(m->vendor_id, 0, 8));
 	w->responder_resources = m->responder_resources;
@@ -575,6 +577,7 @@ static enum cm_wire_err cm_unpack_rep(const struct cm_rep_wire *w, struct cm_rep
 	m->remote_comm_id = be32_to_cpu(w->remote_comm_id);
 	m->local_qkey = be32_to_cpu(w->local_qkey);
 	m->local_qpn = cm_unbits(qpn_hi, 8, 24);
+	m->local_eecn = cm_unbits(mid, 8, 24);
 	m->vendor_id = cm_unbits(qpn_hi, 0, 8) << 16 | cm_unbits(mid, 0, 8) << 8 |
 		       cm_unbits(psn_lo, 0, 8);
 	m->starting_psn = cm_unbits(psn_lo, 8, 24);

@@ -161,7 +161,8 @@ struct cm_rep {
 	u32 local_comm_id;
 	u32 remote_comm_id;
 	u32 local_qkey;
-	u32 local_qpn;			/* 24 bits */
+	u32 local_qpn;			/* 24 bits; 0 from an XRC target */
+	u32 local_eecn;			/* 24 bits: an XRC target's QPN goes here */
 	u32 vendor_id;			/* 24 bits */
 	u32 starting_psn;		/* 24 bits */
 	u8 responder_resources;
