@@ -412,6 +412,7 @@ CM_ACTION(send_rep)
 	ret = p->qp ? cm_qp_attach_locked(priv, p->qp) : xrc ? 0 : -EINVAL;
 	if (ret)
 		return ret;
+	WRITE_ONCE(priv->qp_num, qpn);
 	c->rq_psn = p->starting_psn;	/* the REP's PSN is what the peer sends from */
 	c->max_rd_atomic = xrc ? 0 : min(c->max_rd_atomic, p->initiator_depth);
 	c->max_dest_rd_atomic = min(c->max_dest_rd_atomic, p->responder_resources);

@@ -83,7 +83,7 @@ struct cm_id_priv {
 	struct cm_conn conn;
 	struct oib_mad_send_buf *msg;	/* REQ, REP, DREQ or SIDR_REQ awaiting its answer */
 	u8 *kept;			/* the last MRA, RTU or DREP, for duplicates; or NULL */
-	u32 qp_num;			/* id.qp's, kept after oib_cm_release_qp() */
+	u32 qp_num;			/* id.qp's (kept after oib_cm_release_qp()), or the REP's */
 	struct mutex watch_mutex;	/* serialises ending @watch (cm_qp_unwatch()) */
 	struct oib_qp_watch watch;	/* on id.qp while @watching */
 	bool watching;
