@@ -3,13 +3,14 @@
  * oib_bench: on insmod, measures the memcpy reference and then the RC phases of oib_bench_core.h
  * (SEND rates, RDMA WRITE and READ bandwidth, SEND ping-pong latency, an aggregate over several QP
  * pairs) between two oib_rxe devices on a fabric of their own (the same code as oib_bench_intree
- * runs over the in-tree verbs), and last the MAD phases of oib_bench_mad.c (round trips and RMPP
- * between two devices of their own; the module needs oib_mad), the CM phases of oib_bench_cm.c
- * (oib_cm) and the connection phases of oib_bench_cma.c (oib_cma); last the RC and connection
- * phases again between two oib_siw devices (oib_bench_siw.c), the iWARP figures, set beside the
- * in-tree siw's of oib_bench_intree.  Results go to the kernel log;
- * the module stays loaded, doing nothing, until rmmod.  Never loaded by make check
- * (tools/bench.sh builds it only for make bench).
+ * runs over the in-tree verbs), then the fan-in phases of oib_bench_xrc.c (one sender to N
+ * receivers, XRC against RC, between two more), and last the MAD phases of oib_bench_mad.c (round
+ * trips and RMPP between two devices of their own; the module needs oib_mad), the CM phases of
+ * oib_bench_cm.c (oib_cm) and the connection phases of oib_bench_cma.c (oib_cma); last the RC and
+ * connection phases again between two oib_siw devices (oib_bench_siw.c), the iWARP figures, set
+ * beside the in-tree siw's of oib_bench_intree.  Results go to the kernel log; the module stays
+ * loaded, doing nothing, until rmmod.  Never loaded by make check (tools/bench.sh builds it only
+ * for make bench).
  */
 #include <linux/module.h>
 #include <oib/verbs.h>
@@ -20,6 +21,7 @@
 #include "oib_bench_cma.h"
 #include "oib_bench_mad.h"
 #include "oib_bench_oib.h"
+#include "oib_bench_xrc.h"
 
 static_assert(OIB_BENCH_NPAIRS == OIB_BENCH_PAIRS);
 
@@ -418,6 +420,8 @@ static int __init oib_bench_init(void)
 		pr_info("oib-bench: memcpy reference: no memory\n");
 	if (oib_bench_rxe())
 		pr_info("oib-bench: n/a oib all no_memory\n");
+	if (oib_bench_fanin_run(timeout_ms))
+		pr_info("oib-bench: n/a oib fanin_xrc_1_rate no_memory\n");
 	oib_bench_mad_run(fabric, timeout_ms);
 	oib_bench_cm_run(fabric, timeout_ms);
 	oib_bench_cma_rxe(fabric, timeout_ms);
@@ -433,5 +437,5 @@ static void __exit oib_bench_exit(void)
 
 module_init(oib_bench_init);
 module_exit(oib_bench_exit);
-MODULE_DESCRIPTION("oib benchmark: memcpy reference, oib_rxe RC, oib_mad, oib_cm, oib_cma and oib_siw");
+MODULE_DESCRIPTION("oib benchmark: memcpy reference, oib_rxe RC and XRC fan-in, oib_mad, oib_cm, oib_cma and oib_siw");
 MODULE_LICENSE("GPL");
