@@ -5,7 +5,9 @@
 # guest's bench mode (tools/testing/guest/bench.sh, with the in-tree rdma_rxe, siw, rdma_cm and dummy
 # modules and `rdma` in the initramfs) and prints the figures: the guest's memcpy reference, the
 # in-tree rxe and siw and oib, and a table of oib/rxe, oib/siw and oib/best in-tree, and one of the
-# cycles per message and per byte (wall time x vCPUs at the guest's TSC rate); then the iWARP table,
+# cycles per message and per byte (wall time x vCPUs at the guest's TSC rate); then the fan-in table
+# (one sender to N = 1..64 receivers over XRC against RC: rates and kernel bytes per connection,
+# oib only, tools/bench/oib_bench_xrc.c); then the iWARP table,
 # the same RC phases and the rdma_cm connection rate on oib_siw against the in-tree siw; then oib_mad's MAD
 # round trips per second (1 and 64 outstanding) and RMPP throughput (64 KiB responses), and oib_cm's
 # connections per second (1 and 64 in flight) and teardowns per second, oib only; then connections
@@ -73,7 +75,7 @@ else
 	echo "bench: the guest did not finish; figures from the console" >&2
 	cat "$out/bench.log"
 fi | sed -n 's/^\(\[[ 0-9.]*\] \)*oib-bench: //p' >"$out/bench.results"
-grep -v '^\(result\|n/a\|clock\) ' "$out/bench.results" | awk '!seen[$0]++ { print "bench: " $0 }' || true
+grep -v '^\(result\|n/a\|clock\|mem\) ' "$out/bench.results" | awk '!seen[$0]++ { print "bench: " $0 }' || true
 missing=0
 figs=$(awk -v out="$out/bench.missing" '
 # one figure from raw counts: one-way latency in us, a rate in Mpps (Mops/s), MAD round trips per
@@ -146,6 +148,36 @@ function cyc(stack, t,   f, ns) {
 	ns = ns * khz / 1e6 * cpus
 	return sprintf("%.0f/%.2f", ns, ns / len[t])
 }
+# a fan-in run: its rate and memory per connection with their ranges; n/a as show() says it
+function fanline(t,   f, m, mlo, mhi) {
+	m = fig("oib" SUBSEP t "_mem"); mlo = lo; mhi = hi
+	f = fig("oib" SUBSEP t "_rate")
+	if (f < 0) return show("oib", t "_rate")
+	printf "bench: oib %s_rate %s Mpps, %s bytes/connection [median of %d, %s-%s Mpps, %s-%s bytes]\n", t,
+		fmt(t "_rate", f), m < 0 ? "n/a" : sprintf("%.0f", m), cnt["oib" SUBSEP t "_rate"],
+		fmt(t "_rate", lo), fmt(t "_rate", hi), m < 0 ? "n/a" : sprintf("%.0f", mlo), m < 0 ? "n/a" : sprintf("%.0f", mhi)
+}
+# the XRC rate over the RC rate for N receivers, -1 without both
+function frel(n,   a, b) {
+	a = fig("oib" SUBSEP "fanin_xrc_" n "_rate"); b = fig("oib" SUBSEP "fanin_rc_" n "_rate")
+	return a <= 0 || b <= 0 ? -1 : a / b
+}
+function mcell(t,   m) { m = fig("oib" SUBSEP t "_mem"); return m < 0 ? "n/a" : sprintf("%.0f", m) }
+# the fan-in figures (oib_bench_xrc.c): one sender to N receivers, XRC against RC
+function fanin(   n, i) {
+	print ""
+	for (n = 1; n <= 64; n *= 2) { fanline("fanin_xrc_" n); fanline("fanin_rc_" n) }
+	printf "\n%-28s %-12s %-12s %-7s %-12s %s\n", "fan-in, 1 to N (median)", "XRC rate", "RC rate", "XRC/RC",
+		"XRC B/conn", "RC B/conn"
+	for (n = 1; n <= 64; n *= 2)
+		printf "%-28s %-12s %-12s %-7s %-12s %s\n", "N = " n, cell("oib", "fanin_xrc_" n "_rate"),
+			cell("oib", "fanin_rc_" n "_rate"), rfmt(frel(n)),
+			mcell("fanin_xrc_" n), mcell("fanin_rc_" n)
+	print "(two oib_rxe devices; 64 B SENDs round-robin over N receivers, 32 in flight in all, 32 receives posted on each;"
+	print " XRC: one initiator QP, the kernel-owned receive QP of a domain and N XRC SRQs; RC: N QP pairs; XRC/RC: speed-up;"
+	print " B/conn: kernel memory per connection, in use after making, connecting and filling the N connections less before,"
+	print " over N: pages handed out, slab pages counting for their objects in use (/proc/slabinfo); both sides)"
+}
 $1 == "clock" {
 	for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "khz") khz = kv[2]; if (kv[1] == "cpus") cpus = kv[2] }
 }
@@ -154,6 +186,12 @@ $1 == "result" {
 	key = $2 SUBSEP $3
 	v[key, ++cnt[key]] = val($3, r["ops"], r["bytes"], r["ns"] > 0 ? r["ns"] : 1)
 	if (r["ops"] > 0) len[$3] = r["bytes"] / r["ops"]
+}
+# kernel memory of a fan-in run: bytes per connection, kept as the figure TEST_mem
+$1 == "mem" {
+	for (i = 4; i <= NF; i++) { split($i, kv, "="); r[kv[1]] = kv[2] }
+	key = $2 SUBSEP $3 "_mem"
+	v[key, ++cnt[key]] = r["conns"] > 0 ? r["bytes"] / r["conns"] : 0
 }
 $1 == "n/a" {
 	x = $4; for (i = 5; i <= NF; i++) x = x " " $i
@@ -200,6 +238,7 @@ END {
 			printf "%-20s %-16s %-16s %s\n", tests[i], cyc("rxe", tests[i]), cyc("siw", tests[i]), cyc("oib", tests[i])
 		printf "(cycles of all %d vCPUs at the guest TSC %.0f MHz per message / per payload byte: wall time x vCPUs)\n", cpus, khz / 1000
 	}
+	fanin()
 	ncma = split("cma_connect_1 cma_connect_64", cma, " ")
 	split("rdma_cm connections/s (1 in flight)|rdma_cm connections/s (64 in flight)", cmaname, "|")
 	print ""

@@ -3,13 +3,14 @@
  * oib_bench: on insmod, measures the memcpy reference and then the RC phases of oib_bench_core.h
  * (SEND rates, RDMA WRITE and READ bandwidth, SEND ping-pong latency, an aggregate over several QP
  * pairs) between two oib_rxe devices on a fabric of their own (the same code as oib_bench_intree
- * runs over the in-tree verbs), and last the MAD phases of oib_bench_mad.c (round trips and RMPP
- * between two devices of their own; the module needs oib_mad), the CM phases of oib_bench_cm.c
- * (oib_cm) and the connection phases of oib_bench_cma.c (oib_cma); last the RC and connection
- * phases again between two oib_siw devices (oib_bench_siw.c), the iWARP figures, set beside the
- * in-tree siw's of oib_bench_intree.  Results go to the kernel log;
- * the module stays loaded, doing nothing, until rmmod.  Never loaded by make check
- * (tools/bench.sh builds it only for make bench).
+ * runs over the in-tree verbs), then the fan-in phases of oib_bench_xrc.c (one sender to N
+ * receivers, XRC against RC, between two more), and last the MAD phases of oib_bench_mad.c (round
+ * trips and RMPP between two devices of their own; the module needs oib_mad), the CM phases of
+ * oib_bench_cm.c (oib_cm) and the connection phases of oib_bench_cma.c (oib_cma); last the RC and
+ * connection phases again between two oib_siw devices (oib_bench_siw.c), the iWARP figures, set
+ * beside the in-tree siw's of oib_bench_intree.  Results go to the kernel log; the module stays
+ * loaded, doing nothing, until rmmod.  Never loaded by make check (tools/bench.sh builds it only
+ * for make bench).
  */
 #include <linux/module.h>
 #include <oib/verbs.h>
@@ -20,6 +21,7 @@
 #include "oib_bench_cma.h"
 #include "oib_bench_mad.h"
 #include "oib_bench_oib.h"
+#include "oib_bench_xrc.h"
 
 static_assert(OIB_BENCH_NPAIRS == OIB_BENCH_PAIRS);
 
@@ -129,7 +131,7 @@ int oib_bench_dev_init(struct oib_bench_dev *d)
 	return ret;
 }
 
-static int oib_bench_dev_create(struct oib_bench_dev *d)
+int oib_bench_dev_create(struct oib_bench_dev *d)
 {
 	struct oib_rxe_params params = { .num_ports = 1, .fabric = fabric };
 	enum oib_gid_type type;
@@ -146,7 +148,7 @@ static int oib_bench_dev_create(struct oib_bench_dev *d)
 	return ret ?: oib_bench_dev_init(d);
 }
 
-static void oib_bench_dev_destroy(struct oib_bench_dev *d)
+void oib_bench_dev_destroy(struct oib_bench_dev *d)
 {
 	if (d->pd)
 		oib_dealloc_pd(d->pd);
@@ -243,8 +245,8 @@ static void oib_bench_side_destroy(struct oib_bench_side *s)
 		free_pages_exact(s->buf, OIB_BENCH_BIG);
 }
 
-/* RESET -> INIT -> RTR -> RTS towards @peer. */
-static int oib_bench_connect(struct oib_bench_side *me, struct oib_bench_side *peer)
+int oib_bench_qp_connect(struct oib_qp *qp, struct oib_bench_dev *me, struct oib_bench_dev *peer,
+			 u32 dest_qpn)
 {
 	struct oib_qp_attr attr = {
 		.qp_state = OIB_QPS_INIT,
@@ -253,9 +255,9 @@ static int oib_bench_connect(struct oib_bench_side *me, struct oib_bench_side *p
 		.qp_access_flags = OIB_ACCESS_LOCAL_WRITE | OIB_ACCESS_REMOTE_WRITE |
 				   OIB_ACCESS_REMOTE_READ,
 	};
-	int ret;
+	int mask, ret;
 
-	ret = oib_modify_qp(me->qp, &attr, OIB_QP_STATE | OIB_QP_PKEY_INDEX | OIB_QP_PORT |
+	ret = oib_modify_qp(qp, &attr, OIB_QP_STATE | OIB_QP_PKEY_INDEX | OIB_QP_PORT |
 			    OIB_QP_ACCESS_FLAGS);
 	if (ret)
 		return ret;
@@ -264,17 +266,19 @@ static int oib_bench_connect(struct oib_bench_side *me, struct oib_bench_side *p
 	attr.qp_state = OIB_QPS_RTR;
 	attr.ah_attr.port_num = 1;
 	attr.ah_attr.flags = OIB_AH_GRH;
-	attr.ah_attr.grh.dgid = peer->dev->gid;
+	attr.ah_attr.grh.dgid = peer->gid;
 	attr.ah_attr.grh.sgid_index = 0;
 	attr.ah_attr.grh.hop_limit = 64;
-	attr.path_mtu = min(me->dev->mtu, peer->dev->mtu);
-	attr.dest_qp_num = peer->qp->qp_num;
+	attr.path_mtu = min(me->mtu, peer->mtu);
+	attr.dest_qp_num = dest_qpn;
 	attr.rq_psn = 0x1000;
-	attr.max_dest_rd_atomic = me->dev->rd_atom;
-	attr.min_rnr_timer = 1;
-	ret = oib_modify_qp(me->qp, &attr, OIB_QP_STATE | OIB_QP_AV | OIB_QP_PATH_MTU |
-			    OIB_QP_DEST_QPN | OIB_QP_RQ_PSN | OIB_QP_MAX_DEST_RD_ATOMIC |
-			    OIB_QP_MIN_RNR_TIMER);
+	mask = OIB_QP_STATE | OIB_QP_AV | OIB_QP_PATH_MTU | OIB_QP_DEST_QPN | OIB_QP_RQ_PSN;
+	if (qp->qp_type != OIB_QPT_XRC_INI) {	/* an initiator has no responder */
+		attr.max_dest_rd_atomic = me->rd_atom;
+		attr.min_rnr_timer = 1;
+		mask |= OIB_QP_MAX_DEST_RD_ATOMIC | OIB_QP_MIN_RNR_TIMER;
+	}
+	ret = oib_modify_qp(qp, &attr, mask);
 	if (ret)
 		return ret;
 
@@ -284,13 +288,19 @@ static int oib_bench_connect(struct oib_bench_side *me, struct oib_bench_side *p
 	attr.timeout = 14;
 	attr.retry_cnt = 7;
 	attr.rnr_retry = 7;
-	attr.max_rd_atomic = peer->dev->rd_atom;
-	return oib_modify_qp(me->qp, &attr, OIB_QP_STATE | OIB_QP_SQ_PSN | OIB_QP_TIMEOUT |
+	attr.max_rd_atomic = peer->rd_atom;
+	return oib_modify_qp(qp, &attr, OIB_QP_STATE | OIB_QP_SQ_PSN | OIB_QP_TIMEOUT |
 			     OIB_QP_RETRY_CNT | OIB_QP_RNR_RETRY | OIB_QP_MAX_QP_RD_ATOMIC);
 }
 
+/* RESET -> INIT -> RTR -> RTS towards @peer. */
+static int oib_bench_connect(struct oib_bench_side *me, struct oib_bench_side *peer)
+{
+	return oib_bench_qp_connect(me->qp, me->dev, peer->dev, peer->qp->qp_num);
+}
+
 /* What the transport did besides sending once: retransmissions, timeouts, RNR and sequence NAKs. */
-static void oib_bench_port_stats(struct oib_bench_dev *d)
+void oib_bench_port_stats(struct oib_bench_dev *d)
 {
 	pr_info("oib-bench: oib: %s: %llu retransmitted, %llu timeouts, %llu RNR NAKs sent, %llu out of sequence\n",
 		oib_dev_name(d->device), oib_rxe_port_stat(d->device, 1, OIB_RXE_TX_RETRANSMITS),
@@ -410,6 +420,8 @@ static int __init oib_bench_init(void)
 		pr_info("oib-bench: memcpy reference: no memory\n");
 	if (oib_bench_rxe())
 		pr_info("oib-bench: n/a oib all no_memory\n");
+	if (oib_bench_fanin_run(timeout_ms))
+		pr_info("oib-bench: n/a oib fanin_xrc_1_rate no_memory\n");
 	oib_bench_mad_run(fabric, timeout_ms);
 	oib_bench_cm_run(fabric, timeout_ms);
 	oib_bench_cma_rxe(fabric, timeout_ms);
@@ -425,5 +437,5 @@ static void __exit oib_bench_exit(void)
 
 module_init(oib_bench_init);
 module_exit(oib_bench_exit);
-MODULE_DESCRIPTION("oib benchmark: memcpy reference, oib_rxe RC, oib_mad, oib_cm, oib_cma and oib_siw");
+MODULE_DESCRIPTION("oib benchmark: memcpy reference, oib_rxe RC and XRC fan-in, oib_mad, oib_cm, oib_cma and oib_siw");
 MODULE_LICENSE("GPL");

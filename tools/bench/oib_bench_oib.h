@@ -53,6 +53,20 @@ struct oib_bench_conn {
 int oib_bench_side_create(struct oib_bench_side *s, struct oib_bench_dev *d);
 /* Query @d's device (@mtu, @rd_atom), make its PD: what both kinds do once it is there. */
 int oib_bench_dev_init(struct oib_bench_dev *d);
+/*
+ * oib_bench_main.c: an oib_rxe device on the bench fabric, initialised (oib_bench_dev_init()); a
+ * failure leaves what was made in @d for oib_bench_dev_destroy(), which removes the device.
+ */
+int oib_bench_dev_create(struct oib_bench_dev *d);
+void oib_bench_dev_destroy(struct oib_bench_dev *d);
+/* oib_bench_main.c: print what @d's port resent, its timeouts, RNR NAKs and sequence drops. */
+void oib_bench_port_stats(struct oib_bench_dev *d);
+/*
+ * oib_bench_main.c: move @qp (RC or XRC initiator) of @me RESET -> INIT -> RTR -> RTS towards QP
+ * @dest_qpn of @peer (oib_rxe devices: the path is the GID's).
+ */
+int oib_bench_qp_connect(struct oib_qp *qp, struct oib_bench_dev *me, struct oib_bench_dev *peer,
+			 u32 dest_qpn);
 
 /*
  * oib_bench_siw.c: the two oib_siw devices of @c and its pairs connected through oib_cma;
