@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Queue pairs from user space: RC, UC and UD, and with CAP_NET_RAW the special QPs of a port
- * (SMI, GSI), with an SRQ or not, created, modified, queried and destroyed through ioctls,
+ * Queue pairs from user space: RC, UC and UD, XRC initiators (send side only: no receive CQ,
+ * SRQ or receive queue), and with CAP_NET_RAW the special QPs of a port (SMI, GSI), with an
+ * SRQ or not, created, modified, queried and destroyed through ioctls,
  * their events on the context's async event file.  Work requests are posted through ioctls
  * (post.c) or, with OIB_UVERBS_CREATE_MAPPED, written into a send ring mapped into the process
  * (sq_ring.c); with OIB_UVERBS_CREATE_MAPPED_RQ receives are written into a receive ring the
@@ -53,6 +54,10 @@ static int oib_uverbs_qp_deps_get(struct oib_uverbs_file *ufile,
 	d->scq = oib_uobj_get(ufile, cmd->send_cq_handle, OIB_UVERBS_OBJ_CQ);
 	if (IS_ERR(d->scq))
 		goto put_pd;
+	if (cmd->qp_type == OIB_UVERBS_QPT_XRC_INI) {
+		d->rcq = NULL;
+		return 0;
+	}
 	if (cmd->recv_cq_handle == cmd->send_cq_handle) {
 		d->rcq = d->scq;
 		return 0;
@@ -73,7 +78,7 @@ put_srq:
 
 static void oib_uverbs_qp_deps_put(struct oib_uverbs_qp_deps *d)
 {
-	if (d->rcq != d->scq)
+	if (d->rcq && d->rcq != d->scq)
 		oib_uobj_put(&d->rcq->uobj);
 	oib_uobj_put(&d->scq->uobj);
 	oib_uobj_put(&d->upd->uobj);
@@ -98,7 +103,8 @@ static int oib_uverbs_qp_make(struct oib_uverbs_call *call, struct oib_uverbs_qp
 {
 	struct oib_qp_init_attr attr = {
 		.event_handler = oib_uverbs_qp_event, .qp_context = uqp,
-		.send_cq = d->scq->cq, .recv_cq = d->rcq->cq, .qp_type = cmd->qp_type,
+		.send_cq = d->scq->cq, .recv_cq = d->rcq ? d->rcq->cq : NULL,
+		.qp_type = cmd->qp_type,
 		.port_num = cmd->port_num, .srq = d->usrq ? d->usrq->srq : NULL,
 		.sq_sig_type = cmd->sq_sig_all ? OIB_SIGNAL_ALL_WR : OIB_SIGNAL_REQ_WR,
 		.recv_source = cmd->ring_flags & OIB_UVERBS_CREATE_MAPPED_RQ ?
@@ -167,6 +173,11 @@ int oib_uverbs_create_qp(struct oib_uverbs_call *call, void *buf)
 	case OIB_UVERBS_QPT_UC:
 	case OIB_UVERBS_QPT_UD:
 		break;
+	case OIB_UVERBS_QPT_XRC_INI:
+		if (cmd->recv_cq_handle || cmd->srq_handle || cmd->cap.max_recv_wr ||
+		    cmd->cap.max_recv_sge || (cmd->ring_flags & OIB_UVERBS_CREATE_MAPPED_RQ))
+			return -EINVAL;
+		break;
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -223,7 +234,7 @@ int oib_uverbs_destroy_qp(struct oib_uverbs_call *call, void *buf)
 	 OIB_UVERBS_QP_MIN_RNR_TIMER | OIB_UVERBS_QP_SQ_PSN |				\
 	 OIB_UVERBS_QP_MAX_DEST_RD_ATOMIC | OIB_UVERBS_QP_DEST_QPN)
 
-static int oib_uverbs_qp_attr(const struct oib_uverbs_modify_qp *cmd, struct oib_qp_attr *a)
+int oib_uverbs_qp_attr(const struct oib_uverbs_modify_qp *cmd, struct oib_qp_attr *a)
 {
 	if ((cmd->attr_mask & ~OIB_UVERBS_QP_MASK) ||
 	    (cmd->qp_access_flags & ~OIB_UVERBS_ACCESS_ALL) ||
