@@ -46,7 +46,9 @@ static uint32_t oibv_qp_ring_flags(const struct oibv_context *ctx,
 {
 	if (!ctx->rings)
 		return 0;
-	return OIB_UVERBS_CREATE_MAPPED | (attr->srq ? 0 : OIB_UVERBS_CREATE_MAPPED_RQ);
+	if (attr->srq || attr->qp_type == OIBV_QPT_XRC)
+		return OIB_UVERBS_CREATE_MAPPED;
+	return OIB_UVERBS_CREATE_MAPPED | OIB_UVERBS_CREATE_MAPPED_RQ;
 }
 
 static int oibv_qp_rings_map(struct oibv_qp *qp, struct oibv_context *ctx,
@@ -69,7 +71,8 @@ struct oibv_qp *oibv_create_qp(struct oibv_pd *pd, struct oibv_qp_init_attr *att
 	struct oibv_qp *qp = calloc(1, sizeof(*qp));
 	struct oib_uverbs_create_qp c = {
 		.user_handle = (uintptr_t)qp, .pd_handle = pd->handle,
-		.send_cq_handle = attr->send_cq->handle, .recv_cq_handle = attr->recv_cq->handle,
+		.send_cq_handle = attr->send_cq->handle,
+		.recv_cq_handle = attr->recv_cq ? attr->recv_cq->handle : 0,
 		.qp_type = attr->qp_type, .sq_sig_all = !!attr->sq_sig_all,
 		.port_num = attr->port_num, .srq_handle = attr->srq ? attr->srq->handle : 0,
 		.ring_flags = oibv_qp_ring_flags(pd->context, attr),
@@ -132,10 +135,11 @@ static struct oib_uverbs_ah_attr oibv_ah_attr(const struct oibv_ah_attr *a)
 	return u;
 }
 
-int oibv_modify_qp(struct oibv_qp *qp, struct oibv_qp_attr *a, int mask)
+/* MODIFY_QP's attributes from @a and @mask (the handle is the caller's to set). */
+void oibv_qp_attr_cmd(struct oib_uverbs_modify_qp *c, const struct oibv_qp_attr *a, int mask)
 {
-	struct oib_uverbs_modify_qp c = {
-		.handle = qp->handle, .attr_mask = mask, .qp_state = a->qp_state,
+	*c = (struct oib_uverbs_modify_qp){
+		.attr_mask = mask, .qp_state = a->qp_state,
 		.path_mtu = a->path_mtu, .rq_psn = a->rq_psn, .sq_psn = a->sq_psn,
 		.dest_qp_num = a->dest_qp_num, .qp_access_flags = a->qp_access_flags,
 		.pkey_index = a->pkey_index, .port_num = a->port_num, .timeout = a->timeout,
@@ -145,7 +149,14 @@ int oibv_modify_qp(struct oibv_qp *qp, struct oibv_qp_attr *a, int mask)
 		.qkey = mask & OIBV_QP_QKEY ? a->qkey : 0,
 		.ah_attr = oibv_ah_attr(&a->ah_attr),
 	};
+}
 
+int oibv_modify_qp(struct oibv_qp *qp, struct oibv_qp_attr *a, int mask)
+{
+	struct oib_uverbs_modify_qp c;
+
+	oibv_qp_attr_cmd(&c, a, mask);
+	c.handle = qp->handle;
 	return oibv_cmd(qp->context->cmd_fd, OIB_UVERBS_MODIFY_QP, &c, sizeof(c));
 }
 
@@ -272,6 +283,8 @@ void oibv_send_wr(const struct oibv_qp *qp, const struct oibv_send_wr *w,
 		u->remote_qpn = w->wr.ud.remote_qpn;
 		u->remote_qkey = w->wr.ud.remote_qkey;
 	}
+	if (qp->qp_type == OIBV_QPT_XRC)
+		u->xrc_remote_srq_num = w->xrc_remote_srq_num;
 }
 
 int oibv_post_send(struct oibv_qp *qp, struct oibv_send_wr *wr, struct oibv_send_wr **bad_wr)
