@@ -163,10 +163,12 @@ static void role_receiver(const struct role *r, int cmd, int rep)
 		_exit(1);
 	put_u32(rep, x.srq->xrc_srq_num);
 	while (receiver_cmd(&x, cmd, rep, &good, &bad)) {
+		struct pollfd pfd = { .fd = cmd, .events = POLLIN };
+
 		if (x.srq && rcv_poll(&x, &good, &bad) < 0)
 			_exit(1);
-		if (!x.srq)
-			usleep(1000);
+		if (!x.srq)	/* closed: nothing to receive, wait for the next command */
+			poll(&pfd, 1, -1);
 	}
 	_exit(bad ? 2 : 0);
 }
