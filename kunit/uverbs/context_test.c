@@ -171,7 +171,7 @@ static void context_command_checks(struct kunit *test)
 	struct oib_uverbs_create_cq ccq = { .cqe = 4, .comp_vector = nvec, .channel_fd = -1 };
 	struct oib_uverbs_create_qp cqp = {
 		.pd_handle = pd, .send_cq_handle = cq, .recv_cq_handle = cq,
-		.qp_type = 6,	/* an owner's XRC target: not from user space */
+		.qp_type = 7,	/* no such type */
 	};
 	struct oib_uverbs_modify_qp mqp = { .handle = qp, .attr_mask = 1u << 19 };
 	struct oib_uverbs_req_notify_cq rn = { .handle = cq, .notify = 2 };

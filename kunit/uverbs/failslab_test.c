@@ -2,8 +2,8 @@
 /*
  * KUnit allocation-failure sweeps of oib_uverbs: a context's opening and each command that makes
  * an object (PD, CQ, QP, AH, SRQ, the async event file; CQs, QPs and SRQs with mapped rings too;
- * XRC domains, XRC SRQs, XRC initiators, a domain's receive QP and its registration), with the
- * Nth allocation failing for every N.
+ * XRC domains, XRC SRQs, XRC initiators and targets, a domain's receive QP and its
+ * registration), with the Nth allocation failing for every N.
  * A failed command leaves neither a handle nor a device object behind; a successful one is
  * undone; closing the context at the end finds nothing it should not.
  */
@@ -18,7 +18,7 @@ struct uv_sweep {
 	struct oib_uverbs_file *ufile;	/* the context the commands run on */
 	struct oib_uverbs_file *opened;	/* the sweep of opening: what the create opened */
 	u32 pd, cq, handle;
-	u32 xrc_srq;			/* the XRC SRQ sweep: the SRQ (s->handle is its domain) */
+	u32 xrc_obj;			/* the XRC SRQ or target sweep: the object */
 	u32 ring_flags;			/* the CQ, QP and SRQ sweeps: mapped rings or not */
 	unsigned int nobjects;
 };
@@ -266,14 +266,14 @@ static int xrc_srq_create(struct kunit *test, void *ctx)
 	ret = oib_uverbs_test_cmd(s->ufile, OIB_UVERBS_CREATE_SRQ, &c);
 	if (ret)
 		xrcd_destroy(test, ctx);
-	s->xrc_srq = c.handle;
+	s->xrc_obj = c.handle;
 	return ret;
 }
 
 static void xrc_srq_destroy(struct kunit *test, void *ctx)
 {
 	struct uv_sweep *s = ctx;
-	struct oib_uverbs_destroy_reported d = { .handle = s->xrc_srq };
+	struct oib_uverbs_destroy_reported d = { .handle = s->xrc_obj };
 
 	KUNIT_EXPECT_EQ(test, oib_uverbs_test_cmd(s->ufile, OIB_UVERBS_DESTROY_SRQ, &d), 0);
 	xrcd_destroy(test, ctx);
@@ -301,6 +301,37 @@ static int xrc_ini_create(struct kunit *test, void *ctx)
 static void failslab_xrc_ini(struct kunit *test)
 {
 	uv_run(test, uv_setup(test), xrc_ini_create, qp_destroy);
+}
+
+/* An owner's XRC target on a domain of its own (the QP's handle in s->xrc_obj). */
+static int xrc_tgt_create(struct kunit *test, void *ctx)
+{
+	struct uv_sweep *s = ctx;
+	struct oib_uverbs_create_qp c = { .qp_type = OIB_UVERBS_QPT_XRC_TGT };
+	int ret = xrcd_create(test, ctx);
+
+	if (ret)
+		return ret;
+	c.xrcd_handle = s->handle;
+	ret = oib_uverbs_test_cmd(s->ufile, OIB_UVERBS_CREATE_QP, &c);
+	if (ret)
+		xrcd_destroy(test, ctx);
+	s->xrc_obj = c.handle;
+	return ret;
+}
+
+static void xrc_tgt_destroy(struct kunit *test, void *ctx)
+{
+	struct uv_sweep *s = ctx;
+	struct oib_uverbs_destroy_reported d = { .handle = s->xrc_obj };
+
+	KUNIT_EXPECT_EQ(test, oib_uverbs_test_cmd(s->ufile, OIB_UVERBS_DESTROY_QP, &d), 0);
+	xrcd_destroy(test, ctx);
+}
+
+static void failslab_xrc_tgt(struct kunit *test)
+{
+	uv_run(test, uv_setup(test), xrc_tgt_create, xrc_tgt_destroy);
 }
 
 /* A domain, its receive QP and a registration; closing the domain undoes all three. */
@@ -375,6 +406,7 @@ static struct kunit_case failslab_test_cases[] = {
 	KUNIT_CASE(failslab_xrcd),
 	KUNIT_CASE(failslab_xrc_srq),
 	KUNIT_CASE(failslab_xrc_ini),
+	KUNIT_CASE(failslab_xrc_tgt),
 	KUNIT_CASE(failslab_xrc_rcv),
 	{}
 };

@@ -265,7 +265,9 @@ static int oib_uverbs_post_batch(struct oib_uverbs_file *ufile, struct oib_uverb
 		t.srq = container_of(uobj, struct oib_uverbs_srq, uobj)->srq;
 	else
 		t.qp = container_of(uobj, struct oib_uverbs_qp, uobj)->qp;
-	if (send)
+	if (t.qp && t.qp->qp_type == OIB_QPT_XRC_TGT)
+		ret = -EINVAL;		/* no queues: its receives go to the domain's SRQs */
+	else if (send)
 		ret = oib_uverbs_post_send_batch(ufile, t.qp, cmd, batch);
 	else
 		ret = oib_uverbs_post_recv_batch(ufile, &t, cmd, batch);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Queue pairs from user space: RC, UC and UD, XRC initiators (send side only: no receive CQ,
- * SRQ or receive queue), and with CAP_NET_RAW the special QPs of a port (SMI, GSI), with an
- * SRQ or not, created, modified, queried and destroyed through ioctls,
- * their events on the context's async event file.  Work requests are posted through ioctls
+ * SRQ or receive queue) and owners' XRC targets (xrc_tgt.c), and with CAP_NET_RAW the special
+ * QPs of a port (SMI, GSI), with an SRQ or not, created, modified, queried and destroyed through
+ * ioctls, their events on the context's async event file.  Work requests are posted through ioctls
  * (post.c) or, with OIB_UVERBS_CREATE_MAPPED, written into a send ring mapped into the process
  * (sq_ring.c); with OIB_UVERBS_CREATE_MAPPED_RQ receives are written into a receive ring the
  * provider pulls from (rq_ring.c).
@@ -13,7 +13,7 @@
 #include <linux/slab.h>
 #include "uverbs.h"
 
-static void oib_uverbs_qp_event(struct oib_event *event, void *context)
+void oib_uverbs_qp_event(struct oib_event *event, void *context)
 {
 	struct oib_uverbs_qp *uqp = context;
 
@@ -158,7 +158,8 @@ int oib_uverbs_create_qp(struct oib_uverbs_call *call, void *buf)
 	int ret;
 
 	if (cmd->handle || cmd->qp_num || cmd->cap.reserved || cmd->reserved ||
-	    cmd->sq_sig_all > 1 || cmd->reserved2 ||
+	    cmd->sq_sig_all > 1 || cmd->reserved2 || cmd->reserved3 ||
+	    (cmd->xrcd_handle && cmd->qp_type != OIB_UVERBS_QPT_XRC_TGT) ||
 	    (cmd->ring_flags & ~(OIB_UVERBS_CREATE_MAPPED | OIB_UVERBS_CREATE_MAPPED_RQ)) ||
 	    ((cmd->ring_flags & OIB_UVERBS_CREATE_MAPPED_RQ) && cmd->srq_handle) ||
 	    memchr_inv(&cmd->sq, 0, sizeof(cmd->sq)) || memchr_inv(&cmd->rq, 0, sizeof(cmd->rq)))
@@ -178,6 +179,8 @@ int oib_uverbs_create_qp(struct oib_uverbs_call *call, void *buf)
 		    cmd->cap.max_recv_sge || (cmd->ring_flags & OIB_UVERBS_CREATE_MAPPED_RQ))
 			return -EINVAL;
 		break;
+	case OIB_UVERBS_QPT_XRC_TGT:
+		return oib_uverbs_create_xrc_tgt(call, cmd);
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -213,7 +216,10 @@ int oib_uverbs_qp_destroy(struct oib_uverbs_uobj *uobj, void *resp)
 	if (async)
 		cmd->async_events_reported =
 			oib_uverbs_event_drop_unread(async, &uqp->async_list, &uqp->async_reported);
-	oib_uverbs_pd_qp_del(uqp->upd);
+	if (uqp->upd)
+		oib_uverbs_pd_qp_del(uqp->upd);
+	if (uqp->uxrcd)
+		atomic_dec(&uqp->uxrcd->nusers);
 	return 0;
 }
 

@@ -107,7 +107,7 @@ static int oib_uverbs_srq_make(struct oib_uverbs_call *call, struct oib_uverbs_s
 	cmd->srq_num = d->ux ? srq->srq_num : 0;
 	usrq->uxrcd = d->ux;
 	if (d->ux)
-		atomic_inc(&d->ux->nsrqs);
+		atomic_inc(&d->ux->nusers);
 	oib_uobj_commit(&usrq->uobj);
 	return 0;
 }
@@ -194,7 +194,7 @@ int oib_uverbs_srq_destroy(struct oib_uverbs_uobj *uobj, void *resp)
 		return ret;
 	oib_uverbs_rq_ring_free(&usrq->rq);
 	if (usrq->uxrcd)
-		atomic_dec(&usrq->uxrcd->nsrqs);
+		atomic_dec(&usrq->uxrcd->nusers);
 	if (async)
 		cmd->async_events_reported =
 			oib_uverbs_event_drop_unread(async, &usrq->async_list,

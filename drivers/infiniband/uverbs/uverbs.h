@@ -205,15 +205,15 @@ struct oib_uverbs_rq_ring {
 
 /*
  * An open XRC domain (xrcd.c): a holder's reference on @xrcd (oib_xrcd_get(), or the
- * allocation), dropped at close.  @nsrqs counts this context's XRC SRQs made through this
- * handle (close is -EBUSY while any); @regs (under @lock) the receive QPs registered through it,
- * each once (QP number -> xa_mk_value(1)), unregistered at close.
+ * allocation), dropped at close.  @nusers counts this context's XRC SRQs and XRC target QPs
+ * made through this handle (close is -EBUSY while any); @regs (under @lock) the receive QPs
+ * registered through it, each once (QP number -> xa_mk_value(1)), unregistered at close.
  */
 struct oib_uverbs_xrcd {
 	struct oib_uverbs_uobj uobj;
 	struct oib_xrcd *xrcd;
 	struct oib_uverbs_xrcd_inode *ino;	/* the table entry it was opened by, or NULL */
-	atomic_t nsrqs;
+	atomic_t nusers;
 	struct mutex lock;		/* protects @regs */
 	struct xarray regs;
 };
@@ -253,7 +253,8 @@ struct oib_uverbs_sq_ring {
 struct oib_uverbs_qp {
 	struct oib_uverbs_uobj uobj;
 	struct oib_qp *qp;
-	struct oib_uverbs_pd *upd;
+	struct oib_uverbs_pd *upd;		/* NULL for an XRC target */
+	struct oib_uverbs_xrcd *uxrcd;		/* an XRC target's domain handle, else NULL */
 	struct oib_uverbs_sq_ring sq;		/* sq.ring NULL: sends by POST_SEND */
 	struct oib_uverbs_rq_ring rq;		/* rq.ring NULL: receives by POST_RECV only */
 	struct list_head async_list;	/* unread async events, under the async file's lock */
@@ -358,6 +359,10 @@ int oib_uverbs_close_xrcd(struct oib_uverbs_call *call, void *cmd);
 int oib_uverbs_create_xrc_rcv_qp(struct oib_uverbs_call *call, void *cmd);
 int oib_uverbs_reg_xrc_rcv_qp(struct oib_uverbs_call *call, void *cmd);
 int oib_uverbs_unreg_xrc_rcv_qp(struct oib_uverbs_call *call, void *cmd);
+
+/* xrc_tgt.c: CREATE_QP of an owner's XRC target QP. */
+int oib_uverbs_create_xrc_tgt(struct oib_uverbs_call *call, struct oib_uverbs_create_qp *cmd);
+void oib_uverbs_qp_event(struct oib_event *event, void *context);
 
 /* qp.c: MODIFY_QP's attributes into the kernel's, every field checked. */
 int oib_uverbs_qp_attr(const struct oib_uverbs_modify_qp *cmd, struct oib_qp_attr *a);

@@ -149,7 +149,7 @@ int oib_uverbs_open_xrcd(struct oib_uverbs_call *call, void *buf)
 		return -ENOMEM;
 	mutex_init(&ux->lock);
 	xa_init(&ux->regs);
-	atomic_set(&ux->nsrqs, 0);
+	atomic_set(&ux->nusers, 0);
 	ret = oib_uverbs_xrcd_attach(call->ufile, ux, cmd->fd, cmd->oflags);
 	if (ret)
 		goto free;
@@ -186,7 +186,7 @@ int oib_uverbs_xrcd_destroy(struct oib_uverbs_uobj *uobj, void *resp)
 	struct oib_uverbs_xrcd *ux = container_of(uobj, struct oib_uverbs_xrcd, uobj);
 	int ret;
 
-	if (atomic_read(&ux->nsrqs))
+	if (atomic_read(&ux->nusers))
 		return -EBUSY;
 	ret = oib_uverbs_xrcd_detach(uobj->ufile->udev, ux);
 	if (ret)

@@ -308,6 +308,7 @@ enum oib_uverbs_qp_type {	/* the values of the kernel's enum oib_qp_type */
 	OIB_UVERBS_QPT_UC = 3,
 	OIB_UVERBS_QPT_UD = 4,
 	OIB_UVERBS_QPT_XRC_INI = 5,	/* send side: PD, send CQ; no receive CQ, SRQ, caps */
+	OIB_UVERBS_QPT_XRC_TGT = 6,	/* an owner's XRC target: xrcd_handle only */
 };
 
 struct oib_uverbs_qp_cap {
@@ -339,6 +340,9 @@ struct oib_uverbs_create_qp {
 	struct oib_uverbs_ring sq;	/* out: with OIB_UVERBS_CREATE_MAPPED */
 	/* v4 */
 	struct oib_uverbs_ring rq;	/* out: with OIB_UVERBS_CREATE_MAPPED_RQ */
+	/* v5 */
+	__u32 xrcd_handle;		/* in: XRC_TGT only, an open domain of this context */
+	__u32 reserved3;
 };
 
 /*
@@ -581,8 +585,12 @@ struct oib_uverbs_doorbell {
  * context of this device that opens it through the same file gets the same domain: oflags
  * O_CREAT makes it if there is none, 0 opens only an existing one (-ENOENT), O_CREAT | O_EXCL
  * makes only a new one (-EEXIST).  The domain lives while any context holds it open.
- * CLOSE_XRCD takes struct oib_uverbs_destroy: -EBUSY while this context's XRC SRQs use the
- * handle; it drops the registrations made through the handle, then the hold.
+ * CLOSE_XRCD takes struct oib_uverbs_destroy: -EBUSY while this context's XRC SRQs or XRC target
+ * QPs use the handle; it drops the registrations made through the handle, then the hold.
+ *
+ * An owner's XRC target QP (CREATE_QP, qp_type OIB_UVERBS_QPT_XRC_TGT, xrcd_handle; no PD, CQ,
+ * SRQ, capabilities or rings) is the creator's, as any QP: destroyed with its handle, the
+ * context, or the process.  It has no queues: posting to it is -EINVAL.
  */
 struct oib_uverbs_open_xrcd {
 	struct oib_uverbs_hdr hdr;

@@ -148,6 +148,7 @@ struct oibv_mr {
 enum oibv_qp_type {
 	OIBV_QPT_SMI = 0, OIBV_QPT_GSI = 1, OIBV_QPT_RC = 2, OIBV_QPT_UC = 3, OIBV_QPT_UD = 4,
 	OIBV_QPT_XRC = 5,	/* an XRC initiator (send side): no recv_cq, SRQ or receive caps */
+	OIBV_QPT_XRC_RECV = 6,	/* an owner's XRC target: attr->xrcd only, pd NULL */
 };
 
 enum oibv_qp_state {
@@ -199,6 +200,8 @@ struct oibv_srq {
 	struct oibv_ring ring;	/* oib: the mapped receive queue */
 };
 
+struct oibv_xrcd;
+
 struct oibv_qp_init_attr {
 	void *qp_context;
 	struct oibv_cq *send_cq;
@@ -208,6 +211,7 @@ struct oibv_qp_init_attr {
 	enum oibv_qp_type qp_type;
 	int sq_sig_all;
 	uint8_t port_num;	/* oib: the port of an SMI or GSI QP; 0 otherwise */
+	struct oibv_xrcd *xrcd;	/* OIBV_QPT_XRC_RECV: its domain */
 };
 
 struct oibv_qp {

@@ -153,6 +153,62 @@ static bool t_send_to_srqs(void)
 	return send_to_srqs(true) && send_to_srqs(false);
 }
 
+/* An owner's target QP: the creator's, modified by it to RTR, gone when it destroys it. */
+static struct oibv_qp *owner_target(struct oibv_xrcd *d, uint32_t ini_qpn)
+{
+	struct oibv_qp_init_attr ia = { .qp_type = OIBV_QPT_XRC_RECV, .xrcd = d };
+	struct oibv_qp *qp = oibv_create_qp(NULL, &ia);
+	struct oibv_qp_attr a = { .qp_state = OIBV_QPS_INIT, .port_num = 1 };
+
+	if (!CHECK(qp) ||
+	    !CHECK(!oibv_modify_qp(qp, &a, OIBV_QP_STATE | OIBV_QP_PKEY_INDEX | OIBV_QP_PORT |
+				   OIBV_QP_ACCESS_FLAGS)))
+		return NULL;
+	rcv_qp_attr(ini_qpn, &a);
+	a.qp_state = OIBV_QPS_RTR;
+	if (!CHECK(!oibv_modify_qp(qp, &a, OIBV_QP_STATE | OIBV_QP_AV | OIBV_QP_PATH_MTU |
+				   OIBV_QP_DEST_QPN | OIBV_QP_RQ_PSN |
+				   OIBV_QP_MAX_DEST_RD_ATOMIC | OIBV_QP_MIN_RNR_TIMER)))
+		return NULL;
+	return qp;
+}
+
+static bool t_owner_target(void)
+{
+	struct oib_uverbs_recv_wr w = { 0 };
+	struct oib_uverbs_post post = { .count = 1, .wrs = (uintptr_t)&w };
+	struct xrc_rcv r[2] = { 0 };
+	struct xrc_ini ini;
+	struct oibv_qp *tgt = NULL;
+	int good[2] = { 0 }, bad[2] = { 0 }, i;
+	bool ok;
+
+	ok = CHECK(ini_make(&ini, tx_ctx)) && CHECK(rcv_make(&r[0], rx_ctx, -1, 0)) &&
+	     CHECK(rcv_make_on(&r[1], rx_ctx, r[0].xrcd));
+	tgt = ok ? owner_target(r[0].xrcd, ini.qp->qp_num) : NULL;
+	ok = ok && CHECK(tgt) && CHECK(ini_connect(&ini, tgt->qp_num));
+	for (i = 0; ok && i < 10; i++)
+		ok = CHECK(ini_send(&ini, r[i % 2].srq->xrc_srq_num, i) == OIBV_WC_SUCCESS);
+	for (i = 0; i < 2 && ok; i++) {
+		int64_t end = now_ms() + 10000;
+
+		while (good[i] + bad[i] < 5 && now_ms() < end && rcv_poll(&r[i], &good[i],
+									  &bad[i]) >= 0)
+			;
+		ok = CHECK(good[i] == 5) && CHECK(!bad[i]);
+	}
+	/* no queues of its own; it holds its domain handle; its owner's destroy ends it */
+	post.handle = tgt ? tgt->handle : 0;
+	ok = ok && CHECK_ERR(raw_cmd(rx_ctx->cmd_fd, OIB_UVERBS_POST_RECV, &post, sizeof(post)),
+			     EINVAL);
+	ok = ok && CHECK_ERR(oibv_close_xrcd(r[0].xrcd), EBUSY) && CHECK(!oibv_destroy_qp(tgt));
+	ok = ok && CHECK(ini_send(&ini, r[0].srq->xrc_srq_num, 99) == OIBV_WC_RETRY_EXC_ERR);
+	rcv_free(&r[1]);
+	rcv_free(&r[0]);
+	ini_free(&ini);
+	return ok && CHECK(objects_back_to(base_objects));
+}
+
 /* ---- every new command with bad arguments, by raw ioctl ---- */
 
 static int open_raw(int cmd_fd, int fd, uint32_t oflags, uint32_t *handle)
@@ -378,6 +434,63 @@ static bool abuse_ini(void)
 	return ok;
 }
 
+static int tgt_raw(struct oib_uverbs_create_qp *c)
+{
+	int ret = raw_cmd(rx_ctx->cmd_fd, OIB_UVERBS_CREATE_QP, c, sizeof(*c));
+
+	if (!ret)
+		raw_cmd(rx_ctx->cmd_fd, OIB_UVERBS_DESTROY_QP,
+			&(struct oib_uverbs_destroy_reported){ .handle = c->handle },
+			sizeof(struct oib_uverbs_destroy_reported));
+	return ret;
+}
+
+static bool abuse_target(void)
+{
+	struct xrc_rcv r;
+	struct oib_uverbs_create_qp c, good;
+	bool ok = CHECK(rcv_make(&r, rx_ctx, -1, 0));
+
+	good = (struct oib_uverbs_create_qp){
+		.qp_type = OIB_UVERBS_QPT_XRC_TGT, .xrcd_handle = r.xrcd->handle,
+	};
+	c = good;
+	ok = ok && CHECK(!tgt_raw(&c)) && CHECK(c.qp_num);
+	c = good;
+	c.pd_handle = r.pd->handle;
+	ok = ok && CHECK_ERR(tgt_raw(&c), EINVAL);
+	c = good;
+	c.send_cq_handle = r.cq->handle;
+	ok = ok && CHECK_ERR(tgt_raw(&c), EINVAL);
+	c = good;
+	c.srq_handle = r.srq->handle;
+	ok = ok && CHECK_ERR(tgt_raw(&c), EINVAL);
+	c = good;
+	c.cap.max_recv_wr = 1;
+	ok = ok && CHECK_ERR(tgt_raw(&c), EINVAL);
+	c = good;
+	c.ring_flags = OIB_UVERBS_CREATE_MAPPED;
+	ok = ok && CHECK_ERR(tgt_raw(&c), EINVAL);
+	c = good;
+	c.xrcd_handle = 0;
+	ok = ok && CHECK_ERR(tgt_raw(&c), EINVAL);
+	c = good;
+	c.xrcd_handle = r.pd->handle;
+	ok = ok && CHECK_ERR(tgt_raw(&c), EINVAL);
+	c = good;
+	c.reserved3 = 1;
+	ok = ok && CHECK_ERR(tgt_raw(&c), EINVAL);
+	/* a domain handle on another type of QP */
+	c = (struct oib_uverbs_create_qp){
+		.pd_handle = r.pd->handle, .send_cq_handle = r.cq->handle,
+		.recv_cq_handle = r.cq->handle, .qp_type = OIB_UVERBS_QPT_RC,
+		.xrcd_handle = r.xrcd->handle, .cap = { .max_send_wr = 1, .max_recv_wr = 1 },
+	};
+	ok = ok && CHECK_ERR(tgt_raw(&c), EINVAL);
+	rcv_free(&r);
+	return ok && CHECK(objects_back_to(base_objects));
+}
+
 static bool abuse_rc_srq_num(void)
 {
 	struct oib_uverbs_send_wr w = { .opcode = OIB_UVERBS_WR_SEND, .xrc_remote_srq_num = 1 };
@@ -425,10 +538,12 @@ static const struct ktap_case cases[] = {
 	{ "domain_file_rules", t_domain_file_rules },
 	{ "domain_fork", t_domain_fork },
 	{ "send_to_srqs", t_send_to_srqs },
+	{ "owner_target", t_owner_target },
 	{ "bad_open_close", abuse_open_close },
 	{ "bad_xrc_srq", abuse_xrc_srq },
 	{ "bad_rcv_qp_and_reg", abuse_rcv_qp },
 	{ "bad_initiator", abuse_ini },
+	{ "bad_owner_target", abuse_target },
 	{ "srq_num_on_rc", abuse_rc_srq_num },
 	{ "close_context", t_close_context },
 	{ "scenario", xrc_scenario },
