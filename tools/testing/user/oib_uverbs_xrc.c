@@ -524,11 +524,46 @@ static bool t_close_context(void)
 	return ok && CHECK(xrc_state_is(0, qpn, false)) && CHECK(objects_back_to(base_objects));
 }
 
+static void close_raw(struct oibv_context *c)
+{
+	close(c->async_fd);
+	close(c->cmd_fd);
+}
+
+/*
+ * The receiving device removed under two contexts sharing a file's domain, with an XRC SRQ, the
+ * receive QP carrying traffic, a registration and an owner's target QP: the removal tears it all
+ * down (the log and kmemleak checks see the rest), the contexts answer -EIO, and the initiator's
+ * requests go unanswered.
+ */
 static bool t_remove_devices(void)
 {
-	bool ok = CHECK(!oibv_close_device(rx_ctx)) && CHECK(!oibv_close_device(tx_ctx));
+	struct oibv_context *c = oibv_open_device(test_dev), *c2 = oibv_open_device(test_dev);
+	struct oib_uverbs_query_device q = { 0 };
+	struct oibv_xrcd *d2;
+	struct xrc_ini ini;
+	struct xrc_rcv r;
+	char path[64];
+	int fd = domain_file(path, sizeof(path));
+	uint32_t qpn = 0;
+	bool ok = CHECK(c && c2 && fd >= 0) && CHECK(!oibv_close_device(rx_ctx));
 
-	ok = ok && CHECK(remove_device());
+	ok = ok && CHECK(ini_make(&ini, tx_ctx)) && CHECK(rcv_make(&r, c, fd, O_CREAT)) &&
+	     CHECK(!rcv_qp_make(r.xrcd, ini.qp->qp_num, &qpn)) && CHECK(ini_connect(&ini, qpn));
+	d2 = ok ? oibv_open_xrcd(c2, fd, 0) : NULL;
+	ok = ok && CHECK(d2) && CHECK(!oibv_reg_xrc_rcv_qp(d2, qpn)) &&
+	     CHECK(owner_target(r.xrcd, 1)) &&
+	     CHECK(ini_send(&ini, r.srq->xrc_srq_num, 1) == OIBV_WC_SUCCESS);
+	ok = ok && CHECK(remove_device()) &&
+	     CHECK(raw_cmd(c->cmd_fd, OIB_UVERBS_QUERY_DEVICE, &q, sizeof(q)) == EIO) &&
+	     CHECK(raw_cmd(c2->cmd_fd, OIB_UVERBS_QUERY_DEVICE, &q, sizeof(q)) == EIO);
+	ok = ok && CHECK(ini_send(&ini, r.srq->xrc_srq_num, 2) == OIBV_WC_RETRY_EXC_ERR);
+	close_raw(c);
+	close_raw(c2);
+	ini_free(&ini);
+	close(fd);
+	unlink(path);
+	ok = ok && CHECK(!oibv_close_device(tx_ctx));
 	snprintf(test_ibdev, sizeof(test_ibdev), "%s", tx_ibdev);
 	return ok && CHECK(remove_device());
 }
@@ -550,6 +585,7 @@ static const struct ktap_case cases[] = {
 	{ "scenario_kill9", xrc_scenario_kill9 },
 	{ "kill9_before_publish", xrc_kill9_before_publish },
 	{ "kill9_after_open", xrc_kill9_after_open },
+	{ "kill9_fuzz", xrc_kill9_fuzz },
 	{ "remove_devices", t_remove_devices },
 };
 

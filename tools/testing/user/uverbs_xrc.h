@@ -75,5 +75,6 @@ bool xrc_scenario(void);
 bool xrc_scenario_kill9(void);
 bool xrc_kill9_before_publish(void);
 bool xrc_kill9_after_open(void);
+bool xrc_kill9_fuzz(void);
 
 #endif /* OIB_UVERBS_XRC_H */

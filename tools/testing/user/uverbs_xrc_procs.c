@@ -345,3 +345,71 @@ bool xrc_kill9_after_open(void)
 	scene_end(&s);
 	return ok;
 }
+
+/* xorshift64*: the kill fuzz's one source of randomness, so a seed reproduces a run. */
+static uint64_t rnd_state;
+
+static uint64_t rnd(void)
+{
+	rnd_state ^= rnd_state >> 12;
+	rnd_state ^= rnd_state << 25;
+	rnd_state ^= rnd_state >> 27;
+	return rnd_state * 0x2545f4914f6cdd1dULL;
+}
+
+/* @n messages to one receiver's SRQ, each answered. */
+static bool traffic_to(struct scene *s, uint32_t srq_num, uint32_t first, int n)
+{
+	bool ok = true;
+	int i;
+
+	for (i = 0; i < n && ok; i++)
+		ok = CHECK(ini_send(&s->ini, srq_num, first + i) == OIBV_WC_SUCCESS);
+	return ok;
+}
+
+/* The end of one receiver: killed, or closing its domain and exiting, as the dice say. */
+static bool receiver_end(struct child *c)
+{
+	bool kill9 = rnd() % 2;
+
+	diag("pid %d: %s", (int)c->pid, kill9 ? "kill -9" : "closes its domain");
+	return kill9 ? reap(c, true) : close_domain(c) && reap(c, false);
+}
+
+/* One round: the scenario with A, then B and C in a random order, each killed or not. */
+static bool kill9_round(void)
+{
+	struct scene s;
+	uint32_t n = rnd() % 6, m = 1 + rnd() % 6;
+	bool b_first = rnd() % 2, a_kill = rnd() % 2, ok = scene_start(&s);
+	struct child *first = b_first ? &s.b : &s.c, *last = b_first ? &s.c : &s.b;
+	uint32_t last_srq = b_first ? s.srq_c : s.srq_b;
+
+	diag("A %s, %u messages each, %s ends first, then %u to the other", a_kill ? "killed" :
+	     "exits", n, b_first ? "B" : "C", m);
+	ok = ok && reap(&s.a, a_kill) && CHECK(xrc_state_is(1, s.role.rcv_qpn, true));
+	ok = ok && traffic(&s, 0, 2 * n, true) && report(&s.b, n) && report(&s.c, n);
+	ok = ok && receiver_end(first) && CHECK(xrc_state_is(1, s.role.rcv_qpn, true));
+	ok = ok && traffic_to(&s, last_srq, 100, m) && report(last, n + m);
+	ok = ok && receiver_end(last) && scene_gone(&s);
+	scene_end(&s);
+	return ok;
+}
+
+#define KILL9_ROUNDS 6
+
+/* Seeded (OIB_FUZZ_SEED reproduces a run): rounds of kill9_round(). */
+bool xrc_kill9_fuzz(void)
+{
+	const char *env = getenv("OIB_FUZZ_SEED");
+	bool ok = true;
+	int i;
+
+	rnd_state = env ? strtoull(env, NULL, 0) : 0x0b1b5eedULL;
+	diag("seed %#llx (OIB_FUZZ_SEED), %d rounds", (unsigned long long)rnd_state,
+	     KILL9_ROUNDS);
+	for (i = 0; i < KILL9_ROUNDS && ok; i++)
+		ok = kill9_round();
+	return ok;
+}
