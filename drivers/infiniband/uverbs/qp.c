@@ -21,6 +21,9 @@ void oib_uverbs_qp_event(struct oib_event *event, void *context)
 				      event->event);
 }
 
+OIB_UVERBS_SAME(OIB_UVERBS_QPT_XRC_INI, OIB_QPT_XRC_INI);
+OIB_UVERBS_SAME(OIB_UVERBS_QPT_XRC_TGT, OIB_QPT_XRC_TGT);
+
 struct oib_uverbs_qp_deps {
 	struct oib_uverbs_pd *upd;
 	struct oib_uverbs_cq *scq, *rcq;
