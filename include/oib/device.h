@@ -182,6 +182,11 @@ struct oib_device {
 
 	atomic_t objects[OIB_OBJ_MAX];
 	/*
+	 * The live kernel-owned XRC receive QPs of every domain (core/xrc_rcv.c), by QP number, for
+	 * debugfs; the xarray's own lock.  An entry is there from the QP's creation to its destroy.
+	 */
+	struct xarray xrc_rcv_qps;
+	/*
 	 * The CQ pool (core/cq_poll.c): a list per poll context of CQs the pool made; each is
 	 * freed at unregistration.  cq_pools_lock protects the lists and every pool CQ's cqe_used.
 	 */

@@ -171,7 +171,7 @@ static void context_command_checks(struct kunit *test)
 	struct oib_uverbs_create_cq ccq = { .cqe = 4, .comp_vector = nvec, .channel_fd = -1 };
 	struct oib_uverbs_create_qp cqp = {
 		.pd_handle = pd, .send_cq_handle = cq, .recv_cq_handle = cq,
-		.qp_type = 5,	/* XRC: not from user space */
+		.qp_type = 7,	/* no such type */
 	};
 	struct oib_uverbs_modify_qp mqp = { .handle = qp, .attr_mask = 1u << 19 };
 	struct oib_uverbs_req_notify_cq rn = { .handle = cq, .notify = 2 };
@@ -183,6 +183,8 @@ static void context_command_checks(struct kunit *test)
 	ccq.cqe = 0;
 	KUNIT_EXPECT_EQ(test, oib_uverbs_test_cmd(ufile, OIB_UVERBS_CREATE_CQ, &ccq), -EINVAL);
 	KUNIT_EXPECT_EQ(test, oib_uverbs_test_cmd(ufile, OIB_UVERBS_CREATE_QP, &cqp), -EOPNOTSUPP);
+	cqp.qp_type = OIB_UVERBS_QPT_XRC_INI;	/* an initiator has no receive CQ */
+	KUNIT_EXPECT_EQ(test, oib_uverbs_test_cmd(ufile, OIB_UVERBS_CREATE_QP, &cqp), -EINVAL);
 	cqp.qp_type = OIB_UVERBS_QPT_RC;
 	cqp.cap.max_send_sge = OIB_UVERBS_MAX_SGE + 1;
 	KUNIT_EXPECT_EQ(test, oib_uverbs_test_cmd(ufile, OIB_UVERBS_CREATE_QP, &cqp), -EINVAL);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit allocation-failure sweeps of oib_uverbs: a context's opening and each command that makes
- * an object (PD, CQ, QP, AH, SRQ, the async event file; CQs, QPs and SRQs with mapped rings too),
- * with the Nth allocation failing for every N.
+ * an object (PD, CQ, QP, AH, SRQ, the async event file; CQs, QPs and SRQs with mapped rings too;
+ * XRC domains, XRC SRQs, XRC initiators and targets, a domain's receive QP and its
+ * registration), with the Nth allocation failing for every N.
  * A failed command leaves neither a handle nor a device object behind; a successful one is
  * undone; closing the context at the end finds nothing it should not.
  */
@@ -17,6 +18,7 @@ struct uv_sweep {
 	struct oib_uverbs_file *ufile;	/* the context the commands run on */
 	struct oib_uverbs_file *opened;	/* the sweep of opening: what the create opened */
 	u32 pd, cq, handle;
+	u32 xrc_obj;			/* the XRC SRQ or target sweep: the object */
 	u32 ring_flags;			/* the CQ, QP and SRQ sweeps: mapped rings or not */
 	unsigned int nobjects;
 };
@@ -224,6 +226,150 @@ static void failslab_srq_mapped(struct kunit *test)
 	uv_run(test, s, srq_create, srq_destroy);
 }
 
+/* A private XRC domain (fd -1): the handle in s->handle. */
+static int xrcd_create(struct kunit *test, void *ctx)
+{
+	struct uv_sweep *s = ctx;
+	struct oib_uverbs_open_xrcd c = { .fd = -1 };
+
+	int ret = oib_uverbs_test_cmd(s->ufile, OIB_UVERBS_OPEN_XRCD, &c);
+
+	return uv_result(test, s, ret, c.handle);
+}
+
+static void xrcd_destroy(struct kunit *test, void *ctx)
+{
+	struct uv_sweep *s = ctx;
+	struct oib_uverbs_destroy d = { .handle = s->handle };
+
+	KUNIT_EXPECT_EQ(test, oib_uverbs_test_cmd(s->ufile, OIB_UVERBS_CLOSE_XRCD, &d), 0);
+}
+
+static void failslab_xrcd(struct kunit *test)
+{
+	uv_run(test, uv_setup(test), xrcd_create, xrcd_destroy);
+}
+
+/* An XRC SRQ on a domain of its own (both made here, both undone on failure). */
+static int xrc_srq_create(struct kunit *test, void *ctx)
+{
+	struct uv_sweep *s = ctx;
+	struct oib_uverbs_create_srq c = {
+		.pd_handle = s->pd, .attr = { .max_wr = 16, .max_sge = 1 },
+		.srq_type = OIB_UVERBS_SRQT_XRC, .cq_handle = s->cq,
+	};
+	int ret = xrcd_create(test, ctx);
+
+	if (ret)
+		return ret;
+	c.xrcd_handle = s->handle;
+	ret = oib_uverbs_test_cmd(s->ufile, OIB_UVERBS_CREATE_SRQ, &c);
+	if (ret)
+		xrcd_destroy(test, ctx);
+	s->xrc_obj = c.handle;
+	return ret;
+}
+
+static void xrc_srq_destroy(struct kunit *test, void *ctx)
+{
+	struct uv_sweep *s = ctx;
+	struct oib_uverbs_destroy_reported d = { .handle = s->xrc_obj };
+
+	KUNIT_EXPECT_EQ(test, oib_uverbs_test_cmd(s->ufile, OIB_UVERBS_DESTROY_SRQ, &d), 0);
+	xrcd_destroy(test, ctx);
+}
+
+static void failslab_xrc_srq(struct kunit *test)
+{
+	uv_run(test, uv_setup(test), xrc_srq_create, xrc_srq_destroy);
+}
+
+static int xrc_ini_create(struct kunit *test, void *ctx)
+{
+	struct uv_sweep *s = ctx;
+	struct oib_uverbs_create_qp c = {
+		.pd_handle = s->pd, .send_cq_handle = s->cq, .qp_type = OIB_UVERBS_QPT_XRC_INI,
+		.ring_flags = OIB_UVERBS_CREATE_MAPPED,
+		.cap = { .max_send_wr = 8, .max_send_sge = 1 },
+	};
+
+	int ret = oib_uverbs_test_cmd(s->ufile, OIB_UVERBS_CREATE_QP, &c);
+
+	return uv_result(test, s, ret, c.handle);
+}
+
+static void failslab_xrc_ini(struct kunit *test)
+{
+	uv_run(test, uv_setup(test), xrc_ini_create, qp_destroy);
+}
+
+/* An owner's XRC target on a domain of its own (the QP's handle in s->xrc_obj). */
+static int xrc_tgt_create(struct kunit *test, void *ctx)
+{
+	struct uv_sweep *s = ctx;
+	struct oib_uverbs_create_qp c = { .qp_type = OIB_UVERBS_QPT_XRC_TGT };
+	int ret = xrcd_create(test, ctx);
+
+	if (ret)
+		return ret;
+	c.xrcd_handle = s->handle;
+	ret = oib_uverbs_test_cmd(s->ufile, OIB_UVERBS_CREATE_QP, &c);
+	if (ret)
+		xrcd_destroy(test, ctx);
+	s->xrc_obj = c.handle;
+	return ret;
+}
+
+static void xrc_tgt_destroy(struct kunit *test, void *ctx)
+{
+	struct uv_sweep *s = ctx;
+	struct oib_uverbs_destroy_reported d = { .handle = s->xrc_obj };
+
+	KUNIT_EXPECT_EQ(test, oib_uverbs_test_cmd(s->ufile, OIB_UVERBS_DESTROY_QP, &d), 0);
+	xrcd_destroy(test, ctx);
+}
+
+static void failslab_xrc_tgt(struct kunit *test)
+{
+	uv_run(test, uv_setup(test), xrc_tgt_create, xrc_tgt_destroy);
+}
+
+/* A domain, its receive QP and a registration; closing the domain undoes all three. */
+static int xrc_rcv_create(struct kunit *test, void *ctx)
+{
+	struct uv_sweep *s = ctx;
+	struct oib_uverbs_create_xrc_rcv_qp c = {
+		.attr = {
+			.attr_mask = OIB_UVERBS_QP_PKEY_INDEX | OIB_UVERBS_QP_PORT |
+				     OIB_UVERBS_QP_ACCESS_FLAGS | OIB_UVERBS_QP_AV |
+				     OIB_UVERBS_QP_PATH_MTU | OIB_UVERBS_QP_DEST_QPN |
+				     OIB_UVERBS_QP_RQ_PSN | OIB_UVERBS_QP_MAX_DEST_RD_ATOMIC |
+				     OIB_UVERBS_QP_MIN_RNR_TIMER,
+			.port_num = 1, .path_mtu = OIB_MTU_1024, .dest_qp_num = 1,
+			.max_dest_rd_atomic = 1,
+			.ah_attr = { .is_global = 1, .port_num = 1, .hop_limit = 64 },
+		},
+	};
+	struct oib_uverbs_xrc_rcv_qp_reg r;
+	int ret = xrcd_create(test, ctx);
+
+	if (ret)
+		return ret;
+	c.attr.handle = s->handle;
+	ret = oib_uverbs_test_cmd(s->ufile, OIB_UVERBS_CREATE_XRC_RCV_QP, &c);
+	r = (struct oib_uverbs_xrc_rcv_qp_reg){ .xrcd_handle = s->handle, .qp_num = c.qp_num };
+	if (!ret)
+		ret = oib_uverbs_test_cmd(s->ufile, OIB_UVERBS_REG_XRC_RCV_QP, &r);
+	if (ret)
+		xrcd_destroy(test, ctx);
+	return ret;
+}
+
+static void failslab_xrc_rcv(struct kunit *test)
+{
+	uv_run(test, uv_setup(test), xrc_rcv_create, xrcd_destroy);
+}
+
 /* The async event file: a context has at most one, so each run opens a context of its own. */
 static int async_create(struct kunit *test, void *ctx)
 {
@@ -257,6 +403,11 @@ static struct kunit_case failslab_test_cases[] = {
 	KUNIT_CASE(failslab_srq),
 	KUNIT_CASE(failslab_srq_mapped),
 	KUNIT_CASE(failslab_async),
+	KUNIT_CASE(failslab_xrcd),
+	KUNIT_CASE(failslab_xrc_srq),
+	KUNIT_CASE(failslab_xrc_ini),
+	KUNIT_CASE(failslab_xrc_tgt),
+	KUNIT_CASE(failslab_xrc_rcv),
 	{}
 };
 

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* debugfs: /sys/kernel/debug/oib/<device>/objects, the live verbs objects of each type. */
+/*
+ * debugfs: /sys/kernel/debug/oib/<device>/objects, the live verbs objects of each type, and
+ * xrc_rcv_qps, the numbers of the live kernel-owned XRC receive QPs (any domain), one a line.
+ */
 #include <linux/module.h>
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -28,10 +31,23 @@ static int objects_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(objects);
 
+static int xrc_rcv_qps_show(struct seq_file *m, void *v)
+{
+	struct oib_device *device = m->private;
+	unsigned long qpn;
+	void *xrcd;
+
+	xa_for_each(&device->xrc_rcv_qps, qpn, xrcd)
+		seq_printf(m, "%lu\n", qpn);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(xrc_rcv_qps);
+
 void oib_debugfs_add_device(struct oib_device *device)
 {
 	device->debugfs = debugfs_create_dir(oib_dev_name(device), oib_debugfs_root);
 	debugfs_create_file("objects", 0444, device->debugfs, device, &objects_fops);
+	debugfs_create_file("xrc_rcv_qps", 0444, device->debugfs, device, &xrc_rcv_qps_fops);
 }
 
 void oib_debugfs_remove_device(struct oib_device *device)

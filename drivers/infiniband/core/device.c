@@ -29,6 +29,7 @@ static void oib_device_release(struct device *dev)
 	if (device->ops->dealloc_driver)
 		device->ops->dealloc_driver(device);
 	xa_destroy(&device->client_data);
+	xa_destroy(&device->xrc_rcv_qps);
 	kfree(device->ports);
 	kfree(device);
 }
@@ -57,6 +58,7 @@ struct oib_device *oib_alloc_device(const struct oib_device_ops *ops, size_t siz
 	init_completion(&device->users_done);
 	for (i = 0; i < OIB_OBJ_MAX; i++)
 		atomic_set(&device->objects[i], 0);
+	xa_init(&device->xrc_rcv_qps);
 	spin_lock_init(&device->cq_pools_lock);
 	for (i = 0; i < ARRAY_SIZE(device->cq_pools); i++)
 		INIT_LIST_HEAD(&device->cq_pools[i]);

@@ -63,13 +63,20 @@ static int oib_xrc_rcv_insert(struct oib_xrcd *xrcd, struct oib_qp *qp)
 		return -ENOMEM;
 	rq->qp = qp;
 	rq->refs = 1;		/* the domain's */
+	ret = xa_insert(&xrcd->device->xrc_rcv_qps, qp->qp_num, xrcd, GFP_KERNEL);
+	if (ret) {
+		kfree(rq);
+		return ret;
+	}
 	mutex_lock(&xrcd->lock);
 	ret = xa_insert(&xrcd->rcv_qps, qp->qp_num, rq, GFP_KERNEL);
 	if (!ret)
 		refcount_inc(&xrcd->memref);
 	mutex_unlock(&xrcd->lock);
-	if (ret)
+	if (ret) {
+		xa_erase(&xrcd->device->xrc_rcv_qps, qp->qp_num);
 		kfree(rq);
+	}
 	return ret;
 }
 
@@ -114,6 +121,7 @@ static bool oib_xrc_rcv_put_locked(struct oib_xrcd *xrcd, struct oib_xrc_rcv_qp 
 	if (--rq->refs)
 		return false;
 	xa_erase(&xrcd->rcv_qps, rq->qp->qp_num);
+	xa_erase(&xrcd->device->xrc_rcv_qps, rq->qp->qp_num);
 	WARN_ON(oib_destroy_qp(rq->qp));
 	kfree(rq);
 	return true;

@@ -2,8 +2,8 @@
 /*
  * The character devices: one /dev/oib_uverbs<N> per oib device, made in the client's add() and
  * unmade in its remove().  The char device's struct device is in the class "oib_uverbs"
- * (/sys/class/oib_uverbs/oib_uverbs<N>/{ibdev,abi_version,comp_vector_cpus}), its parent is the
- * oib device, and /sys/class/oib/<dev>/uverbs links to it.
+ * (/sys/class/oib_uverbs/oib_uverbs<N>/{ibdev,abi_version,comp_vector_cpus,xrcd_files}), its
+ * parent is the oib device, and /sys/class/oib/<dev>/uverbs links to it.
  *
  * remove() marks the device removed (no new opens), then tears down every open file's objects
  * (file.c); the files themselves stay open, and every later ioctl on them fails with -EIO.
@@ -53,10 +53,18 @@ static ssize_t comp_vector_cpus_show(struct device *dev, struct device_attribute
 }
 static DEVICE_ATTR_RO(comp_vector_cpus);
 
+/* The files XRC domains are open through (xrcd.c's table): 0 when no process holds one. */
+static ssize_t xrcd_files_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", oib_uverbs_xrcd_files(to_udev(dev)));
+}
+static DEVICE_ATTR_RO(xrcd_files);
+
 static struct attribute *oib_uverbs_attrs[] = {
 	&dev_attr_ibdev.attr,
 	&dev_attr_abi_version.attr,
 	&dev_attr_comp_vector_cpus.attr,
+	&dev_attr_xrcd_files.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(oib_uverbs);
@@ -90,6 +98,8 @@ static int oib_uverbs_add_one(struct oib_device *ibdev)
 	udev->ibdev = ibdev;
 	mutex_init(&udev->lock);
 	INIT_LIST_HEAD(&udev->files);
+	mutex_init(&udev->xrcd_lock);
+	INIT_LIST_HEAD(&udev->xrcd_inodes);
 	device_initialize(&udev->dev);
 	udev->dev.class = &oib_uverbs_class;
 	udev->dev.parent = &ibdev->dev;

@@ -50,6 +50,13 @@ const struct oib_uverbs_ioctl oib_uverbs_ioctls[OIB_UVERBS_CMD_MAX] = {
 	CMD(POST_SRQ_RECV, oib_uverbs_post_srq_recv, struct oib_uverbs_post, reserved),
 	CMD(DOORBELL, oib_uverbs_doorbell, struct oib_uverbs_doorbell, reserved),
 	CMD(QUERY_QP, oib_uverbs_query_qp, struct oib_uverbs_query_qp, sq_sig_all),
+	CMD(OPEN_XRCD, oib_uverbs_open_xrcd, struct oib_uverbs_open_xrcd, reserved),
+	CMD(CLOSE_XRCD, oib_uverbs_close_xrcd, struct oib_uverbs_destroy, reserved),
+	CMD(CREATE_XRC_RCV_QP, oib_uverbs_create_xrc_rcv_qp, struct oib_uverbs_create_xrc_rcv_qp,
+	    reserved),
+	CMD(REG_XRC_RCV_QP, oib_uverbs_reg_xrc_rcv_qp, struct oib_uverbs_xrc_rcv_qp_reg, qp_num),
+	CMD(UNREG_XRC_RCV_QP, oib_uverbs_unreg_xrc_rcv_qp, struct oib_uverbs_xrc_rcv_qp_reg,
+	    qp_num),
 };
 
 /* Room for any command of this version. */
@@ -74,6 +81,9 @@ union oib_uverbs_cmd_buf {
 	struct oib_uverbs_modify_srq modify_srq;
 	struct oib_uverbs_doorbell doorbell;
 	struct oib_uverbs_query_qp query_qp;
+	struct oib_uverbs_open_xrcd open_xrcd;
+	struct oib_uverbs_create_xrc_rcv_qp create_xrc_rcv_qp;
+	struct oib_uverbs_xrc_rcv_qp_reg xrc_rcv_qp_reg;
 };
 
 static const struct oib_uverbs_ioctl *oib_uverbs_ioctl_desc(unsigned int cmd)

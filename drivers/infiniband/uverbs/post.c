@@ -6,7 +6,7 @@
  * before the first bad one are posted, as libibverbs's post calls do, and bad_wr names it.
  * Sends: SEND, RDMA WRITE and READ, atomics (which the provider allows on which QP type), each
  * with only the fields its opcode uses; UD sends name an AH, held while the post runs (after it,
- * a destroyed AH is retired on its PD: ah.c).
+ * a destroyed AH is retired on its PD: ah.c); an XRC initiator's sends name the remote XRC SRQ.
  */
 #include <linux/capability.h>
 #include <linux/module.h>
@@ -143,6 +143,8 @@ int oib_uverbs_send_wr(struct oib_uverbs_file *ufile, struct oib_qp *qp,
 	}
 	if (ud)
 		ret = oib_uverbs_ud_wr(ufile, u, k, ahp);
+	else if (qp->qp_type == OIB_QPT_XRC_INI && !u->ah_handle && !u->remote_qkey)
+		k->xrc_remote_srq_num = u->xrc_remote_srq_num;
 	else if (u->ah_handle || u->remote_qpn || u->remote_qkey)
 		ret = -EINVAL;
 	if (ret)
@@ -263,7 +265,9 @@ static int oib_uverbs_post_batch(struct oib_uverbs_file *ufile, struct oib_uverb
 		t.srq = container_of(uobj, struct oib_uverbs_srq, uobj)->srq;
 	else
 		t.qp = container_of(uobj, struct oib_uverbs_qp, uobj)->qp;
-	if (send)
+	if (t.qp && t.qp->qp_type == OIB_QPT_XRC_TGT)
+		ret = -EINVAL;		/* no queues: its receives go to the domain's SRQs */
+	else if (send)
 		ret = oib_uverbs_post_send_batch(ufile, t.qp, cmd, batch);
 	else
 		ret = oib_uverbs_post_recv_batch(ufile, &t, cmd, batch);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Queue pairs from user space: RC, UC and UD, and with CAP_NET_RAW the special QPs of a port
- * (SMI, GSI), with an SRQ or not, created, modified, queried and destroyed through ioctls,
- * their events on the context's async event file.  Work requests are posted through ioctls
+ * Queue pairs from user space: RC, UC and UD, XRC initiators (send side only: no receive CQ,
+ * SRQ or receive queue) and owners' XRC targets (xrc_tgt.c), and with CAP_NET_RAW the special
+ * QPs of a port (SMI, GSI), with an SRQ or not, created, modified, queried and destroyed through
+ * ioctls, their events on the context's async event file.  Work requests are posted through ioctls
  * (post.c) or, with OIB_UVERBS_CREATE_MAPPED, written into a send ring mapped into the process
  * (sq_ring.c); with OIB_UVERBS_CREATE_MAPPED_RQ receives are written into a receive ring the
  * provider pulls from (rq_ring.c).
@@ -12,13 +13,16 @@
 #include <linux/slab.h>
 #include "uverbs.h"
 
-static void oib_uverbs_qp_event(struct oib_event *event, void *context)
+void oib_uverbs_qp_event(struct oib_event *event, void *context)
 {
 	struct oib_uverbs_qp *uqp = context;
 
 	oib_uverbs_async_object_event(&uqp->uobj, &uqp->async_list, &uqp->async_reported,
 				      event->event);
 }
+
+OIB_UVERBS_SAME(OIB_UVERBS_QPT_XRC_INI, OIB_QPT_XRC_INI);
+OIB_UVERBS_SAME(OIB_UVERBS_QPT_XRC_TGT, OIB_QPT_XRC_TGT);
 
 struct oib_uverbs_qp_deps {
 	struct oib_uverbs_pd *upd;
@@ -53,6 +57,10 @@ static int oib_uverbs_qp_deps_get(struct oib_uverbs_file *ufile,
 	d->scq = oib_uobj_get(ufile, cmd->send_cq_handle, OIB_UVERBS_OBJ_CQ);
 	if (IS_ERR(d->scq))
 		goto put_pd;
+	if (cmd->qp_type == OIB_UVERBS_QPT_XRC_INI) {
+		d->rcq = NULL;
+		return 0;
+	}
 	if (cmd->recv_cq_handle == cmd->send_cq_handle) {
 		d->rcq = d->scq;
 		return 0;
@@ -73,7 +81,7 @@ put_srq:
 
 static void oib_uverbs_qp_deps_put(struct oib_uverbs_qp_deps *d)
 {
-	if (d->rcq != d->scq)
+	if (d->rcq && d->rcq != d->scq)
 		oib_uobj_put(&d->rcq->uobj);
 	oib_uobj_put(&d->scq->uobj);
 	oib_uobj_put(&d->upd->uobj);
@@ -98,7 +106,8 @@ static int oib_uverbs_qp_make(struct oib_uverbs_call *call, struct oib_uverbs_qp
 {
 	struct oib_qp_init_attr attr = {
 		.event_handler = oib_uverbs_qp_event, .qp_context = uqp,
-		.send_cq = d->scq->cq, .recv_cq = d->rcq->cq, .qp_type = cmd->qp_type,
+		.send_cq = d->scq->cq, .recv_cq = d->rcq ? d->rcq->cq : NULL,
+		.qp_type = cmd->qp_type,
 		.port_num = cmd->port_num, .srq = d->usrq ? d->usrq->srq : NULL,
 		.sq_sig_type = cmd->sq_sig_all ? OIB_SIGNAL_ALL_WR : OIB_SIGNAL_REQ_WR,
 		.recv_source = cmd->ring_flags & OIB_UVERBS_CREATE_MAPPED_RQ ?
@@ -152,7 +161,8 @@ int oib_uverbs_create_qp(struct oib_uverbs_call *call, void *buf)
 	int ret;
 
 	if (cmd->handle || cmd->qp_num || cmd->cap.reserved || cmd->reserved ||
-	    cmd->sq_sig_all > 1 || cmd->reserved2 ||
+	    cmd->sq_sig_all > 1 || cmd->reserved2 || cmd->reserved3 ||
+	    (cmd->xrcd_handle && cmd->qp_type != OIB_UVERBS_QPT_XRC_TGT) ||
 	    (cmd->ring_flags & ~(OIB_UVERBS_CREATE_MAPPED | OIB_UVERBS_CREATE_MAPPED_RQ)) ||
 	    ((cmd->ring_flags & OIB_UVERBS_CREATE_MAPPED_RQ) && cmd->srq_handle) ||
 	    memchr_inv(&cmd->sq, 0, sizeof(cmd->sq)) || memchr_inv(&cmd->rq, 0, sizeof(cmd->rq)))
@@ -167,6 +177,13 @@ int oib_uverbs_create_qp(struct oib_uverbs_call *call, void *buf)
 	case OIB_UVERBS_QPT_UC:
 	case OIB_UVERBS_QPT_UD:
 		break;
+	case OIB_UVERBS_QPT_XRC_INI:
+		if (cmd->recv_cq_handle || cmd->srq_handle || cmd->cap.max_recv_wr ||
+		    cmd->cap.max_recv_sge || (cmd->ring_flags & OIB_UVERBS_CREATE_MAPPED_RQ))
+			return -EINVAL;
+		break;
+	case OIB_UVERBS_QPT_XRC_TGT:
+		return oib_uverbs_create_xrc_tgt(call, cmd);
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -202,7 +219,10 @@ int oib_uverbs_qp_destroy(struct oib_uverbs_uobj *uobj, void *resp)
 	if (async)
 		cmd->async_events_reported =
 			oib_uverbs_event_drop_unread(async, &uqp->async_list, &uqp->async_reported);
-	oib_uverbs_pd_qp_del(uqp->upd);
+	if (uqp->upd)
+		oib_uverbs_pd_qp_del(uqp->upd);
+	if (uqp->uxrcd)
+		atomic_dec(&uqp->uxrcd->nusers);
 	return 0;
 }
 
@@ -223,7 +243,7 @@ int oib_uverbs_destroy_qp(struct oib_uverbs_call *call, void *buf)
 	 OIB_UVERBS_QP_MIN_RNR_TIMER | OIB_UVERBS_QP_SQ_PSN |				\
 	 OIB_UVERBS_QP_MAX_DEST_RD_ATOMIC | OIB_UVERBS_QP_DEST_QPN)
 
-static int oib_uverbs_qp_attr(const struct oib_uverbs_modify_qp *cmd, struct oib_qp_attr *a)
+int oib_uverbs_qp_attr(const struct oib_uverbs_modify_qp *cmd, struct oib_qp_attr *a)
 {
 	if ((cmd->attr_mask & ~OIB_UVERBS_QP_MASK) ||
 	    (cmd->qp_access_flags & ~OIB_UVERBS_ACCESS_ALL) ||

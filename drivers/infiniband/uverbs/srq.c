@@ -4,7 +4,9 @@
  * destroyed through ioctls; receives posted with POST_SRQ_RECV (post.c) or, with
  * OIB_UVERBS_CREATE_MAPPED, written into a receive ring the provider pulls from (rq_ring.c).
  * QPs name one at creation (qp.c), and the core refuses destroying it while they do (-EBUSY).
- * Its limit event and SRQ_ERR (a bad ring entry) go to the context's async event file.
+ * Its limit event and SRQ_ERR (a bad ring entry) go to the context's async event file.  An XRC
+ * SRQ names an open domain (xrcd.c) and a CQ, counts on the domain's handle until destroyed,
+ * and answers its number; it has no receive ring.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -18,12 +20,61 @@ static void oib_uverbs_srq_event(struct oib_event *event, void *context)
 				      event->event);
 }
 
-static int oib_uverbs_srq_make(struct oib_uverbs_call *call, struct oib_uverbs_srq *usrq,
-			       struct oib_uverbs_create_srq *cmd, struct oib_uverbs_pd *upd)
+OIB_UVERBS_SAME(OIB_UVERBS_SRQT_BASIC, OIB_SRQT_BASIC);
+OIB_UVERBS_SAME(OIB_UVERBS_SRQT_XRC, OIB_SRQT_XRC);
+
+/* What an SRQ is made on: its PD and, for XRC, its domain's handle and its CQ (held). */
+struct oib_uverbs_srq_deps {
+	struct oib_uverbs_pd *upd;
+	struct oib_uverbs_xrcd *ux;	/* XRC only, else NULL */
+	struct oib_uverbs_cq *ucq;	/* XRC only, else NULL */
+};
+
+static void oib_uverbs_srq_deps_put(struct oib_uverbs_srq_deps *d)
 {
+	if (d->ucq)
+		oib_uobj_put(&d->ucq->uobj);
+	if (d->ux)
+		oib_uobj_put(&d->ux->uobj);
+	if (d->upd)
+		oib_uobj_put(&d->upd->uobj);
+}
+
+static int oib_uverbs_srq_deps_get(struct oib_uverbs_file *ufile,
+				   const struct oib_uverbs_create_srq *cmd,
+				   struct oib_uverbs_srq_deps *d)
+{
+	void *p;
+
+	*d = (struct oib_uverbs_srq_deps){ 0 };
+	p = oib_uobj_get(ufile, cmd->pd_handle, OIB_UVERBS_OBJ_PD);
+	if (IS_ERR(p))
+		return PTR_ERR(p);
+	d->upd = p;
+	if (cmd->srq_type != OIB_UVERBS_SRQT_XRC)
+		return 0;
+	p = oib_uobj_get(ufile, cmd->xrcd_handle, OIB_UVERBS_OBJ_XRCD);
+	if (IS_ERR(p))
+		goto put;
+	d->ux = p;
+	p = oib_uobj_get(ufile, cmd->cq_handle, OIB_UVERBS_OBJ_CQ);
+	if (IS_ERR(p))
+		goto put;
+	d->ucq = p;
+	return 0;
+put:
+	oib_uverbs_srq_deps_put(d);
+	return PTR_ERR(p);
+}
+
+static int oib_uverbs_srq_make(struct oib_uverbs_call *call, struct oib_uverbs_srq *usrq,
+			       struct oib_uverbs_create_srq *cmd, struct oib_uverbs_srq_deps *d)
+{
+	struct oib_uverbs_pd *upd = d->upd;
 	struct oib_srq_init_attr attr = {
 		.event_handler = oib_uverbs_srq_event, .srq_context = usrq,
-		.srq_type = OIB_SRQT_BASIC,
+		.srq_type = cmd->srq_type,
+		.xrc = { .xrcd = d->ux ? d->ux->xrcd : NULL, .cq = d->ucq ? d->ucq->cq : NULL },
 		.recv_source = cmd->ring_flags & OIB_UVERBS_CREATE_MAPPED ?
 			       oib_uverbs_rq_source(&usrq->rq, call->ufile) : NULL,
 		.attr = {
@@ -53,6 +104,10 @@ static int oib_uverbs_srq_make(struct oib_uverbs_call *call, struct oib_uverbs_s
 		xa_erase(&call->ufile->handles, usrq->uobj.handle);
 		return ret;
 	}
+	cmd->srq_num = d->ux ? srq->srq_num : 0;
+	usrq->uxrcd = d->ux;
+	if (d->ux)
+		atomic_inc(&d->ux->nusers);
 	oib_uobj_commit(&usrq->uobj);
 	return 0;
 }
@@ -60,23 +115,25 @@ static int oib_uverbs_srq_make(struct oib_uverbs_call *call, struct oib_uverbs_s
 int oib_uverbs_create_srq(struct oib_uverbs_call *call, void *buf)
 {
 	struct oib_uverbs_create_srq *cmd = buf;
+	bool xrc = cmd->srq_type == OIB_UVERBS_SRQT_XRC;
+	struct oib_uverbs_srq_deps deps;
 	struct oib_uverbs_srq *usrq;
-	struct oib_uverbs_pd *upd;
 	int ret;
 
 	if (cmd->handle || cmd->attr.reserved || cmd->attr.max_sge > OIB_UVERBS_MAX_SGE ||
 	    cmd->reserved || (cmd->ring_flags & ~OIB_UVERBS_CREATE_MAPPED) ||
-	    memchr_inv(&cmd->ring, 0, sizeof(cmd->ring)))
+	    memchr_inv(&cmd->ring, 0, sizeof(cmd->ring)) || cmd->srq_num ||
+	    cmd->srq_type > OIB_UVERBS_SRQT_XRC || (xrc && cmd->ring_flags) ||
+	    (!xrc && (cmd->xrcd_handle || cmd->cq_handle)))
 		return -EINVAL;
 	usrq = kzalloc(sizeof(*usrq), GFP_KERNEL);
 	if (!usrq)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&usrq->async_list);
-	upd = oib_uobj_get(call->ufile, cmd->pd_handle, OIB_UVERBS_OBJ_PD);
-	ret = PTR_ERR_OR_ZERO(upd);
+	ret = oib_uverbs_srq_deps_get(call->ufile, cmd, &deps);
 	if (!ret) {
-		ret = oib_uverbs_srq_make(call, usrq, cmd, upd);
-		oib_uobj_put(&upd->uobj);
+		ret = oib_uverbs_srq_make(call, usrq, cmd, &deps);
+		oib_uverbs_srq_deps_put(&deps);
 	}
 	if (ret)
 		kfree(usrq);
@@ -136,6 +193,8 @@ int oib_uverbs_srq_destroy(struct oib_uverbs_uobj *uobj, void *resp)
 	if (ret)
 		return ret;
 	oib_uverbs_rq_ring_free(&usrq->rq);
+	if (usrq->uxrcd)
+		atomic_dec(&usrq->uxrcd->nusers);
 	if (async)
 		cmd->async_events_reported =
 			oib_uverbs_event_drop_unread(async, &usrq->async_list,

@@ -21,6 +21,7 @@ static const oib_uobj_destroy_fn oib_uobj_destroyers[OIB_UVERBS_OBJ_MAX] = {
 	[OIB_UVERBS_OBJ_MR] = oib_uverbs_mr_destroy,
 	[OIB_UVERBS_OBJ_CQ] = oib_uverbs_cq_destroy,
 	[OIB_UVERBS_OBJ_PD] = oib_uverbs_pd_destroy,
+	[OIB_UVERBS_OBJ_XRCD] = oib_uverbs_xrcd_destroy,
 };
 
 /*

@@ -25,6 +25,13 @@ struct oib_uverbs_device {
 	struct mutex lock;		/* protects @files and @removed */
 	struct list_head files;		/* open files, struct oib_uverbs_file.list */
 	bool removed;
+	/*
+	 * The XRC domains opened through a file (xrcd.c): struct oib_uverbs_xrcd_inode.list.
+	 * @xrcd_lock protects the list and each entry's openers, and serialises opens and closes
+	 * of such domains (so O_EXCL holds).  Taken after a file's hw_rwsem.
+	 */
+	struct mutex xrcd_lock;
+	struct list_head xrcd_inodes;
 };
 
 /*
@@ -74,6 +81,7 @@ enum oib_uverbs_obj_type {
 	OIB_UVERBS_OBJ_MR,
 	OIB_UVERBS_OBJ_CQ,
 	OIB_UVERBS_OBJ_PD,
+	OIB_UVERBS_OBJ_XRCD,
 	OIB_UVERBS_OBJ_MAX,
 };
 
@@ -195,9 +203,25 @@ struct oib_uverbs_rq_ring {
 	struct oib_uverbs_rq_wqe wqe;
 };
 
+/*
+ * An open XRC domain (xrcd.c): a holder's reference on @xrcd (oib_xrcd_get(), or the
+ * allocation), dropped at close.  @nusers counts this context's XRC SRQs and XRC target QPs
+ * made through this handle (close is -EBUSY while any); @regs (under @lock) the receive QPs
+ * registered through it, each once (QP number -> xa_mk_value(1)), unregistered at close.
+ */
+struct oib_uverbs_xrcd {
+	struct oib_uverbs_uobj uobj;
+	struct oib_xrcd *xrcd;
+	struct oib_uverbs_xrcd_inode *ino;	/* the table entry it was opened by, or NULL */
+	atomic_t nusers;
+	struct mutex lock;		/* protects @regs */
+	struct xarray regs;
+};
+
 struct oib_uverbs_srq {
 	struct oib_uverbs_uobj uobj;
 	struct oib_srq *srq;
+	struct oib_uverbs_xrcd *uxrcd;	/* XRC: the handle it counts on, else NULL */
 	struct oib_uverbs_rq_ring rq;	/* rq.ring NULL: receives by POST_SRQ_RECV */
 	struct list_head async_list;	/* unread async events, under the async file's lock */
 	u32 async_reported;
@@ -229,7 +253,8 @@ struct oib_uverbs_sq_ring {
 struct oib_uverbs_qp {
 	struct oib_uverbs_uobj uobj;
 	struct oib_qp *qp;
-	struct oib_uverbs_pd *upd;
+	struct oib_uverbs_pd *upd;		/* NULL for an XRC target */
+	struct oib_uverbs_xrcd *uxrcd;		/* an XRC target's domain handle, else NULL */
 	struct oib_uverbs_sq_ring sq;		/* sq.ring NULL: sends by POST_SEND */
 	struct oib_uverbs_rq_ring rq;		/* rq.ring NULL: receives by POST_RECV only */
 	struct list_head async_list;	/* unread async events, under the async file's lock */
@@ -299,6 +324,7 @@ int oib_uverbs_mr_destroy(struct oib_uverbs_uobj *uobj, void *resp);
 int oib_uverbs_qp_destroy(struct oib_uverbs_uobj *uobj, void *resp);
 int oib_uverbs_ah_destroy(struct oib_uverbs_uobj *uobj, void *resp);
 int oib_uverbs_srq_destroy(struct oib_uverbs_uobj *uobj, void *resp);
+int oib_uverbs_xrcd_destroy(struct oib_uverbs_uobj *uobj, void *resp);
 
 /* Command handlers. */
 int oib_uverbs_query_device(struct oib_uverbs_call *call, void *cmd);
@@ -328,6 +354,21 @@ int oib_uverbs_destroy_srq(struct oib_uverbs_call *call, void *cmd);
 int oib_uverbs_post_srq_recv(struct oib_uverbs_call *call, void *cmd);
 int oib_uverbs_doorbell(struct oib_uverbs_call *call, void *cmd);
 int oib_uverbs_query_qp(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_open_xrcd(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_close_xrcd(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_create_xrc_rcv_qp(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_reg_xrc_rcv_qp(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_unreg_xrc_rcv_qp(struct oib_uverbs_call *call, void *cmd);
+
+/* xrc_tgt.c: CREATE_QP of an owner's XRC target QP. */
+int oib_uverbs_create_xrc_tgt(struct oib_uverbs_call *call, struct oib_uverbs_create_qp *cmd);
+void oib_uverbs_qp_event(struct oib_event *event, void *context);
+
+/* qp.c: MODIFY_QP's attributes into the kernel's, every field checked. */
+int oib_uverbs_qp_attr(const struct oib_uverbs_modify_qp *cmd, struct oib_qp_attr *a);
+
+/* xrcd.c: the domain table's entries of @udev (sysfs). */
+unsigned int oib_uverbs_xrcd_files(struct oib_uverbs_device *udev);
 
 /* ring.c */
 struct oib_uverbs_kring *oib_uverbs_kring_alloc(struct oib_uverbs_file *ufile, u32 entries,

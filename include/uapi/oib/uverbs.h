@@ -52,6 +52,11 @@ enum oib_uverbs_cmd_nr {
 	OIB_UVERBS_POST_SRQ_RECV,
 	OIB_UVERBS_DOORBELL,
 	OIB_UVERBS_QUERY_QP,
+	OIB_UVERBS_OPEN_XRCD,
+	OIB_UVERBS_CLOSE_XRCD,
+	OIB_UVERBS_CREATE_XRC_RCV_QP,
+	OIB_UVERBS_REG_XRC_RCV_QP,
+	OIB_UVERBS_UNREG_XRC_RCV_QP,
 	OIB_UVERBS_CMD_MAX,
 };
 
@@ -302,6 +307,8 @@ enum oib_uverbs_qp_type {	/* the values of the kernel's enum oib_qp_type */
 	OIB_UVERBS_QPT_RC = 2,
 	OIB_UVERBS_QPT_UC = 3,
 	OIB_UVERBS_QPT_UD = 4,
+	OIB_UVERBS_QPT_XRC_INI = 5,	/* send side: PD, send CQ; no receive CQ, SRQ, caps */
+	OIB_UVERBS_QPT_XRC_TGT = 6,	/* an owner's XRC target: xrcd_handle only */
 };
 
 struct oib_uverbs_qp_cap {
@@ -333,6 +340,9 @@ struct oib_uverbs_create_qp {
 	struct oib_uverbs_ring sq;	/* out: with OIB_UVERBS_CREATE_MAPPED */
 	/* v4 */
 	struct oib_uverbs_ring rq;	/* out: with OIB_UVERBS_CREATE_MAPPED_RQ */
+	/* v5 */
+	__u32 xrcd_handle;		/* in: XRC_TGT only, an open domain of this context */
+	__u32 reserved3;
 };
 
 /*
@@ -379,6 +389,21 @@ struct oib_uverbs_create_srq {
 	__u32 ring_flags;		/* in: 0 or OIB_UVERBS_CREATE_MAPPED (a receive ring) */
 	__u32 reserved;
 	struct oib_uverbs_ring ring;	/* out: with OIB_UVERBS_CREATE_MAPPED */
+	/* v3 */
+	__u32 srq_type;			/* in: enum oib_uverbs_srq_type */
+	__u32 xrcd_handle;		/* in: XRC only, an open domain of this context */
+	__u32 cq_handle;		/* in: XRC only, where its receives complete */
+	__u32 srq_num;			/* out: XRC only, what initiators name it by */
+};
+
+/*
+ * An XRC SRQ (srq_type OIB_UVERBS_SRQT_XRC) belongs to a domain and completes on its own CQ;
+ * senders reach it through the domain's target QPs by srq_num.  No receive ring (-EINVAL with
+ * OIB_UVERBS_CREATE_MAPPED): receives are posted with POST_SRQ_RECV.
+ */
+enum oib_uverbs_srq_type {	/* the values of the kernel's enum oib_srq_type */
+	OIB_UVERBS_SRQT_BASIC = 0,
+	OIB_UVERBS_SRQT_XRC = 1,
 };
 
 #define OIB_UVERBS_SRQ_MAX_WR	(1u << 0)
@@ -496,7 +521,10 @@ struct oib_uverbs_send_wr {
 	__aligned_u64 swap;
 	__u32 rkey;
 	__u32 ah_handle;
-	__u32 remote_qpn;
+	union {
+		__u32 remote_qpn;		/* UD */
+		__u32 xrc_remote_srq_num;	/* XRC_INI: the XRC SRQ at the target */
+	};
 	__u32 remote_qkey;
 };
 
@@ -549,6 +577,49 @@ struct oib_uverbs_doorbell {
 	__u32 posted;		/* out: entries posted by this call */
 	__u32 bad_wr;		/* out, on failure: the ring index of the entry not posted */
 	__u32 reserved;
+};
+
+/*
+ * XRC domains (Documentation/xrc.md).  OPEN_XRCD: fd -1 makes a private domain (oflags 0 or
+ * O_CREAT); otherwise the domain is named by the file fd refers to (its inode), and every
+ * context of this device that opens it through the same file gets the same domain: oflags
+ * O_CREAT makes it if there is none, 0 opens only an existing one (-ENOENT), O_CREAT | O_EXCL
+ * makes only a new one (-EEXIST).  The domain lives while any context holds it open.
+ * CLOSE_XRCD takes struct oib_uverbs_destroy: -EBUSY while this context's XRC SRQs or XRC target
+ * QPs use the handle; it drops the registrations made through the handle, then the hold.
+ *
+ * An owner's XRC target QP (CREATE_QP, qp_type OIB_UVERBS_QPT_XRC_TGT, xrcd_handle; no PD, CQ,
+ * SRQ, capabilities or rings) is the creator's, as any QP: destroyed with its handle, the
+ * context, or the process.  It has no queues: posting to it is -EINVAL.
+ */
+struct oib_uverbs_open_xrcd {
+	struct oib_uverbs_hdr hdr;
+	__aligned_u64 user_handle;	/* in */
+	__s32 fd;			/* in: a file, or -1 */
+	__u32 oflags;			/* in: 0, O_CREAT, O_CREAT | O_EXCL */
+	__u32 handle;			/* out */
+	__u32 reserved;
+};
+
+/*
+ * CREATE_XRC_RCV_QP: a receive QP of the domain attr.handle, owned by the kernel (the 2007 XRC
+ * receive-QP design): it lives while the domain has holders or registrations, whoever made it.
+ * attr carries MODIFY_QP's attributes for RESET->INIT->RTR of an XRC target, which the kernel
+ * does (no OIB_UVERBS_QP_STATE, qp_state 0); the answer is its number only.  REG_XRC_RCV_QP
+ * takes a reference on one by number (-ENOENT if the domain has none; -EEXIST if this handle
+ * already holds one), UNREG_XRC_RCV_QP drops it (-ENOENT if this handle holds none); closing
+ * the handle or the context drops what is left.
+ */
+struct oib_uverbs_create_xrc_rcv_qp {
+	struct oib_uverbs_modify_qp attr;	/* in: attr.handle the domain's handle */
+	__u32 qp_num;				/* out */
+	__u32 reserved;
+};
+
+struct oib_uverbs_xrc_rcv_qp_reg {
+	struct oib_uverbs_hdr hdr;
+	__u32 xrcd_handle;	/* in */
+	__u32 qp_num;		/* in */
 };
 
 #endif /* _UAPI_OIB_UVERBS_H */

@@ -147,6 +147,8 @@ struct oibv_mr {
 /* SMI and GSI (QP0, QP1): an oib extension, with CAP_NET_RAW only. */
 enum oibv_qp_type {
 	OIBV_QPT_SMI = 0, OIBV_QPT_GSI = 1, OIBV_QPT_RC = 2, OIBV_QPT_UC = 3, OIBV_QPT_UD = 4,
+	OIBV_QPT_XRC = 5,	/* an XRC initiator (send side): no recv_cq, SRQ or receive caps */
+	OIBV_QPT_XRC_RECV = 6,	/* an owner's XRC target: attr->xrcd only, pd NULL */
 };
 
 enum oibv_qp_state {
@@ -175,16 +177,30 @@ struct oibv_srq_init_attr {
 
 enum oibv_srq_attr_mask { OIBV_SRQ_MAX_WR = 1 << 0, OIBV_SRQ_LIMIT = 1 << 1 };
 
+/*
+ * An XRC domain (Documentation/xrc.md), as OFED's struct ibv_xrc_domain, shared between the
+ * processes that open it through the same file (oibv_open_xrcd()).
+ */
+struct oibv_xrcd {
+	struct oibv_context *context;
+	uint32_t handle;
+};
+
 struct oibv_srq {
 	struct oibv_context *context;
 	void *srq_context;
 	struct oibv_pd *pd;
 	uint32_t handle;
+	uint32_t xrc_srq_num;		/* XRC SRQs: what initiators name it by */
+	struct oibv_xrcd *xrcd;		/* XRC SRQs */
+	struct oibv_cq *xrc_cq;		/* XRC SRQs */
 	pthread_mutex_t mutex;
 	pthread_cond_t cond;
 	uint32_t events_completed;
 	struct oibv_ring ring;	/* oib: the mapped receive queue */
 };
+
+struct oibv_xrcd;
 
 struct oibv_qp_init_attr {
 	void *qp_context;
@@ -195,6 +211,7 @@ struct oibv_qp_init_attr {
 	enum oibv_qp_type qp_type;
 	int sq_sig_all;
 	uint8_t port_num;	/* oib: the port of an SMI or GSI QP; 0 otherwise */
+	struct oibv_xrcd *xrcd;	/* OIBV_QPT_XRC_RECV: its domain */
 };
 
 struct oibv_qp {
@@ -295,6 +312,7 @@ struct oibv_send_wr {
 	enum oibv_wr_opcode opcode;
 	unsigned int send_flags;
 	uint32_t imm_data;	/* network byte order */
+	uint32_t xrc_remote_srq_num;	/* OIBV_QPT_XRC: the XRC SRQ at the target */
 	union {
 		struct {
 			uint64_t remote_addr;
@@ -323,7 +341,7 @@ struct oibv_recv_wr {
 
 enum oibv_wc_status {
 	OIBV_WC_SUCCESS = 0, OIBV_WC_LOC_LEN_ERR = 1, OIBV_WC_LOC_PROT_ERR = 4,
-	OIBV_WC_WR_FLUSH_ERR = 5, OIBV_WC_REM_ACCESS_ERR = 10,
+	OIBV_WC_WR_FLUSH_ERR = 5, OIBV_WC_REM_ACCESS_ERR = 10, OIBV_WC_RETRY_EXC_ERR = 12,
 };
 
 enum oibv_wc_opcode {
@@ -412,6 +430,24 @@ int oibv_query_srq(struct oibv_srq *srq, struct oibv_srq_attr *attr);
 int oibv_destroy_srq(struct oibv_srq *srq);
 int oibv_post_srq_recv(struct oibv_srq *srq, struct oibv_recv_wr *wr,
 		       struct oibv_recv_wr **bad_wr);
+
+/*
+ * XRC, after OFED's verbs.  oibv_open_xrcd(): @fd -1 a private domain; otherwise the domain of
+ * the file @fd (every process opening the same file shares it), with @oflags O_CREAT (make it
+ * if there is none) and O_EXCL (only a new one), else ENOENT / EEXIST.
+ * oibv_create_xrc_rcv_qp(): a receive QP owned by the domain, brought to RTR by the kernel from
+ * @attr and @attr_mask (no OIBV_QP_STATE); only its number is answered, and it lives while the
+ * domain has holders or registrations (oibv_reg_xrc_rcv_qp()), whoever made it.  Closing the
+ * domain drops this process's registrations on it.
+ */
+struct oibv_xrcd *oibv_open_xrcd(struct oibv_context *context, int fd, int oflags);
+int oibv_close_xrcd(struct oibv_xrcd *d);
+struct oibv_srq *oibv_create_srq_xrc(struct oibv_pd *pd, struct oibv_xrcd *xrcd,
+				     struct oibv_cq *xrc_cq, struct oibv_srq_init_attr *attr);
+int oibv_create_xrc_rcv_qp(struct oibv_xrcd *d, struct oibv_qp_attr *attr, int attr_mask,
+			   uint32_t *xrc_rcv_qpn);
+int oibv_reg_xrc_rcv_qp(struct oibv_xrcd *d, uint32_t xrc_rcv_qpn);
+int oibv_unreg_xrc_rcv_qp(struct oibv_xrcd *d, uint32_t xrc_rcv_qpn);
 
 struct oibv_ah *oibv_create_ah(struct oibv_pd *pd, struct oibv_ah_attr *attr);
 int oibv_destroy_ah(struct oibv_ah *ah);

@@ -41,5 +41,14 @@ int oibv_ring_flushing(struct oibv_ring *r);
 void oibv_wc_from_user(struct oibv_wc *wc, const struct oib_uverbs_wc *u);
 void oibv_send_wr(const struct oibv_qp *qp, const struct oibv_send_wr *w,
 		  struct oib_uverbs_send_wr *u);
+struct oib_uverbs_modify_qp;
+struct oibv_qp_attr;
+void oibv_qp_attr_cmd(struct oib_uverbs_modify_qp *c, const struct oibv_qp_attr *a, int mask);
+struct oib_uverbs_create_srq;
+struct oibv_pd;
+struct oibv_srq;
+struct oibv_srq_init_attr;
+struct oibv_srq *oibv_srq_create(struct oibv_pd *pd, struct oibv_srq_init_attr *attr,
+				 struct oib_uverbs_create_srq *c);
 
 #endif /* OIBV_PRIV_H */

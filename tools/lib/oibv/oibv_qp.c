@@ -44,9 +44,11 @@ int oibv_dereg_mr(struct oibv_mr *mr)
 static uint32_t oibv_qp_ring_flags(const struct oibv_context *ctx,
 				   const struct oibv_qp_init_attr *attr)
 {
-	if (!ctx->rings)
+	if (!ctx->rings || attr->qp_type == OIBV_QPT_XRC_RECV)
 		return 0;
-	return OIB_UVERBS_CREATE_MAPPED | (attr->srq ? 0 : OIB_UVERBS_CREATE_MAPPED_RQ);
+	if (attr->srq || attr->qp_type == OIBV_QPT_XRC)
+		return OIB_UVERBS_CREATE_MAPPED;
+	return OIB_UVERBS_CREATE_MAPPED | OIB_UVERBS_CREATE_MAPPED_RQ;
 }
 
 static int oibv_qp_rings_map(struct oibv_qp *qp, struct oibv_context *ctx,
@@ -64,15 +66,19 @@ static int oibv_qp_rings_map(struct oibv_qp *qp, struct oibv_context *ctx,
 	return ret;
 }
 
+/* @pd NULL for an owner's XRC target (OIBV_QPT_XRC_RECV), which names attr->xrcd instead. */
 struct oibv_qp *oibv_create_qp(struct oibv_pd *pd, struct oibv_qp_init_attr *attr)
 {
+	struct oibv_context *ctx = pd ? pd->context : attr->xrcd->context;
 	struct oibv_qp *qp = calloc(1, sizeof(*qp));
 	struct oib_uverbs_create_qp c = {
-		.user_handle = (uintptr_t)qp, .pd_handle = pd->handle,
-		.send_cq_handle = attr->send_cq->handle, .recv_cq_handle = attr->recv_cq->handle,
+		.user_handle = (uintptr_t)qp, .pd_handle = pd ? pd->handle : 0,
+		.xrcd_handle = attr->qp_type == OIBV_QPT_XRC_RECV ? attr->xrcd->handle : 0,
+		.send_cq_handle = attr->send_cq ? attr->send_cq->handle : 0,
+		.recv_cq_handle = attr->recv_cq ? attr->recv_cq->handle : 0,
 		.qp_type = attr->qp_type, .sq_sig_all = !!attr->sq_sig_all,
 		.port_num = attr->port_num, .srq_handle = attr->srq ? attr->srq->handle : 0,
-		.ring_flags = oibv_qp_ring_flags(pd->context, attr),
+		.ring_flags = oibv_qp_ring_flags(ctx, attr),
 		.cap = {
 			.max_send_wr = attr->cap.max_send_wr, .max_recv_wr = attr->cap.max_recv_wr,
 			.max_send_sge = attr->cap.max_send_sge,
@@ -84,24 +90,24 @@ struct oibv_qp *oibv_create_qp(struct oibv_pd *pd, struct oibv_qp_init_attr *att
 
 	if (!qp)
 		return NULL;
-	ret = oibv_cmd(pd->context->cmd_fd, OIB_UVERBS_CREATE_QP, &c, sizeof(c));
+	ret = oibv_cmd(ctx->cmd_fd, OIB_UVERBS_CREATE_QP, &c, sizeof(c));
 	if (ret == EOPNOTSUPP && (c.ring_flags & OIB_UVERBS_CREATE_MAPPED_RQ)) {
 		/* a device that cannot pull receives: they go through POST_RECV */
 		c.ring_flags &= ~OIB_UVERBS_CREATE_MAPPED_RQ;
-		ret = oibv_cmd(pd->context->cmd_fd, OIB_UVERBS_CREATE_QP, &c, sizeof(c));
+		ret = oibv_cmd(ctx->cmd_fd, OIB_UVERBS_CREATE_QP, &c, sizeof(c));
 	}
 	if (!ret)
-		ret = oibv_qp_rings_map(qp, pd->context, &c);
+		ret = oibv_qp_rings_map(qp, ctx, &c);
 	if (ret) {
 		if (c.handle)
-			oibv_cmd(pd->context->cmd_fd, OIB_UVERBS_DESTROY_QP,
+			oibv_cmd(ctx->cmd_fd, OIB_UVERBS_DESTROY_QP,
 				 &(struct oib_uverbs_destroy_reported){ .handle = c.handle },
 				 sizeof(struct oib_uverbs_destroy_reported));
 		free(qp);
 		errno = ret;
 		return NULL;
 	}
-	qp->context = pd->context;
+	qp->context = ctx;
 	qp->qp_context = attr->qp_context;
 	qp->pd = pd;
 	qp->send_cq = attr->send_cq;
@@ -132,10 +138,11 @@ static struct oib_uverbs_ah_attr oibv_ah_attr(const struct oibv_ah_attr *a)
 	return u;
 }
 
-int oibv_modify_qp(struct oibv_qp *qp, struct oibv_qp_attr *a, int mask)
+/* MODIFY_QP's attributes from @a and @mask (the handle is the caller's to set). */
+void oibv_qp_attr_cmd(struct oib_uverbs_modify_qp *c, const struct oibv_qp_attr *a, int mask)
 {
-	struct oib_uverbs_modify_qp c = {
-		.handle = qp->handle, .attr_mask = mask, .qp_state = a->qp_state,
+	*c = (struct oib_uverbs_modify_qp){
+		.attr_mask = mask, .qp_state = a->qp_state,
 		.path_mtu = a->path_mtu, .rq_psn = a->rq_psn, .sq_psn = a->sq_psn,
 		.dest_qp_num = a->dest_qp_num, .qp_access_flags = a->qp_access_flags,
 		.pkey_index = a->pkey_index, .port_num = a->port_num, .timeout = a->timeout,
@@ -145,7 +152,14 @@ int oibv_modify_qp(struct oibv_qp *qp, struct oibv_qp_attr *a, int mask)
 		.qkey = mask & OIBV_QP_QKEY ? a->qkey : 0,
 		.ah_attr = oibv_ah_attr(&a->ah_attr),
 	};
+}
 
+int oibv_modify_qp(struct oibv_qp *qp, struct oibv_qp_attr *a, int mask)
+{
+	struct oib_uverbs_modify_qp c;
+
+	oibv_qp_attr_cmd(&c, a, mask);
+	c.handle = qp->handle;
 	return oibv_cmd(qp->context->cmd_fd, OIB_UVERBS_MODIFY_QP, &c, sizeof(c));
 }
 
@@ -272,6 +286,8 @@ void oibv_send_wr(const struct oibv_qp *qp, const struct oibv_send_wr *w,
 		u->remote_qpn = w->wr.ud.remote_qpn;
 		u->remote_qkey = w->wr.ud.remote_qkey;
 	}
+	if (qp->qp_type == OIBV_QPT_XRC)
+		u->xrc_remote_srq_num = w->xrc_remote_srq_num;
 }
 
 int oibv_post_send(struct oibv_qp *qp, struct oibv_send_wr *wr, struct oibv_send_wr **bad_wr)

@@ -6,33 +6,28 @@
 #include "oibv.h"
 #include "oibv_priv.h"
 
-struct oibv_srq *oibv_create_srq(struct oibv_pd *pd, struct oibv_srq_init_attr *attr)
+/* CREATE_SRQ with @c, its attributes and handles filled in but the user handle. */
+struct oibv_srq *oibv_srq_create(struct oibv_pd *pd, struct oibv_srq_init_attr *attr,
+				 struct oib_uverbs_create_srq *c)
 {
 	struct oibv_srq *srq = calloc(1, sizeof(*srq));
-	struct oib_uverbs_create_srq c = {
-		.user_handle = (uintptr_t)srq, .pd_handle = pd->handle,
-		.ring_flags = pd->context->rings ? OIB_UVERBS_CREATE_MAPPED : 0,
-		.attr = {
-			.max_wr = attr->attr.max_wr, .max_sge = attr->attr.max_sge,
-			.srq_limit = attr->attr.srq_limit,
-		},
-	};
 	int ret;
 
 	if (!srq)
 		return NULL;
-	ret = oibv_cmd(pd->context->cmd_fd, OIB_UVERBS_CREATE_SRQ, &c, sizeof(c));
-	if (ret == EOPNOTSUPP && c.ring_flags) {
+	c->user_handle = (uintptr_t)srq;
+	ret = oibv_cmd(pd->context->cmd_fd, OIB_UVERBS_CREATE_SRQ, c, sizeof(*c));
+	if (ret == EOPNOTSUPP && c->ring_flags) {
 		/* a device that cannot pull receives: they go through POST_SRQ_RECV */
-		c.ring_flags = 0;
-		ret = oibv_cmd(pd->context->cmd_fd, OIB_UVERBS_CREATE_SRQ, &c, sizeof(c));
+		c->ring_flags = 0;
+		ret = oibv_cmd(pd->context->cmd_fd, OIB_UVERBS_CREATE_SRQ, c, sizeof(*c));
 	}
-	if (!ret && c.ring_flags)
-		ret = oibv_ring_map(pd->context, &srq->ring, &c.ring, c.attr.max_sge ?: 1);
+	if (!ret && c->ring_flags)
+		ret = oibv_ring_map(pd->context, &srq->ring, &c->ring, c->attr.max_sge ?: 1);
 	if (ret) {
-		if (c.handle)
+		if (c->handle)
 			oibv_cmd(pd->context->cmd_fd, OIB_UVERBS_DESTROY_SRQ,
-				 &(struct oib_uverbs_destroy_reported){ .handle = c.handle },
+				 &(struct oib_uverbs_destroy_reported){ .handle = c->handle },
 				 sizeof(struct oib_uverbs_destroy_reported));
 		free(srq);
 		errno = ret;
@@ -41,12 +36,27 @@ struct oibv_srq *oibv_create_srq(struct oibv_pd *pd, struct oibv_srq_init_attr *
 	srq->context = pd->context;
 	srq->srq_context = attr->srq_context;
 	srq->pd = pd;
-	srq->handle = c.handle;
+	srq->handle = c->handle;
+	srq->xrc_srq_num = c->srq_num;
 	pthread_mutex_init(&srq->mutex, NULL);
 	pthread_cond_init(&srq->cond, NULL);
-	attr->attr.max_wr = c.attr.max_wr;
-	attr->attr.max_sge = c.attr.max_sge;
+	attr->attr.max_wr = c->attr.max_wr;
+	attr->attr.max_sge = c->attr.max_sge;
 	return srq;
+}
+
+struct oibv_srq *oibv_create_srq(struct oibv_pd *pd, struct oibv_srq_init_attr *attr)
+{
+	struct oib_uverbs_create_srq c = {
+		.pd_handle = pd->handle,
+		.ring_flags = pd->context->rings ? OIB_UVERBS_CREATE_MAPPED : 0,
+		.attr = {
+			.max_wr = attr->attr.max_wr, .max_sge = attr->attr.max_sge,
+			.srq_limit = attr->attr.srq_limit,
+		},
+	};
+
+	return oibv_srq_create(pd, attr, &c);
 }
 
 int oibv_modify_srq(struct oibv_srq *srq, struct oibv_srq_attr *attr, int attr_mask)

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * XRC domains from user space, shared between processes through a file as OFED shared them:
+ * OPEN_XRCD with a file descriptor finds the domain of that file's inode in the device's table
+ * (udev->xrcd_inodes), or makes it (O_CREAT), so every context that opens the same file gets
+ * the same struct oib_xrcd; fd -1 makes a private one.  Each open handle holds one holder's
+ * reference on the domain (oib_xrcd_get(), the first the allocation's), dropped by CLOSE_XRCD
+ * or the context's teardown (also when the process is killed); the table entry goes with its
+ * last opener's close, and with it the domain's last holder (oib_xrcd_put()), which destroys
+ * the domain's unregistered receive QPs (Documentation/xrc.md).
+ */
+#include <linux/fcntl.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include "uverbs.h"
+
+/*
+ * A table entry: the domain of the file @inode (held by ihold() while in the table).  @openers,
+ * under udev->xrcd_lock, counts the open handles made through it, in every context; each of
+ * them holds the domain, so the last one's close is the domain's last put.
+ */
+struct oib_uverbs_xrcd_inode {
+	struct list_head list;
+	struct inode *inode;
+	struct oib_xrcd *xrcd;
+	unsigned int openers;
+};
+
+static struct oib_uverbs_xrcd_inode *oib_uverbs_xrcd_find(struct oib_uverbs_device *udev,
+							  struct inode *inode)
+{
+	struct oib_uverbs_xrcd_inode *e;
+
+	lockdep_assert_held(&udev->xrcd_lock);
+	list_for_each_entry(e, &udev->xrcd_inodes, list)
+		if (e->inode == inode)
+			return e;
+	return NULL;
+}
+
+/* A new domain for @inode, entered in the table with one opener. */
+static struct oib_uverbs_xrcd_inode *oib_uverbs_xrcd_new(struct oib_uverbs_device *udev,
+							 struct oib_device *ibdev,
+							 struct inode *inode)
+{
+	struct oib_uverbs_xrcd_inode *e = kzalloc(sizeof(*e), GFP_KERNEL);
+
+	if (!e)
+		return ERR_PTR(-ENOMEM);
+	e->xrcd = oib_alloc_xrcd(ibdev);
+	if (IS_ERR(e->xrcd)) {
+		struct oib_xrcd *err = e->xrcd;
+
+		kfree(e);
+		return ERR_CAST(err);
+	}
+	ihold(inode);
+	e->inode = inode;
+	e->openers = 1;
+	list_add(&e->list, &udev->xrcd_inodes);
+	return e;
+}
+
+/* The domain of @inode for a new handle: found (and held) or made, as @oflags say. */
+static struct oib_uverbs_xrcd_inode *oib_uverbs_xrcd_lookup(struct oib_uverbs_device *udev,
+							    struct oib_device *ibdev,
+							    struct inode *inode, u32 oflags)
+{
+	struct oib_uverbs_xrcd_inode *e;
+
+	mutex_lock(&udev->xrcd_lock);
+	e = oib_uverbs_xrcd_find(udev, inode);
+	if (e && (oflags & O_EXCL)) {
+		e = ERR_PTR(-EEXIST);
+	} else if (e) {
+		oib_xrcd_get(e->xrcd);
+		e->openers++;
+	} else if (oflags & O_CREAT) {
+		e = oib_uverbs_xrcd_new(udev, ibdev, inode);
+	} else {
+		e = ERR_PTR(-ENOENT);
+	}
+	mutex_unlock(&udev->xrcd_lock);
+	return e;
+}
+
+/* Attach @ux to the domain @fd and @oflags name (fd -1: a private one). */
+static int oib_uverbs_xrcd_attach(struct oib_uverbs_file *ufile, struct oib_uverbs_xrcd *ux,
+				  int fd, u32 oflags)
+{
+	struct oib_uverbs_xrcd_inode *e;
+	struct file *f;
+
+	if (fd == -1) {
+		ux->xrcd = oib_alloc_xrcd(ufile->ibdev);
+		return PTR_ERR_OR_ZERO(ux->xrcd);
+	}
+	f = fget(fd);
+	if (!f)
+		return -EBADF;
+	e = oib_uverbs_xrcd_lookup(ufile->udev, ufile->ibdev, file_inode(f), oflags);
+	fput(f);
+	if (IS_ERR(e))
+		return PTR_ERR(e);
+	ux->ino = e;
+	ux->xrcd = e->xrcd;
+	return 0;
+}
+
+/* Drop @ux's hold; the last opener of a file's domain takes it out of the table. */
+static int oib_uverbs_xrcd_detach(struct oib_uverbs_device *udev, struct oib_uverbs_xrcd *ux)
+{
+	struct oib_uverbs_xrcd_inode *e = ux->ino;
+	struct inode *gone = NULL;
+	int ret;
+
+	if (!e)
+		return oib_xrcd_put(ux->xrcd);
+	mutex_lock(&udev->xrcd_lock);
+	ret = oib_xrcd_put(ux->xrcd);	/* -EBUSY only if XRC SRQs still use it */
+	if (!ret && !--e->openers) {
+		list_del(&e->list);
+		gone = e->inode;
+	}
+	mutex_unlock(&udev->xrcd_lock);
+	if (gone) {
+		iput(gone);
+		kfree(e);
+	}
+	return ret;
+}
+
+int oib_uverbs_open_xrcd(struct oib_uverbs_call *call, void *buf)
+{
+	struct oib_uverbs_open_xrcd *cmd = buf;
+	struct oib_uverbs_xrcd *ux;
+	int ret;
+
+	if (cmd->reserved || cmd->handle || (cmd->oflags & ~(O_CREAT | O_EXCL)) ||
+	    ((cmd->oflags & O_EXCL) && !(cmd->oflags & O_CREAT)) ||
+	    (cmd->fd == -1 && (cmd->oflags & O_EXCL)))
+		return -EINVAL;
+	if (cmd->fd < -1)
+		return -EBADF;
+	ux = kzalloc(sizeof(*ux), GFP_KERNEL);
+	if (!ux)
+		return -ENOMEM;
+	mutex_init(&ux->lock);
+	xa_init(&ux->regs);
+	atomic_set(&ux->nusers, 0);
+	ret = oib_uverbs_xrcd_attach(call->ufile, ux, cmd->fd, cmd->oflags);
+	if (ret)
+		goto free;
+	ret = oib_uobj_insert(call->ufile, &ux->uobj, OIB_UVERBS_OBJ_XRCD, cmd->user_handle);
+	if (ret) {
+		WARN_ON(oib_uverbs_xrcd_detach(call->ufile->udev, ux));
+		goto free;
+	}
+	cmd->handle = ux->uobj.handle;
+	oib_uobj_commit(&ux->uobj);
+	return 0;
+free:
+	mutex_destroy(&ux->lock);
+	kfree(ux);
+	return ret;
+}
+
+/* Drop the registrations made through @ux (its domain's receive QPs hold its memory). */
+static void oib_uverbs_xrcd_unreg_all(struct oib_uverbs_xrcd *ux)
+{
+	unsigned long qpn;
+	void *v;
+
+	mutex_lock(&ux->lock);
+	xa_for_each(&ux->regs, qpn, v) {
+		xa_erase(&ux->regs, qpn);
+		WARN_ON(oib_unreg_xrc_rcv_qp(ux->xrcd, qpn));
+	}
+	mutex_unlock(&ux->lock);
+}
+
+int oib_uverbs_xrcd_destroy(struct oib_uverbs_uobj *uobj, void *resp)
+{
+	struct oib_uverbs_xrcd *ux = container_of(uobj, struct oib_uverbs_xrcd, uobj);
+	int ret;
+
+	if (atomic_read(&ux->nusers))
+		return -EBUSY;
+	ret = oib_uverbs_xrcd_detach(uobj->ufile->udev, ux);
+	if (ret)
+		return ret;
+	oib_uverbs_xrcd_unreg_all(ux);
+	xa_destroy(&ux->regs);
+	mutex_destroy(&ux->lock);
+	return 0;
+}
+
+int oib_uverbs_close_xrcd(struct oib_uverbs_call *call, void *buf)
+{
+	struct oib_uverbs_destroy *cmd = buf;
+
+	if (cmd->reserved)
+		return -EINVAL;
+	return oib_uobj_destroy(call->ufile, cmd->handle, OIB_UVERBS_OBJ_XRCD, NULL);
+}
+
+unsigned int oib_uverbs_xrcd_files(struct oib_uverbs_device *udev)
+{
+	struct oib_uverbs_xrcd_inode *e;
+	unsigned int n = 0;
+
+	mutex_lock(&udev->xrcd_lock);
+	list_for_each_entry(e, &udev->xrcd_inodes, list)
+		n++;
+	mutex_unlock(&udev->xrcd_lock);
+	return n;
+}
