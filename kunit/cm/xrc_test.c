@@ -6,6 +6,7 @@
  * and REP carry XRC as the wire wants it (tshark checks a capture), and a REP's QP must be of
  * the REQ's transport.
  */
+#include <linux/err.h>
 #include <linux/module.h>
 #include <linux/string.h>
 #include "oib_toolkit_cm.h"
@@ -257,7 +258,7 @@ static void xc_kernel_owned_rcv_qp(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, oib_unreg_xrc_rcv_qp(x->xrcd, rep.xrc_rcv_qpn), 0);
 }
 
-/* The REQ's QP: an XRC target cannot ask, an XRC initiator cannot be peer to peer. */
+/* The REQ's QP: an XRC target (or no QP) cannot ask, an XRC initiator cannot be peer to peer. */
 static void xc_req_checked(struct kunit *test)
 {
 	struct xc *x = xc_pair(test);
@@ -266,6 +267,8 @@ static void xc_req_checked(struct kunit *test)
 
 	ta.xrcd = oib_test_xrcd(test, p->a.dev);
 	p->req.qp = oib_test_qp_attr(test, NULL, &ta);
+	KUNIT_EXPECT_EQ(test, -EINVAL, cmt_connect(p));
+	p->req.qp = ERR_PTR(-ENOMEM);
 	KUNIT_EXPECT_EQ(test, -EINVAL, cmt_connect(p));
 	p->req.qp = x->ini;
 	p->req.peer_to_peer = true;
@@ -285,6 +288,8 @@ static void xc_rep_checked_xrc(struct kunit *test)
 	p->b.on_req = CMT_NOTHING;
 	KUNIT_ASSERT_EQ(test, 0, cmt_connect(p));
 	KUNIT_ASSERT_TRUE(test, cmt_wait(&p->b, OIB_CM_EVENT_REQ_RECEIVED, 1));
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_cm_send_rep(p->b.id, &rep));
+	rep.qp = ERR_PTR(-ENOMEM);
 	KUNIT_EXPECT_EQ(test, -EINVAL, oib_cm_send_rep(p->b.id, &rep));
 	rep.qp = x->tgt;
 	rep.xrc_rcv_qpn = 5;				/* both */

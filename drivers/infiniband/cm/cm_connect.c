@@ -110,7 +110,7 @@ static bool cm_req_param_ok(const struct oib_cm_id *id, const struct oib_cm_req_
 {
 	const struct oib_cm_path *path = p ? p->path : NULL;
 
-	return id->device && path && p->qp && oib_mtu_to_int(path->mtu) > 0 &&
+	return id->device && path && !IS_ERR_OR_NULL(p->qp) && oib_mtu_to_int(path->mtu) > 0 &&
 	       path->packet_life_time <= OIB_CM_TIMEOUT_MAX && path->sl < 16 &&
 	       path->rate < 64 && path->flow_label < BIT(20) && p->starting_psn < BIT(24) &&
 	       p->remote_cm_response_timeout <= OIB_CM_TIMEOUT_MAX &&
@@ -401,17 +401,18 @@ CM_ACTION(mra_rcvd)
 CM_ACTION(send_rep)
 {
 	const struct oib_cm_rep_param *p = ctx->param;
-	u32 qpn = p->qp ? p->qp->qp_num : p->xrc_rcv_qpn;
 	struct cm_conn *c = &priv->conn;
 	struct cm_msg msg = { .type = CM_MSG_REP };
 	struct cm_rep *rep = &msg.rep;
 	bool xrc = c->transport == OIB_CM_TRANSPORT_XRC;
+	u32 qpn;
 	int ret;
 
 	/* a kernel-owned XRC receive QP (no @p->qp) is the owner's: not driven, not watched */
 	ret = p->qp ? cm_qp_attach_locked(priv, p->qp) : xrc ? 0 : -EINVAL;
 	if (ret)
 		return ret;
+	qpn = p->qp ? p->qp->qp_num : p->xrc_rcv_qpn;
 	WRITE_ONCE(priv->qp_num, qpn);
 	c->rq_psn = p->starting_psn;	/* the REP's PSN is what the peer sends from */
 	c->max_rd_atomic = xrc ? 0 : min(c->max_rd_atomic, p->initiator_depth);
