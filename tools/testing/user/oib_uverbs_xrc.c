@@ -379,12 +379,13 @@ static bool abuse_rcv_qp(void)
 	       CHECK(objects_back_to(base_objects));
 }
 
-static int ini_raw(struct oib_uverbs_create_qp *c)
+/* CREATE_QP @c on @ctx, and at once DESTROY_QP what it made: the create's result. */
+static int qp_raw(struct oibv_context *ctx, struct oib_uverbs_create_qp *c)
 {
-	int ret = raw_cmd(tx_ctx->cmd_fd, OIB_UVERBS_CREATE_QP, c, sizeof(*c));
+	int ret = raw_cmd(ctx->cmd_fd, OIB_UVERBS_CREATE_QP, c, sizeof(*c));
 
 	if (!ret)
-		raw_cmd(tx_ctx->cmd_fd, OIB_UVERBS_DESTROY_QP,
+		raw_cmd(ctx->cmd_fd, OIB_UVERBS_DESTROY_QP,
 			&(struct oib_uverbs_destroy_reported){ .handle = c->handle },
 			sizeof(struct oib_uverbs_destroy_reported));
 	return ret;
@@ -405,22 +406,22 @@ static bool abuse_ini(void)
 		.qp_type = OIB_UVERBS_QPT_XRC_INI, .cap = { .max_send_wr = 4, .max_send_sge = 1 },
 	};
 	c = good;
-	ok = ok && CHECK(srq) && CHECK(!ini_raw(&c));
+	ok = ok && CHECK(srq) && CHECK(!qp_raw(tx_ctx, &c));
 	c = good;
 	c.recv_cq_handle = s.cq->handle;
-	ok = ok && CHECK_ERR(ini_raw(&c), EINVAL);
+	ok = ok && CHECK_ERR(qp_raw(tx_ctx, &c), EINVAL);
 	c = good;
 	c.srq_handle = srq->handle;
-	ok = ok && CHECK_ERR(ini_raw(&c), EINVAL);
+	ok = ok && CHECK_ERR(qp_raw(tx_ctx, &c), EINVAL);
 	c = good;
 	c.cap.max_recv_wr = 1;
-	ok = ok && CHECK_ERR(ini_raw(&c), EINVAL);
+	ok = ok && CHECK_ERR(qp_raw(tx_ctx, &c), EINVAL);
 	c = good;
 	c.ring_flags = OIB_UVERBS_CREATE_MAPPED_RQ;
-	ok = ok && CHECK_ERR(ini_raw(&c), EINVAL);
+	ok = ok && CHECK_ERR(qp_raw(tx_ctx, &c), EINVAL);
 	c = good;
 	c.pd_handle = 0;
-	ok = ok && CHECK_ERR(ini_raw(&c), EINVAL);
+	ok = ok && CHECK_ERR(qp_raw(tx_ctx, &c), EINVAL);
 	/* sends: no AH or Q_Key on an initiator; no SRQ number on an RC QP */
 	post.handle = s.qp->handle;
 	w.ah_handle = s.pd->handle;
@@ -434,17 +435,6 @@ static bool abuse_ini(void)
 	return ok;
 }
 
-static int tgt_raw(struct oib_uverbs_create_qp *c)
-{
-	int ret = raw_cmd(rx_ctx->cmd_fd, OIB_UVERBS_CREATE_QP, c, sizeof(*c));
-
-	if (!ret)
-		raw_cmd(rx_ctx->cmd_fd, OIB_UVERBS_DESTROY_QP,
-			&(struct oib_uverbs_destroy_reported){ .handle = c->handle },
-			sizeof(struct oib_uverbs_destroy_reported));
-	return ret;
-}
-
 static bool abuse_target(void)
 {
 	struct xrc_rcv r;
@@ -455,38 +445,38 @@ static bool abuse_target(void)
 		.qp_type = OIB_UVERBS_QPT_XRC_TGT, .xrcd_handle = r.xrcd->handle,
 	};
 	c = good;
-	ok = ok && CHECK(!tgt_raw(&c)) && CHECK(c.qp_num);
+	ok = ok && CHECK(!qp_raw(rx_ctx, &c)) && CHECK(c.qp_num);
 	c = good;
 	c.pd_handle = r.pd->handle;
-	ok = ok && CHECK_ERR(tgt_raw(&c), EINVAL);
+	ok = ok && CHECK_ERR(qp_raw(rx_ctx, &c), EINVAL);
 	c = good;
 	c.send_cq_handle = r.cq->handle;
-	ok = ok && CHECK_ERR(tgt_raw(&c), EINVAL);
+	ok = ok && CHECK_ERR(qp_raw(rx_ctx, &c), EINVAL);
 	c = good;
 	c.srq_handle = r.srq->handle;
-	ok = ok && CHECK_ERR(tgt_raw(&c), EINVAL);
+	ok = ok && CHECK_ERR(qp_raw(rx_ctx, &c), EINVAL);
 	c = good;
 	c.cap.max_recv_wr = 1;
-	ok = ok && CHECK_ERR(tgt_raw(&c), EINVAL);
+	ok = ok && CHECK_ERR(qp_raw(rx_ctx, &c), EINVAL);
 	c = good;
 	c.ring_flags = OIB_UVERBS_CREATE_MAPPED;
-	ok = ok && CHECK_ERR(tgt_raw(&c), EINVAL);
+	ok = ok && CHECK_ERR(qp_raw(rx_ctx, &c), EINVAL);
 	c = good;
 	c.xrcd_handle = 0;
-	ok = ok && CHECK_ERR(tgt_raw(&c), EINVAL);
+	ok = ok && CHECK_ERR(qp_raw(rx_ctx, &c), EINVAL);
 	c = good;
 	c.xrcd_handle = r.pd->handle;
-	ok = ok && CHECK_ERR(tgt_raw(&c), EINVAL);
+	ok = ok && CHECK_ERR(qp_raw(rx_ctx, &c), EINVAL);
 	c = good;
 	c.reserved3 = 1;
-	ok = ok && CHECK_ERR(tgt_raw(&c), EINVAL);
+	ok = ok && CHECK_ERR(qp_raw(rx_ctx, &c), EINVAL);
 	/* a domain handle on another type of QP */
 	c = (struct oib_uverbs_create_qp){
 		.pd_handle = r.pd->handle, .send_cq_handle = r.cq->handle,
 		.recv_cq_handle = r.cq->handle, .qp_type = OIB_UVERBS_QPT_RC,
 		.xrcd_handle = r.xrcd->handle, .cap = { .max_send_wr = 1, .max_recv_wr = 1 },
 	};
-	ok = ok && CHECK_ERR(tgt_raw(&c), EINVAL);
+	ok = ok && CHECK_ERR(qp_raw(rx_ctx, &c), EINVAL);
 	rcv_free(&r);
 	return ok && CHECK(objects_back_to(base_objects));
 }
