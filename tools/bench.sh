@@ -22,7 +22,9 @@
 # over the rounds) is done here.
 # Environment: PROFILE=1 (the first round of each module under `perf record -a`, its hottest kernel
 # symbols printed after the figures and in build/bench.profile; the figures of that round include
-# the sampling's cost), TIMEOUT=<s> (guest, default 900), V=1 (whole console on stdout), ROUNDS=<n>
+# the sampling's cost), PROFILE=<RC phase> (the same, with only that phase of oib_bench_core.h
+# run by oib_bench (on oib_rxe, nothing else) and oib_bench_intree: a profile of one figure; the
+# modules' other figures are n/a), TIMEOUT=<s> (guest, default 900), V=1 (whole console on stdout), ROUNDS=<n>
 # (rounds of every benchmark, alternating; default 3), BENCH_ARGS='bench.PARAM=V ...' (module
 # parameters for every benchmark module, or oib_bench.PARAM=V / oib_bench_intree.PARAM=V).
 # Logs: build/bench.log (console), build/bench-build.log and build/bench-modules.log (compilers),
@@ -33,7 +35,9 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kernel bench iproute2 rdmacm-utils ibverbs-providers perftest $([ "${PROFILE:-0}" != 1 ] || echo linux-perf)
+PROFILE=${PROFILE:-0}
+[[ $PROFILE =~ ^[a-zA-Z0-9_]+$ ]] || { echo "bench: PROFILE=$PROFILE: 0, 1 or a phase's name" >&2; exit 2; }
+kernel bench iproute2 rdmacm-utils ibverbs-providers perftest $([ "$PROFILE" = 0 ] || echo linux-perf)
 echo "bench: kernel $kdir ($kver)"
 
 # the oib modules (W=1 in a copy, build/bench-build), then the benchmark modules against their symbols
@@ -58,9 +62,10 @@ done
 extra+=(--add /lib/x86_64-linux-gnu/libgcc_s.so.1 lib/x86_64-linux-gnu)
 for ko in "$out"/bench-build/tools/bench/*.ko; do extra+=(--add "$ko" oib/bench); done
 profile=
-if [ "${PROFILE:-0}" = 1 ]; then
+if [ "$PROFILE" != 0 ]; then
 	extra+=(--bin "$(command -v perf)")
 	profile=oib.bench_profile=1
+	[ "$PROFILE" = 1 ] || profile="$profile bench.only=$PROFILE"
 fi
 # shellcheck disable=SC2086 # BENCH_ARGS: words for the kernel command line
 guest bench "$out/bench-build" "$modroot" "$bzimage" "${TIMEOUT:-900}" "${extra[@]}" -- \
@@ -77,7 +82,8 @@ else
 fi | sed -n 's/^\(\[[ 0-9.]*\] \)*oib-bench: //p' >"$out/bench.results"
 grep -v '^\(result\|n/a\|clock\|mem\) ' "$out/bench.results" | awk '!seen[$0]++ { print "bench: " $0 }' || true
 missing=0
-figs=$(awk -v out="$out/bench.missing" '
+one=$([ "$PROFILE" = 0 ] || [ "$PROFILE" = 1 ] || echo "$PROFILE")
+figs=$(awk -v out="$out/bench.missing" -v one="$one" '
 # one figure from raw counts: one-way latency in us, a rate in Mpps (Mops/s), MAD round trips per
 # second, or bandwidth in MB/s
 function val(t, o, b, n) {
@@ -110,6 +116,8 @@ function show(stack, t,   f, key, rng) {
 	rng = sprintf("median of %d, %s-%s", cnt[key], fmt(t, lo), fmt(t, hi))
 	if (key in why) rng = rng sprintf(", %d n/a: %s", nwhy[key], why[key])
 	if (t ~ /^blk_/)
+		printf "bench: %s %s %s %s [%s]\n", stack, t, fmt(t, f), unit(t), rng
+	else if (t ~ /_lat$|_bw$/ && mrate < 0)	# no memcpy reference (PROFILE=<phase>)
 		printf "bench: %s %s %s %s [%s]\n", stack, t, fmt(t, f), unit(t), rng
 	else if (t ~ /_lat$/)
 		printf "bench: %s %s %s us (%.0f x memcpy 64 B time) [%s]\n", stack, t, fmt(t, f), f / mlat, rng
@@ -209,12 +217,14 @@ END {
 	if (mrate <= 0 || mbw <= 0 || mbig <= 0) {
 		print "bench: memcpy reference missing"
 		print "memcpy" >out
-		exit
+		if (!one) exit
+		mrate = -1	# a profile of one phase (PROFILE=<phase>): no memcpy run, its column "-"
+	} else {
+		mlat = 1 / mrate
+		printf "bench: memcpy copy_64B %.2f Mops/s (%.4f us per copy)\n", mrate, mlat
+		printf "bench: memcpy copy_64KiB %.0f MB/s\n", mbw
+		printf "bench: memcpy copy_1MiB %.0f MB/s\n", mbig
 	}
-	mlat = 1 / mrate
-	printf "bench: memcpy copy_64B %.2f Mops/s (%.4f us per copy)\n", mrate, mlat
-	printf "bench: memcpy copy_64KiB %.0f MB/s\n", mbw
-	printf "bench: memcpy copy_1MiB %.0f MB/s\n", mbig
 	for (j = 1; j <= 2; j++)
 		for (i = 1; i <= nt; i++) {
 			show(intree[j], tests[i])
@@ -226,7 +236,7 @@ END {
 	for (i = 1; i <= nt; i++) {
 		t = tests[i]
 		m = t ~ /_lat$/ ? sprintf("%.4f us", mlat) : t ~ /_rate$/ ? sprintf("%.2f Mops/s", mrate) : sprintf("%.0f MB/s", mref(t))
-		if (t == "rc_send_4KiB_rate") m = "-"
+		if (t == "rc_send_4KiB_rate" || mrate < 0) m = "-"
 		printf "%-20s %-11s %-12s %-12s %-12s %-7s %-7s %s\n", t, m, cell("rxe", t), cell("siw", t),
 			cell("oib", t), rfmt(ratio("rxe", t)), rfmt(ratio("siw", t)), rfmt(rbest(t))
 	}
@@ -327,6 +337,10 @@ END {
 }' "$out/bench.results")
 echo "$figs"
 [ ! -s "$out/bench.missing" ] || missing=$(wc -l <"$out/bench.missing")
+if [ -n "$one" ]; then
+	echo "bench: a profile of $PROFILE alone: the benchmark modules' other figures were not measured"
+	missing=0
+fi
 if [ -n "$profile" ]; then
 	sed -n '/^oib-guest: profile .* begin/,/^oib-guest: profile .* end/p' "$out/bench.log" |
 		sed 's/^oib-guest: //' >"$out/bench.profile"

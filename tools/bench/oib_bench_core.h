@@ -57,6 +57,9 @@
 #define OIB_BENCH_SQ_DEPTH	(2 * OIB_BENCH_DEPTH)
 #define OIB_BENCH_CQ_DEPTH	(OIB_BENCH_SQ_DEPTH + OIB_BENCH_RQ_DEPTH)
 
+static char *only;
+module_param(only, charp, 0444);
+MODULE_PARM_DESC(only, "run only the RC phase of this name (PROFILE=NAME): the others are n/a");
 static unsigned int send_iters = 20000;
 module_param(send_iters, uint, 0444);
 MODULE_PARM_DESC(send_iters, "measured 64 B SENDs in the message rate phase");
@@ -371,6 +374,10 @@ static inline void oib_bench_run(const struct oib_bench_ops *ops, void *ctx)
 		ret = oib_bench_fill_rq(s, p, 1, OIB_BENCH_RQ_DEPTH);
 	for (i = 0; i < ARRAY_SIZE(oib_bench_phases) && !ret; i++) {
 		ph = &oib_bench_phases[i];
+		if (only && strcmp(only, ph->name)) {
+			pr_info("oib-bench: n/a %s %s not_selected\n", ops->stack, ph->name);
+			continue;
+		}
 		n = max(*ph->iters, 1U);
 		if (ph->pairs)
 			ret = oib_bench_stream(s, ph->op, ph->len, ph->pairs, ph->depth, n / 10, n,
