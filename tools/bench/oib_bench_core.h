@@ -43,6 +43,7 @@
 #include <linux/moduleparam.h>
 #ifdef CONFIG_X86
 #include <asm/tsc.h>
+#include "oib_bench_line.h"
 #endif
 
 #define OIB_BENCH_BUF		(64 * 1024)	/* the bandwidth phases' message; a receive */
@@ -313,29 +314,6 @@ static inline int oib_bench_pingpong(struct oib_bench_state *s, u32 len, unsigne
 	/* reap the last send completions so the next phase starts clean */
 	ret = oib_bench_wait_sq(s, 0, 1);
 	return ret ? ret : oib_bench_wait_sq(s, 1, 1);
-}
-
-static inline void oib_bench_result(const char *stack, const char *test, u64 ops, u64 bytes,
-				    u64 ns)
-{
-	pr_info("oib-bench: result %s %s ops=%llu bytes=%llu ns=%llu\n",
-		stack, test, ops, bytes, ns);
-}
-
-static inline const char *oib_bench_reason(int err)
-{
-	switch (err) {
-	case -ETIMEDOUT:
-		return "timeout_waiting_for_completions";
-	case -EIO:
-		return "completion_error";
-	case -ENOMEM:
-		return "queue_full_or_no_memory";
-	case -EINVAL:
-		return "post_refused";
-	default:
-		return "error";
-	}
 }
 
 /* The phases, in the order run; pairs 0: the ping-pong. */

@@ -30,6 +30,7 @@
 #include <linux/slab.h>
 #include <oib/device.h>
 #include "oib_bench_kmem.h"
+#include "oib_bench_line.h"
 #include "oib_bench_oib.h"
 #include "oib_bench_xrc.h"
 
@@ -323,42 +324,29 @@ static int fanin_conns_create(struct fanin *f, unsigned int n, bool xrc, long *b
 	return ret;
 }
 
-static const char *fanin_reason(int err)
-{
-	switch (err) {
-	case -ETIMEDOUT:
-		return "timeout_waiting_for_completions";
-	case -EIO:
-		return "completion_error";
-	case -ENOMEM:
-		return "queue_full_or_no_memory";
-	default:
-		return "error";
-	}
-}
-
 /* One run: @n receivers over XRC or RC, its memory and rate lines. */
 static void fanin_run(struct fanin *f, unsigned int n, bool xrc)
 {
 	const char *kind = xrc ? "xrc" : "rc";
 	unsigned int iters = max(fanin_iters, 1U);
-	const char *step = "setup";
+	char test[32];
+	bool made;
 	long bytes;
 	u64 ns;
 	int ret;
 
+	snprintf(test, sizeof(test), "fanin_%s_%u_rate", kind, n);
 	ret = fanin_conns_create(f, n, xrc, &bytes);
-	if (!ret) {
+	made = !ret;
+	if (made) {
 		pr_info("oib-bench: mem oib fanin_%s_%u conns=%u bytes=%ld\n", kind, n, n, bytes);
-		step = "";
 		ret = fanin_stream(f, iters / 10, iters, &ns);
 	}
 	if (ret)
-		pr_info("oib-bench: n/a oib fanin_%s_%u_rate %s%s (%d)\n", kind, n,
-			*step ? "setup_failed_" : "", fanin_reason(ret), ret);
+		pr_info("oib-bench: n/a oib %s %s%s (%d)\n", test, made ? "" : "setup_failed_",
+			oib_bench_reason(ret), ret);
 	else
-		pr_info("oib-bench: result oib fanin_%s_%u_rate ops=%u bytes=%llu ns=%llu\n", kind,
-			n, iters, (u64)iters * FANIN_MSG, ns);
+		oib_bench_result("oib", test, iters, (u64)iters * FANIN_MSG, ns);
 	fanin_conns_destroy(f);
 }
 

@@ -133,7 +133,6 @@ static void cm_format_req(struct cm_id_priv *priv, const struct oib_cm_req_param
 	req->service_id = p->service_id;
 	req->local_ca_guid = priv->port->ca_guid;
 	req->local_qpn = p->qp->qp_num;
-	req->responder_resources = p->responder_resources;
 	req->initiator_depth = p->initiator_depth;
 	req->remote_cm_response_timeout = p->remote_cm_response_timeout;
 	req->transport = priv->conn.transport;
@@ -144,11 +143,10 @@ static void cm_format_req(struct cm_id_priv *priv, const struct oib_cm_req_param
 	req->max_cm_retries = p->max_cm_retries;
 	if (req->transport != OIB_CM_TRANSPORT_XRC) {
 		/* an XRC initiator has no receive side: what only a responder uses stays 0 */
+		req->responder_resources = p->responder_resources;
 		req->retry_count = p->retry_count;
 		req->rnr_retry_count = p->rnr_retry_count;
 		req->srq = p->qp->srq;
-	} else {
-		req->responder_resources = 0;
 	}
 	req->primary = (struct cm_path){
 		.local_lid = path->slid, .remote_lid = path->dlid,

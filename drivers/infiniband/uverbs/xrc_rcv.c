@@ -41,17 +41,15 @@ int oib_uverbs_reg_xrc_rcv_qp(struct oib_uverbs_call *call, void *buf)
 	if (IS_ERR(ux))
 		return PTR_ERR(ux);
 	mutex_lock(&ux->lock);
-	if (xa_load(&ux->regs, cmd->qp_num)) {
-		ret = -EEXIST;
-		goto unlock;
-	}
 	ret = xa_insert(&ux->regs, cmd->qp_num, xa_mk_value(1), GFP_KERNEL);
-	if (ret)
-		goto unlock;
-	ret = oib_reg_xrc_rcv_qp(ux->xrcd, cmd->qp_num);	/* -ENOENT: not the domain's */
-	if (ret)
-		xa_erase(&ux->regs, cmd->qp_num);
-unlock:
+	if (ret == -EBUSY)
+		ret = -EEXIST;			/* registered through this handle already */
+	if (!ret) {
+		/* -ENOENT: not a receive QP of the domain's */
+		ret = oib_reg_xrc_rcv_qp(ux->xrcd, cmd->qp_num);
+		if (ret)
+			xa_erase(&ux->regs, cmd->qp_num);
+	}
 	mutex_unlock(&ux->lock);
 	oib_uobj_put(&ux->uobj);
 	return ret;
