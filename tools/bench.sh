@@ -21,10 +21,12 @@
 # The benchmark modules print raw counts (operations, bytes, nanoseconds); the arithmetic (medians
 # over the rounds) is done here.
 # Environment: PROFILE=1 (the first round of each module under `perf record -a`, its hottest kernel
-# symbols printed after the figures and in build/bench.profile; the figures of that round include
+# symbols, hottest addresses and samples by CPU and thread printed after the figures and in
+# build/bench.profile; the figures of that round include
 # the sampling's cost), PROFILE=<RC phase> (the same, with only that phase of oib_bench_core.h
 # run by oib_bench (on oib_rxe, nothing else) and oib_bench_intree: a profile of one figure; the
-# modules' other figures are n/a), TIMEOUT=<s> (guest, default 900), V=1 (whole console on stdout), ROUNDS=<n>
+# modules' other figures are n/a), ONLY=<RC phase> (that phase alone, measured as PROFILE=<phase>
+# does but not sampled: the quick way to see what a change does to one figure), TIMEOUT=<s> (guest, default 900), V=1 (whole console on stdout), ROUNDS=<n>
 # (rounds of every benchmark, alternating; default 3), BENCH_ARGS='bench.PARAM=V ...' (module
 # parameters for every benchmark module, or oib_bench.PARAM=V / oib_bench_intree.PARAM=V).
 # Logs: build/bench.log (console), build/bench-build.log and build/bench-modules.log (compilers),
@@ -37,6 +39,9 @@ set -euo pipefail
 
 PROFILE=${PROFILE:-0}
 [[ $PROFILE =~ ^[a-zA-Z0-9_]+$ ]] || { echo "bench: PROFILE=$PROFILE: 0, 1 or a phase's name" >&2; exit 2; }
+ONLY=${ONLY:-}
+[[ $ONLY =~ ^[a-zA-Z0-9_]*$ ]] || { echo "bench: ONLY=$ONLY: a phase's name" >&2; exit 2; }
+[ "$PROFILE" = 0 ] || [ "$PROFILE" = 1 ] || ONLY=$PROFILE
 kernel bench iproute2 rdmacm-utils ibverbs-providers perftest $([ "$PROFILE" = 0 ] || echo linux-perf)
 echo "bench: kernel $kdir ($kver)"
 
@@ -65,8 +70,8 @@ profile=
 if [ "$PROFILE" != 0 ]; then
 	extra+=(--bin "$(command -v perf)")
 	profile=oib.bench_profile=1
-	[ "$PROFILE" = 1 ] || profile="$profile bench.only=$PROFILE"
 fi
+[ -z "$ONLY" ] || profile="$profile bench.only=$ONLY"
 # shellcheck disable=SC2086 # BENCH_ARGS: words for the kernel command line
 guest bench "$out/bench-build" "$modroot" "$bzimage" "${TIMEOUT:-900}" "${extra[@]}" -- \
 	oib.bench_rounds="${ROUNDS:-3}" $profile ${BENCH_ARGS:-}
@@ -80,9 +85,9 @@ else
 	echo "bench: the guest did not finish; figures from the console" >&2
 	cat "$out/bench.log"
 fi | sed -n 's/^\(\[[ 0-9.]*\] \)*oib-bench: //p' >"$out/bench.results"
-grep -v '^\(result\|n/a\|clock\|mem\) ' "$out/bench.results" | awk '!seen[$0]++ { print "bench: " $0 }' || true
+grep -v '^\(result\|n/a\|clock\|mem\|idle\) ' "$out/bench.results" | awk '!seen[$0]++ { print "bench: " $0 }' || true
 missing=0
-one=$([ "$PROFILE" = 0 ] || [ "$PROFILE" = 1 ] || echo "$PROFILE")
+one=$ONLY
 figs=$(awk -v out="$out/bench.missing" -v one="$one" '
 # one figure from raw counts: one-way latency in us, a rate in Mpps (Mops/s), MAD round trips per
 # second, or bandwidth in MB/s
@@ -154,7 +159,8 @@ function cyc(stack, t,   f, ns) {
 	if (f <= 0 || !khz) return "n/a"
 	ns = t ~ /_lat$/ ? f * 1000 : t ~ /_rate$/ ? 1000 / f : len[t] * 1000 / f
 	ns = ns * khz / 1e6 * cpus
-	return sprintf("%.0f/%.2f", ns, ns / len[t])
+	f = fig(stack SUBSEP t "_idle")
+	return sprintf("%.0f/%.2f", ns, ns / len[t]) (f < 0 ? "" : sprintf(" %.0f%%", f / 10))
 }
 # a fan-in run: its rate and memory per connection with their ranges; n/a as show() says it
 function fanline(t,   f, m, mlo, mhi) {
@@ -188,6 +194,11 @@ function fanin(   n, i) {
 }
 $1 == "clock" {
 	for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "khz") khz = kv[2]; if (kv[1] == "cpus") cpus = kv[2] }
+}
+$1 == "idle" {
+	split($4, kv, "=")
+	key = $2 SUBSEP $3 "_idle"
+	v[key, ++cnt[key]] = kv[2]
 }
 $1 == "result" {
 	for (i = 4; i <= NF; i++) { split($i, kv, "="); r[kv[1]] = kv[2] }
@@ -243,10 +254,11 @@ END {
 	print "(ratios: speed-ups, > 1: oib faster; latency one way, half the ping-pong round trip; target >= 2;"
 	print " in-tree rxe and siw: both QPs of a pair on one device, loopback; agg8: 8 QP pairs at once)"
 	if (khz) {
-		printf "\n%-20s %-16s %-16s %s\n", "cycles/msg / byte", "in-tree rxe", "in-tree siw", "oib"
+		printf "\n%-20s %-22s %-22s %s\n", "cycles/msg / byte", "in-tree rxe", "in-tree siw", "oib"
 		for (i = 1; i <= nt; i++)
-			printf "%-20s %-16s %-16s %s\n", tests[i], cyc("rxe", tests[i]), cyc("siw", tests[i]), cyc("oib", tests[i])
-		printf "(cycles of all %d vCPUs at the guest TSC %.0f MHz per message / per payload byte: wall time x vCPUs)\n", cpus, khz / 1000
+			printf "%-20s %-22s %-22s %s\n", tests[i], cyc("rxe", tests[i]), cyc("siw", tests[i]), cyc("oib", tests[i])
+		printf "(cycles of all %d vCPUs at the guest TSC %.0f MHz per message / per payload byte: wall time x vCPUs;\n", cpus, khz / 1000
+		print " %: the vCPUs idle over the phase)"
 	}
 	fanin()
 	ncma = split("cma_connect_1 cma_connect_64", cma, " ")
@@ -338,10 +350,10 @@ END {
 echo "$figs"
 [ ! -s "$out/bench.missing" ] || missing=$(wc -l <"$out/bench.missing")
 if [ -n "$one" ]; then
-	echo "bench: a profile of $PROFILE alone: the benchmark modules' other figures were not measured"
+	echo "bench: $ONLY alone: the benchmark modules' other figures were not measured"
 	missing=0
 fi
-if [ -n "$profile" ]; then
+if [ "$PROFILE" != 0 ]; then
 	sed -n '/^oib-guest: profile .* begin/,/^oib-guest: profile .* end/p' "$out/bench.log" |
 		sed 's/^oib-guest: //' >"$out/bench.profile"
 	echo

@@ -28,6 +28,7 @@
  *   oib-bench: result STACK TEST ops=N bytes=N ns=N
  *   oib-bench: n/a STACK TEST REASON
  *   oib-bench: clock khz=N cpus=N        (the guest's TSC and online CPUs, for cycles per message)
+ *   oib-bench: idle STACK TEST permille=N (the vCPUs' idle time over the phase, warm-up included)
  * The memcpy reference (oib_bench_memcpy()) prints the same way with STACK "memcpy".
  */
 #ifndef OIB_BENCH_CORE_H
@@ -38,6 +39,8 @@
 #include <linux/delay.h>
 #include <linux/ktime.h>
 #include <linux/sched.h>
+#include <linux/kernel_stat.h>
+#include <linux/tick.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/moduleparam.h>
@@ -126,6 +129,21 @@ static inline void oib_bench_clock(void)
 #ifdef CONFIG_X86
 	pr_info("oib-bench: clock khz=%u cpus=%u\n", tsc_khz, num_online_cpus());
 #endif
+}
+
+/* The online CPUs' idle time so far in us (NO_HZ's count, or the ticks' without it). */
+static inline u64 oib_bench_idle_us(void)
+{
+	u64 sum = 0, t;
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		t = get_cpu_idle_time_us(cpu, NULL);
+		if (t == (u64)-1)
+			t = div_u64(kcpustat_cpu(cpu).cpustat[CPUTIME_IDLE], NSEC_PER_USEC);
+		sum += t;
+	}
+	return sum;
 }
 
 /* Poll side @side of pair @p once; side 1 keeps its receive queue full. */
@@ -344,8 +362,8 @@ static inline void oib_bench_run(const struct oib_bench_ops *ops, void *ctx)
 	struct oib_bench_state state = { .ops = ops, .ctx = ctx }, *s = &state;
 	const struct oib_bench_phase *ph;
 	int i, p, ret = 0, failed = -1;
+	u64 ns = 0, idle, wall;
 	unsigned int n;
-	u64 ns = 0;
 
 	oib_bench_clock();
 	for (p = 0; p < OIB_BENCH_PAIRS && !ret; p++)
@@ -357,6 +375,8 @@ static inline void oib_bench_run(const struct oib_bench_ops *ops, void *ctx)
 			continue;
 		}
 		n = max(*ph->iters, 1U);
+		idle = oib_bench_idle_us();
+		wall = ktime_get_ns();
 		if (ph->pairs)
 			ret = oib_bench_stream(s, ph->op, ph->len, ph->pairs, ph->depth, n / 10, n,
 					       &ns);
@@ -367,6 +387,10 @@ static inline void oib_bench_run(const struct oib_bench_ops *ops, void *ctx)
 			break;
 		}
 		oib_bench_result(ops->stack, ph->name, n, (u64)n * ph->len, ns);
+		wall = (ktime_get_ns() - wall) / NSEC_PER_USEC * num_online_cpus();
+		if (wall)
+			pr_info("oib-bench: idle %s %s permille=%llu\n", ops->stack, ph->name,
+				div64_u64((oib_bench_idle_us() - idle) * 1000, wall));
 	}
 	if (ret && failed < 0) {
 		failed = 0;

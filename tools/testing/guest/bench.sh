@@ -16,7 +16,8 @@
 #   (uvbench.sh), then storage through oib_srp and on a local RAM disk (srp_bench).  Each module
 #   runs its phases on insmod and is removed after.
 # Kernel command line: oib.bench_rounds=N (default 3); bench.PARAM=V goes to every benchmark
-# module, oib_bench.PARAM=V and oib_bench_intree.PARAM=V to one.  Exit status 0 when every step worked (a
+# module, oib_bench.PARAM=V and oib_bench_intree.PARAM=V to one; with bench.only=PHASE (one RC phase)
+# the benchmark modules run that phase alone and the other benchmarks do not run.  Exit status 0 when every step worked (a
 # benchmark reporting "n/a" is not a failure of this script).
 . "$OIB_GUEST/lib.sh"
 . "$OIB_GUEST/srp.sh"
@@ -27,6 +28,7 @@ err() { echo "oib-guest: bench: $*"; rc=1; }
 
 rounds=3
 profile=0
+only=
 both=
 oargs=
 rargs=
@@ -34,6 +36,7 @@ for arg in $CMDLINE; do
 	case $arg in
 	oib.bench_rounds=*) rounds=${arg#*=} ;;
 	oib.bench_profile=*) profile=${arg#*=} ;;
+	bench.only=*) only=${arg#*=}; both="$both ${arg#bench.}" ;;
 	bench.*=*) both="$both ${arg#bench.}" ;;
 	oib_bench.*=*) oargs="$oargs ${arg#oib_bench.}" ;;
 	oib_bench_intree.*=*) rargs="$rargs ${arg#oib_bench_intree.}" ;;
@@ -68,8 +71,16 @@ bench() {
 	if [ "$profile" = 1 ] && [ "$i" = 1 ]; then
 		perf record -q -a -e cpu-clock -F 1999 -o /tmp/$name.data -- insmod "$@" || return 1
 		echo "oib-guest: profile $name begin"
-		perf report -q -i /tmp/$name.data --stdio --sort sym --percent-limit 0.7 2>/dev/null |
-			head -40
+		perf report -q -i /tmp/$name.data --stdio --sort sym --percent-limit 0.4 2>/dev/null |
+			head -60
+		# under TCG a sample often lands where interrupts came back on: the return from
+		# the unlock, so symbol+offset names the call site of the lock held
+		echo "oib-guest: hottest addresses"
+		perf script -i /tmp/$name.data -F ip,sym,symoff 2>/dev/null | awk '{ print $2 }' |
+			sort | uniq -c | sort -rn | head -25
+		echo "oib-guest: by CPU and thread"
+		perf report -q -i /tmp/$name.data --stdio --sort cpu,comm --percent-limit 2 2>/dev/null |
+			head -16
 		echo "oib-guest: profile $name end"
 		rm -f /tmp/$name.data
 	else
@@ -217,6 +228,7 @@ while [ $i -lt "$rounds" ]; do
 	msg "bench: round $i of $rounds: memcpy and oib"
 	bench oib $B/oib_bench.ko $both $oargs || err "insmod oib_bench"
 	rmmod oib_bench || err "rmmod oib_bench"
+	[ -z "$only" ] || continue
 	msg "bench: round $i of $rounds: oib_krping"
 	krping_bench
 	msg "bench: round $i of $rounds: rping's exchange in-tree, and oib over UDP"
