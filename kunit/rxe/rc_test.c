@@ -553,6 +553,8 @@ static void rc_errors(struct kunit *test)
 	rc_expect_wc(test, p->b.rcq, 2, OIB_WC_WR_FLUSH_ERR, 0, 0);
 	rc_expect_wc(test, p->a.scq, 10, OIB_WC_REM_INV_REQ_ERR, 0, 0);
 	rc_expect_wc(test, p->a.scq, 11, OIB_WC_WR_FLUSH_ERR, 0, 0);
+	/* raised by b's receive path after its flush, maybe after a has seen the NAK */
+	KUNIT_EXPECT_TRUE(test, oib_test_wait_for(atomic_read(&p->b.events[OIB_EVENT_QP_REQ_ERR])));
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->b.events[OIB_EVENT_QP_REQ_ERR]));
 	KUNIT_ASSERT_EQ(test, 0, oib_query_qp(p->a.qp, &attr, 0, &init));
 	KUNIT_EXPECT_EQ(test, attr.qp_state, OIB_QPS_ERR);

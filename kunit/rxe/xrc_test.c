@@ -107,6 +107,8 @@ static void xrc_refused(struct kunit *test, bool other_domain)
 {
 	struct xrc_pair *p = xrc_pair(test, true, 0, 0);
 	u32 srqn = other_domain ? p->t.other_srq->srq_num : 0xfffff0;
+	atomic_t *err_events = &p->t.events[other_domain ? OIB_EVENT_QP_ACCESS_ERR :
+					     OIB_EVENT_QP_REQ_ERR];
 	struct oib_wc wc;
 
 	xrc_post_recv(test, &p->t, p->t.other_srq, 1, 0, 64);
@@ -117,8 +119,9 @@ static void xrc_refused(struct kunit *test, bool other_domain)
 	KUNIT_EXPECT_EQ(test, 1, xrc_stat(p->t.dev, OIB_RXE_TX_NAKS));
 	KUNIT_EXPECT_EQ(test, 0, oib_poll_cq(p->t.other_cq, 1, &wc));
 	KUNIT_EXPECT_TRUE(test, oib_test_wait_for(READ_ONCE(p->t.qp->state) == OIB_QPS_ERR));
-	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->t.events[other_domain ? OIB_EVENT_QP_ACCESS_ERR :
-							 OIB_EVENT_QP_REQ_ERR]));
+	/* the event follows the state, once the target's locks are let go */
+	KUNIT_EXPECT_TRUE(test, oib_test_wait_for(atomic_read(err_events)));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(err_events));
 }
 
 static void xrc_refused_other_domain(struct kunit *test)
@@ -555,6 +558,7 @@ static void xrc_split_message(struct kunit *test, bool srq_gone)
 		   16);
 	KUNIT_EXPECT_TRUE(test, oib_test_wait_rxe_stat(p->t.dev, 1, OIB_RXE_RX_DROP_XRC, 1));
 	KUNIT_EXPECT_TRUE(test, oib_test_wait_for(READ_ONCE(p->t.qp->state) == OIB_QPS_ERR));
+	KUNIT_EXPECT_TRUE(test, oib_test_wait_for(atomic_read(&p->t.events[OIB_EVENT_QP_REQ_ERR])));
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->t.events[OIB_EVENT_QP_REQ_ERR]));
 	if (!srq_gone)
 		xrc_expect_wc(test, p->t.cq[0], 1, OIB_WC_WR_FLUSH_ERR, 0, 0);
@@ -605,13 +609,15 @@ static void xrc_shared_target(struct kunit *test)
 {
 	struct xrc_pair *p = xrc_pair(test, true, 14, 7);
 	struct xrc_opener a, b;
+	atomic_t *comm_est;
 
 	xrc_open_one(test, p, &a);
 	xrc_open_one(test, p, &b);
 	xrc_traffic(test, p, 0, 0, 5);
-	KUNIT_EXPECT_TRUE(test, oib_test_wait_for(atomic_read(&b.comm_est) == 1));
-	KUNIT_EXPECT_EQ(test, 1, atomic_read(&a.comm_est));
-	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->t.events[OIB_EVENT_COMM_EST]));
+	comm_est = &p->t.events[OIB_EVENT_COMM_EST];
+	KUNIT_EXPECT_TRUE(test, oib_test_wait_for(atomic_read(&b.comm_est) == 1 &&
+						  atomic_read(&a.comm_est) == 1 &&
+						  atomic_read(comm_est) == 1));
 
 	oib_test_disown(test, p->t.qp);
 	KUNIT_ASSERT_EQ(test, 0, oib_destroy_qp(p->t.qp));	/* the creator lets go */

@@ -57,6 +57,7 @@ struct orxe_fabric_port {
 	bool dead;			/* detaching: the worker stops calling rx() */
 	struct sk_buff_head rxq;	/* frames for this port; rxq.lock protects it */
 	struct work_struct rx_work;	/* drains rxq into rx() */
+	bool rx_stream;			/* rx_work's last run took more than one frame */
 	/* Under fabric->fault_lock: */
 	bool has_cfg;			/* cfg overrides the fabric's */
 	struct orxe_fault_cfg cfg;

@@ -75,7 +75,7 @@ static struct orxe_fabric *orxe_fabric_create(const char *name)
 	 * sender that does not sleep keeps it from running: in 2 runs of 4, a burst of three
 	 * queues' worth of frames lost two to a full queue; never with unbound workers.
 	 */
-	f->wq = alloc_workqueue("oib_fabric_%s", WQ_HIGHPRI | WQ_UNBOUND, 0, name);
+	f->wq = alloc_workqueue("oib_fabric_%s", WQ_HIGHPRI, 0, name);
 	if (!f->wq) {
 		kfree(f);
 		return NULL;
@@ -211,10 +211,34 @@ struct orxe_fabric_port *orxe_fabric_lookup_mac(struct orxe_fabric *f, const u8 
 	return NULL;
 }
 
+/*
+ * Queue @fp's receive work, on a bound worker (per-CPU, high priority).  A thread that sends goes
+ * on running, and on a kernel without preemption would keep a worker on its own CPU from running:
+ * its frames are taken on the next online CPU, in parallel with its sending.  So are a worker's
+ * frames to a port in a stream, whose last run took or sent more than one frame (a responder
+ * taking a requester's packets, the requester's port taking the ACKs and sending the next ones):
+ * the two ends of a stream settle on two CPUs.  A worker's frame to a port that takes and sends
+ * one at a time (a reply, a lone ACK, a MAD) is taken on the same CPU once the worker is done,
+ * without waking another CPU for it: under emulation the wake-up of an idle vCPU costs more than
+ * the work.
+ */
+static void orxe_fabric_kick(struct orxe_fabric_port *fp)
+{
+	unsigned int cpu = raw_smp_processor_id();
+
+	if (!(current->flags & PF_WQ_WORKER) || READ_ONCE(fp->rx_stream)) {
+		cpu = cpumask_next(cpu, cpu_online_mask);
+		if (cpu >= nr_cpu_ids)
+			cpu = cpumask_first(cpu_online_mask);
+	}
+	queue_work_on(cpu < nr_cpu_ids ? cpu : WORK_CPU_UNBOUND, fp->fabric->wq, &fp->rx_work);
+}
+
 static void orxe_fabric_rx_work(struct work_struct *work)
 {
 	struct orxe_fabric_port *fp = container_of(work, struct orxe_fabric_port, rx_work);
 	struct sk_buff_head batch;
+	u64 sent = atomic64_read(&fp->stats[ORXE_FSTAT_TX_FRAMES]);
 	struct sk_buff *skb;
 	unsigned long flags;
 	int budget = ORXE_RX_BUDGET;
@@ -224,8 +248,11 @@ static void orxe_fabric_rx_work(struct work_struct *work)
 		spin_lock_irqsave(&fp->rxq.lock, flags);
 		skb_queue_splice_init(&fp->rxq, &batch);
 		spin_unlock_irqrestore(&fp->rxq.lock, flags);
-		if (skb_queue_empty(&batch))
+		if (skb_queue_empty(&batch)) {
+			sent = atomic64_read(&fp->stats[ORXE_FSTAT_TX_FRAMES]) - sent;
+			WRITE_ONCE(fp->rx_stream, budget < ORXE_RX_BUDGET - 1 || sent > 1);
 			return;
+		}
 		while ((skb = __skb_dequeue(&batch))) {
 			if (READ_ONCE(fp->dead)) {
 				orxe_fabric_count(fp, ORXE_FSTAT_DROP_DETACHED, 1);
@@ -240,7 +267,7 @@ static void orxe_fabric_rx_work(struct work_struct *work)
 		}
 	}
 	/* Out of budget: let other ports' work run, then continue. */
-	queue_work(fp->fabric->wq, &fp->rx_work);
+	orxe_fabric_kick(fp);
 }
 
 /*
@@ -269,7 +296,7 @@ void orxe_fabric_enqueue(struct orxe_fabric_port *dst, struct sk_buff *skb,
 	spin_unlock_irqrestore(&dst->rxq.lock, flags);
 	/* A non-empty queue always has its work pending or running; the work re-checks. */
 	if (kick)
-		queue_work(dst->fabric->wq, &dst->rx_work);
+		orxe_fabric_kick(dst);
 }
 
 /*
@@ -286,6 +313,7 @@ int oib_rxe_fabric_attach(struct orxe_fabric *f, struct orxe_fabric_port *fp)
 
 	fp->fabric = f;
 	fp->dead = false;
+	fp->rx_stream = false;
 	INIT_LIST_HEAD(&fp->addrs);
 	skb_queue_head_init(&fp->rxq);
 	INIT_WORK(&fp->rx_work, orxe_fabric_rx_work);
@@ -369,6 +397,19 @@ static struct orxe_fabric_addr *orxe_fabric_find_gid(struct orxe_fabric *f,
 		if (!memcmp(a->gid.raw, gid->raw, sizeof(gid->raw)))
 			return a;
 	return NULL;
+}
+
+/* Does attached port @fp own @gid on its fabric (a GID of its table, mirrored)?  Any context. */
+bool orxe_fabric_owns_gid(struct orxe_fabric_port *fp, const union oib_gid *gid)
+{
+	struct orxe_fabric_addr *a;
+	bool ret;
+
+	rcu_read_lock();
+	a = orxe_fabric_find_gid(fp->fabric, gid);
+	ret = a && a->port == fp;
+	rcu_read_unlock();
+	return ret;
 }
 
 /*

@@ -146,6 +146,7 @@ static inline bool orxe_fabric_frame_implied(const struct sk_buff *skb)
 	return skb->ip_summed == CHECKSUM_PARTIAL;
 }
 
+bool orxe_fabric_owns_gid(struct orxe_fabric_port *fp, const union oib_gid *gid);
 bool orxe_fabric_peek(const struct sk_buff *skb, struct orxe_frame_info *fi);
 struct orxe_fabric_port *orxe_fabric_lookup_mac(struct orxe_fabric *f, const u8 *mac);
 void orxe_fabric_enqueue(struct orxe_fabric_port *dst, struct sk_buff *skb,

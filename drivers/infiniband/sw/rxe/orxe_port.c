@@ -44,13 +44,6 @@ void orxe_qp_put(struct orxe_qp *qp)
 		complete(&qp->ref_done);
 }
 
-static bool orxe_port_owns_gid(struct orxe_port *port, const union oib_gid *gid)
-{
-	u32 p, index;
-
-	return !oib_find_gid(&port->rdev->ib, gid, &p, &index) && p == port->port_num;
-}
-
 /*
  * Parse @skb into @pkt: in place when it is linear, or when it is a fragment frame of
  * oib_rxe_frame_frag() (implied trailers, the headers linear, the payload all in the first
@@ -109,7 +102,8 @@ static void orxe_port_rx(struct orxe_fabric_port *fp, struct sk_buff *skb)
 		drop = OIB_RXE_RX_DROP_MALFORMED;
 		goto drop;
 	}
-	if (!orxe_port_owns_gid(port, &pkt.dgid)) {
+	/* the fabric's mirror of the port's GID table: no lock, no walk */
+	if (!orxe_fabric_owns_gid(fp, &pkt.dgid)) {
 		drop = OIB_RXE_RX_DROP_DGID;
 		goto drop;
 	}
