@@ -57,7 +57,8 @@ struct orxe_fabric_port {
 	bool dead;			/* detaching: the worker stops calling rx() */
 	struct sk_buff_head rxq;	/* frames for this port; rxq.lock protects it */
 	struct work_struct rx_work;	/* drains rxq into rx() */
-	bool rx_stream;			/* rx_work's last run took more than one frame */
+	bool rx_stream;			/* rx_work's last run took or sent more than one frame */
+	int rx_cpu;			/* where rx_work runs in a stream (orxe_fabric_kick()) */
 	/* Under fabric->fault_lock: */
 	bool has_cfg;			/* cfg overrides the fabric's */
 	struct orxe_fault_cfg cfg;

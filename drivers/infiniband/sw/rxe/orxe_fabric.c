@@ -212,26 +212,33 @@ struct orxe_fabric_port *orxe_fabric_lookup_mac(struct orxe_fabric *f, const u8 
 }
 
 /*
- * Queue @fp's receive work, on a bound worker (per-CPU, high priority).  A thread that sends goes
- * on running, and on a kernel without preemption would keep a worker on its own CPU from running:
- * its frames are taken on the next online CPU, in parallel with its sending.  So are a worker's
- * frames to a port in a stream, whose last run took or sent more than one frame (a responder
- * taking a requester's packets, the requester's port taking the ACKs and sending the next ones):
- * the two ends of a stream settle on two CPUs.  A worker's frame to a port that takes and sends
- * one at a time (a reply, a lone ACK, a MAD) is taken on the same CPU once the worker is done,
- * without waking another CPU for it: under emulation the wake-up of an idle vCPU costs more than
- * the work.
+ * Queue @fp's receive work on a bound worker (per-CPU, high priority), on a CPU chosen by the sender:
+ *  - A worker sending to a port in a stream (its last run took or sent more than one frame: a
+ *    responder taking a requester's packets, the requester's port taking the ACKs and sending the
+ *    next ones): the port's own CPU, the ports of a fabric spread over the CPUs as they attach, so
+ *    the two ends of a stream run in parallel and stay where they are.
+ *  - A worker's frame to a port that takes and sends one at a time (a reply, a lone ACK, a MAD):
+ *    this CPU, once the worker is done, without waking another: under emulation the wake-up of
+ *    an idle vCPU costs more than the work.
+ *  - A thread (a ULP, a system call, a test): the port's own CPU, or the next one if that is this
+ *    one, never its own: on a kernel without preemption a sender that does not sleep would keep
+ *    its own CPU's worker from running.
  */
 static void orxe_fabric_kick(struct orxe_fabric_port *fp)
 {
-	unsigned int cpu = raw_smp_processor_id();
+	unsigned int cur = raw_smp_processor_id(), cpu = fp->rx_cpu;
 
-	if (!(current->flags & PF_WQ_WORKER) || READ_ONCE(fp->rx_stream)) {
-		cpu = cpumask_next(cpu, cpu_online_mask);
+	if (current->flags & PF_WQ_WORKER) {
+		if (!READ_ONCE(fp->rx_stream))
+			cpu = cur;
+	} else if (cpu == cur) {
+		cpu = cpumask_next(cur, cpu_online_mask);
 		if (cpu >= nr_cpu_ids)
 			cpu = cpumask_first(cpu_online_mask);
 	}
-	queue_work_on(cpu < nr_cpu_ids ? cpu : WORK_CPU_UNBOUND, fp->fabric->wq, &fp->rx_work);
+	if (cpu >= nr_cpu_ids || !cpu_online(cpu))
+		cpu = WORK_CPU_UNBOUND;
+	queue_work_on(cpu, fp->fabric->wq, &fp->rx_work);
 }
 
 static void orxe_fabric_rx_work(struct work_struct *work)
@@ -332,6 +339,7 @@ int oib_rxe_fabric_attach(struct orxe_fabric *f, struct orxe_fabric_port *fp)
 		rcu_assign_pointer(f->uplink, fp);
 	kref_get(&f->ref);
 	list_add_tail(&fp->list, &f->ports);
+	fp->rx_cpu = cpumask_local_spread(f->attached++, NUMA_NO_NODE);
 	hash_add_rcu(f->by_mac, &fp->mac_node, orxe_mac_key(fp->mac));
 	mutex_unlock(&f->lock);
 	return 0;

@@ -74,6 +74,7 @@ struct orxe_fabric {
 	/* lock: the port list, by_mac and by_gid (writers; readers use RCU), ports' addrs lists. */
 	struct mutex lock;
 	struct list_head ports;
+	unsigned int attached;		/* ports attached so far: their rx_cpu, round robin */
 	struct orxe_fabric_port __rcu *uplink;	/* the attached port with uplink set, if any */
 	DECLARE_HASHTABLE(by_mac, 6);
 	DECLARE_HASHTABLE(by_gid, 6);
