@@ -37,12 +37,13 @@ struct ft_port {
 	struct orxe_fabric_port fp;
 	struct ft_ctx *ctx;
 	bool attached;
-	spinlock_t lock;		/* protects n, ids, hashes, keep, rx_task, not_task */
+	spinlock_t lock;		/* n, ids, hashes, keep, rx_task, rx_on, not_task */
 	u32 n;
 	u32 *ids, *hashes;
 	struct sk_buff_head keep;	/* the frames themselves, when keep_frames */
 	bool keep_frames;
 	struct task_struct *rx_task;
+	int rx_on;			/* the CPU rx() last ran on */
 	bool not_task;			/* rx() once ran outside process context */
 	wait_queue_head_t wq;		/* woken when n reaches wake_at */
 	u32 wake_at;
@@ -203,6 +204,7 @@ static void ft_rx(struct orxe_fabric_port *fp, struct sk_buff *skb)
 		p->hashes[p->n] = hash;
 	}
 	p->rx_task = current;
+	p->rx_on = raw_smp_processor_id();
 	if (!in_task())
 		p->not_task = true;
 	if (p->keep_frames && skb) {
@@ -595,6 +597,80 @@ static void detach_is_synchronous(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 9, ft_stat(ctx, B, ORXE_FSTAT_DROP_DETACHED));
 	ft_send(ctx, A, B, 10);
 	KUNIT_EXPECT_EQ(test, 1, ft_stat(ctx, A, ORXE_FSTAT_DROP_NO_DEST));
+}
+
+/* A frame sent from a worker on a given CPU. */
+struct ft_send_work {
+	struct work_struct work;
+	struct ft_ctx *ctx;
+	struct sk_buff *skb;
+};
+
+static void ft_send_fn(struct work_struct *work)
+{
+	struct ft_send_work *sw = container_of(work, struct ft_send_work, work);
+
+	oib_rxe_fabric_xmit(&sw->ctx->p[A].fp, sw->skb);
+}
+
+/* Sends frame id from A to B from a worker on @cpu, and waits until B has taken it. */
+static int ft_send_from_worker(struct ft_ctx *ctx, int cpu, u32 id)
+{
+	struct ft_send_work sw = { .ctx = ctx };
+	struct ft_port *pb = &ctx->p[B];
+	u32 n = READ_ONCE(pb->n);
+
+	sw.skb = ft_frame(ctx, A, B, FT_OPCODE, FT_QPN, id);
+	KUNIT_ASSERT_NOT_NULL(ctx->test, sw.skb);
+	INIT_WORK_ONSTACK(&sw.work, ft_send_fn);
+	queue_work_on(cpu, system_wq, &sw.work);
+	flush_work(&sw.work);
+	destroy_work_on_stack(&sw.work);
+	KUNIT_EXPECT_TRUE(ctx->test, ft_wait(ctx, B, n + 1));
+	flush_work(&pb->fp.rx_work);	/* B's work idle: the next frame is placed anew */
+	return READ_ONCE(pb->rx_on);
+}
+
+/*
+ * Where a port's frames are taken (orxe_fabric_kick()): ports spread over the CPUs as they attach;
+ * a thread's frame never on the thread's own CPU; a worker's lone frame on the worker's CPU; a
+ * frame to a port in a stream (its last run took more than one) on the port's own CPU.
+ */
+static void rx_placement(struct kunit *test)
+{
+	struct ft_ctx *ctx = test->priv;
+	struct ft_port *pb = &ctx->p[B];
+	struct sk_buff *skb;
+	int cpu, i;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "one CPU online: every frame is taken there");
+	KUNIT_EXPECT_NE(test, ctx->p[A].fp.rx_cpu, pb->fp.rx_cpu);
+
+	for (i = 0; i < 8; i++) {		/* a thread, wherever it runs */
+		skb = ft_frame(ctx, A, B, FT_OPCODE, FT_QPN, i);
+		KUNIT_ASSERT_NOT_NULL(test, skb);
+		cpu = get_cpu();
+		oib_rxe_fabric_xmit(&ctx->p[A].fp, skb);
+		put_cpu();
+		KUNIT_ASSERT_TRUE(test, ft_wait(ctx, B, i + 1));
+		flush_work(&pb->fp.rx_work);
+		KUNIT_EXPECT_NE(test, READ_ONCE(pb->rx_on), cpu);
+	}
+	for_each_online_cpu(cpu)		/* a worker's lone frame */
+		KUNIT_EXPECT_EQ(test, ft_send_from_worker(ctx, cpu, 100 + cpu), cpu);
+
+	/*
+	 * A port in a stream, as a run with several frames leaves it (and a run that finds none,
+	 * queued again while the last one ran, ends): the next frame goes to B's CPU from anywhere.
+	 */
+	WRITE_ONCE(pb->fp.rx_stream, true);
+	cpu = cpumask_next(pb->fp.rx_cpu, cpu_online_mask);
+	if (cpu >= nr_cpu_ids)
+		cpu = cpumask_first(cpu_online_mask);
+	KUNIT_EXPECT_EQ(test, ft_send_from_worker(ctx, cpu, 300), pb->fp.rx_cpu);
+	/* that run took one frame: lone again, taken where the worker is */
+	KUNIT_EXPECT_EQ(test, ft_send_from_worker(ctx, cpu, 301), cpu);
 }
 
 /* Frames a port sent that are delayed or held when it detaches are freed, not delivered. */
@@ -1312,6 +1388,7 @@ static struct kunit_case oib_fabric_cases[] = {
 	KUNIT_CASE_SLOW(queue_overflow),
 	KUNIT_CASE(detach_is_synchronous),
 	KUNIT_CASE(detach_frees_held_and_delayed),
+	KUNIT_CASE(rx_placement),
 	KUNIT_CASE(fault_drop_all),
 	KUNIT_CASE(fault_dup_all),
 	KUNIT_CASE_SLOW(fault_reorder_all),

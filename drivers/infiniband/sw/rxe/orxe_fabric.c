@@ -69,11 +69,11 @@ static struct orxe_fabric *orxe_fabric_create(const char *name)
 	if (!f)
 		return NULL;
 	/*
-	 * Unbound high-priority workers.  Measured against per-CPU ones in the 2-CPU test guest
-	 * (fabric_throughput, alternating runs): frame rates within the runs' spread either way,
-	 * but per-CPU work is queued on the sender's CPU, and on a kernel without preemption a
-	 * sender that does not sleep keeps it from running: in 2 runs of 4, a burst of three
-	 * queues' worth of frames lost two to a full queue; never with unbound workers.
+	 * Per-CPU high-priority workers, the CPU chosen by orxe_fabric_kick().  Per-CPU work once
+	 * went to the sender's own CPU, where on a kernel without preemption a sender that does
+	 * not sleep kept it from running (a burst of three queues' worth of frames lost two to a
+	 * full queue); a thread's frames now never go there.  Unbound workers, which the scheduler
+	 * put on one CPU as often as not, left the other idle (Documentation/rxe.md).
 	 */
 	f->wq = alloc_workqueue("oib_fabric_%s", WQ_HIGHPRI, 0, name);
 	if (!f->wq) {
@@ -212,7 +212,8 @@ struct orxe_fabric_port *orxe_fabric_lookup_mac(struct orxe_fabric *f, const u8 
 }
 
 /*
- * Queue @fp's receive work on a bound worker (per-CPU, high priority), on a CPU chosen by the sender:
+ * Queue @fp's receive work on a bound worker (per-CPU, high priority), on a CPU chosen by who
+ * sends:
  *  - A worker sending to a port in a stream (its last run took or sent more than one frame: a
  *    responder taking a requester's packets, the requester's port taking the ACKs and sending the
  *    next ones): the port's own CPU, the ports of a fabric spread over the CPUs as they attach, so
@@ -256,6 +257,7 @@ static void orxe_fabric_rx_work(struct work_struct *work)
 		skb_queue_splice_init(&fp->rxq, &batch);
 		spin_unlock_irqrestore(&fp->rxq.lock, flags);
 		if (skb_queue_empty(&batch)) {
+			/* a run that finds nothing (queued again while it ran) ends a stream */
 			sent = atomic64_read(&fp->stats[ORXE_FSTAT_TX_FRAMES]) - sent;
 			WRITE_ONCE(fp->rx_stream, budget < ORXE_RX_BUDGET - 1 || sent > 1);
 			return;
