@@ -46,8 +46,8 @@
 #include <linux/moduleparam.h>
 #ifdef CONFIG_X86
 #include <asm/tsc.h>
-#include "oib_bench_line.h"
 #endif
+#include "oib_bench_line.h"
 
 #define OIB_BENCH_BUF		(64 * 1024)	/* the bandwidth phases' message; a receive */
 #define OIB_BENCH_BIG		(1024 * 1024)	/* a side's buffer; the 1 MiB phase's message */

@@ -245,8 +245,8 @@ static void orxe_fabric_kick(struct orxe_fabric_port *fp)
 static void orxe_fabric_rx_work(struct work_struct *work)
 {
 	struct orxe_fabric_port *fp = container_of(work, struct orxe_fabric_port, rx_work);
+	u64 sent0 = atomic64_read(&fp->stats[ORXE_FSTAT_TX_FRAMES]), sent;
 	struct sk_buff_head batch;
-	u64 sent = atomic64_read(&fp->stats[ORXE_FSTAT_TX_FRAMES]);
 	struct sk_buff *skb;
 	unsigned long flags;
 	int budget = ORXE_RX_BUDGET;
@@ -257,8 +257,8 @@ static void orxe_fabric_rx_work(struct work_struct *work)
 		skb_queue_splice_init(&fp->rxq, &batch);
 		spin_unlock_irqrestore(&fp->rxq.lock, flags);
 		if (skb_queue_empty(&batch)) {
-			/* a run that finds nothing (queued again while it ran) ends a stream */
-			sent = atomic64_read(&fp->stats[ORXE_FSTAT_TX_FRAMES]) - sent;
+			/* took or sent more than one; a run that found nothing ends a stream */
+			sent = atomic64_read(&fp->stats[ORXE_FSTAT_TX_FRAMES]) - sent0;
 			WRITE_ONCE(fp->rx_stream, budget < ORXE_RX_BUDGET - 1 || sent > 1);
 			return;
 		}
