@@ -518,6 +518,73 @@ static void wire_test_frag_equals_copy(struct kunit *test)
 	__free_page(page);
 }
 
+/*
+ * A train split as the fabric splits it gives its packets' fragment frames, each, once sealed,
+ * the frame the builder copies the payload into: a full train of random headers of every kind
+ * that carries a payload (a RETH, an XRCETH, an AETH, immediate data, a pad), IPv4 and IPv6.  A
+ * train whose packets' bounds do not add up (an IP length changed) is lost whole.
+ */
+static void wire_test_train_split(struct kunit *test)
+{
+	static const u8 ops[] = { ORXE_RC_RDMA_WRITE_FIRST, ORXE_RC_SEND_MIDDLE,
+				  ORXE_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE, ORXE_UC_SEND_ONLY,
+				  ORXE_XRC_RDMA_WRITE_ONLY_WITH_IMMEDIATE,
+				  ORXE_RC_RDMA_READ_RESPONSE_FIRST, ORXE_RC_SEND_LAST };
+	struct orxe_tx_hdr *h = kunit_kcalloc(test, ORXE_TRAIN_MAX, sizeof(*h), GFP_KERNEL);
+	struct page *page = alloc_page(GFP_KERNEL);
+	u32 off[ORXE_TRAIN_MAX], len[ORXE_TRAIN_MAX];
+	struct sk_buff *train, *frame, *copy;
+	struct sk_buff_head frames;
+	struct orxe_train t;
+	struct rnd_state rnd;
+	int i, ipv6, bad;
+	u8 *kva;
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	kva = page_address(page);
+	prandom_seed_state(&rnd, WIRE_SEED);
+	prandom_bytes_state(&rnd, kva, PAGE_SIZE);
+	for (bad = 0; bad < 2; bad++) {
+		for (ipv6 = 0; ipv6 < 2; ipv6++) {
+			oib_rxe_train_init(&t, NULL, ORXE_TRAIN_MAX);
+			for (i = 0; i < ORXE_TRAIN_MAX; i++) {
+				u8 op = ops[i % ARRAY_SIZE(ops)];
+				bool last = oib_rxe_opcode(op)->flags & ORXE_OPF_LAST;
+
+				len[i] = last ? 1 + wire_rand(&rnd, 256) : 4 * (1 + wire_rand(&rnd, 64));
+				off[i] = wire_rand(&rnd, PAGE_SIZE - len[i] + 1);
+				wire_random_hdr(&rnd, &h[i], op, ipv6, len[i]);
+				KUNIT_ASSERT_TRUE(test, oib_rxe_train_add(&t, &h[i], kva + off[i]));
+			}
+			train = oib_rxe_train_close(&t);
+			KUNIT_ASSERT_NOT_NULL(test, train);
+			KUNIT_EXPECT_EQ(test, ORXE_TRAIN_MAX, skb_shinfo(train)->gso_segs);
+			KUNIT_EXPECT_EQ(test, ORXE_TRAIN_MAX + 1, skb_shinfo(train)->nr_frags);
+			if (bad)	/* the first packet's IP length (its low byte), changed */
+				train->data[ETH_HLEN + (ipv6 ? 5 : 3)] += 4;
+			__skb_queue_head_init(&frames);
+			KUNIT_EXPECT_EQ(test, bad ? ORXE_TRAIN_MAX : 0,
+					oib_rxe_train_split(train, &frames));
+			KUNIT_EXPECT_EQ(test, bad ? 0 : ORXE_TRAIN_MAX, skb_queue_len(&frames));
+			for (i = 0; (frame = __skb_dequeue(&frames)); i++) {
+				copy = alloc_skb(WIRE_BUF, GFP_KERNEL);
+				KUNIT_ASSERT_NOT_NULL(test, copy);
+				KUNIT_EXPECT_EQ(test, 0, oib_rxe_frame_build_skb(&h[i], kva + off[i],
+										 copy));
+				KUNIT_EXPECT_EQ(test, 2, skb_shinfo(frame)->nr_frags);
+				KUNIT_EXPECT_TRUE(test, oib_rxe_fabric_seal(frame));
+				KUNIT_EXPECT_EQ(test, copy->len, frame->len);
+				if (copy->len == frame->len)
+					KUNIT_EXPECT_MEMEQ(test, copy->data, frame->data, copy->len);
+				kfree_skb(frame);
+				kfree_skb(copy);
+			}
+		}
+	}
+	__free_page(page);
+}
+
 static void wire_test_build_skb(struct kunit *test)
 {
 	u8 *buf = kunit_kzalloc(test, WIRE_BUF, GFP_KERNEL);
@@ -1349,6 +1416,7 @@ static struct kunit_case oib_rxe_wire_test_cases[] = {
 	KUNIT_CASE(wire_test_round_trip_ipv6),
 	KUNIT_CASE(wire_test_build_deferred_payload),
 	KUNIT_CASE(wire_test_frag_equals_copy),
+	KUNIT_CASE(wire_test_train_split),
 	KUNIT_CASE(wire_test_build_skb),
 	KUNIT_CASE(wire_test_build_errors),
 	KUNIT_CASE(wire_test_known_answer),

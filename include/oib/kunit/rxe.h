@@ -427,6 +427,28 @@ int oib_rxe_frame_build_skb(const struct orxe_tx_hdr *hdr, const void *payload,
 void oib_rxe_frame_seal(u8 *frame, u32 len);
 struct sk_buff *oib_rxe_frame_frag(const struct orxe_tx_hdr *hdr, const void *kva);
 
+/*
+ * A train: packets of one QP in one frame, their payloads by reference (the driver's orxe_train.c).
+ * Built with oib_rxe_train_add() and closed into its frame; the fabric splits one into its
+ * packets' fragment frames wherever they are seen as bytes.
+ */
+#define ORXE_TRAIN_MAX	16	/* packets; a fragment more, the tail, stays within MAX_SKB_FRAGS */
+
+struct orxe_port;
+struct orxe_train {
+	struct orxe_port *port;		/* where it is sent from (NULL: never sent) */
+	struct sk_buff *skb;		/* its frame so far, or NULL */
+	u32 segs;			/* packets in it */
+	u32 frags;			/* their payloads' bytes */
+	u32 tail;			/* their pads and implied ICRCs: the last fragment's length */
+	u32 max;			/* packets it takes at most */
+};
+
+void oib_rxe_train_init(struct orxe_train *t, struct orxe_port *port, u32 max);
+bool oib_rxe_train_add(struct orxe_train *t, const struct orxe_tx_hdr *hdr, const void *kva);
+struct sk_buff *oib_rxe_train_close(struct orxe_train *t);
+u32 oib_rxe_train_split(struct sk_buff *skb, struct sk_buff_head *frames);
+
 /* ---- Parsing frames ---- */
 
 /* Why the parser refused a frame; oib_rxe_pkt_parse() returns the negative. */

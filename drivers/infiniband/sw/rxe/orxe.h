@@ -389,13 +389,18 @@ static inline bool orxe_wr_rd_atomic(enum oib_wr_opcode op)
 /* orxe_net.c */
 int orxe_path_resolve(struct orxe_qp *qp, const struct oib_qp_attr *attr, struct orxe_path *path);
 struct sk_buff *orxe_frame_alloc(const struct orxe_tx_hdr *hdr, u8 **payload);
-bool orxe_frag_tx(void);
-int orxe_net_init(void);
-void orxe_net_exit(void);
 void orxe_frame_xmit(struct orxe_port *port, struct sk_buff *skb);
 bool orxe_route(struct orxe_port *port, const union oib_gid *dgid, u8 *dmac, bool resolved);
 bool orxe_conn_hdr(struct orxe_qp *qp, struct orxe_tx_hdr *hdr);
 struct orxe_port *orxe_qp_port(struct orxe_qp *qp);
+
+/* orxe_train.c: fragment frames and trains (struct orxe_train in <oib/kunit/rxe.h>) */
+int orxe_train_module_init(void);
+void orxe_train_module_exit(void);
+bool orxe_frag_tx(void);
+void orxe_train_start(struct orxe_train *t, struct orxe_port *port);
+void orxe_train_send(struct orxe_train *t);
+void orxe_train_xmit(struct orxe_train *t, struct sk_buff *skb);
 
 /* orxe_req.c: the RC/UC requester */
 void orxe_req_init(struct orxe_qp *qp);
@@ -464,6 +469,11 @@ void orxe_qp_put(struct orxe_qp *qp);
 static inline void orxe_port_count(struct orxe_port *port, enum oib_rxe_port_stat stat)
 {
 	atomic64_inc(&port->stats[stat]);
+}
+
+static inline void orxe_port_count_n(struct orxe_port *port, enum oib_rxe_port_stat stat, u32 n)
+{
+	atomic64_add(n, &port->stats[stat]);
 }
 
 /* orxe_link.c: devices on network devices */

@@ -250,6 +250,7 @@ static void orxe_fabric_rx_work(struct work_struct *work)
 	struct sk_buff *skb;
 	unsigned long flags;
 	int budget = ORXE_RX_BUDGET;
+	u32 segs;
 
 	__skb_queue_head_init(&batch);
 	while (budget > 0) {
@@ -263,15 +264,16 @@ static void orxe_fabric_rx_work(struct work_struct *work)
 			return;
 		}
 		while ((skb = __skb_dequeue(&batch))) {
+			segs = orxe_train_segs(skb);
 			if (READ_ONCE(fp->dead)) {
-				orxe_fabric_count(fp, ORXE_FSTAT_DROP_DETACHED, 1);
+				orxe_fabric_count(fp, ORXE_FSTAT_DROP_DETACHED, segs);
 				kfree_skb(skb);
 				continue;
 			}
-			orxe_fabric_count(fp, ORXE_FSTAT_RX_FRAMES, 1);
+			orxe_fabric_count(fp, ORXE_FSTAT_RX_FRAMES, segs);
 			orxe_fabric_count(fp, ORXE_FSTAT_RX_BYTES, skb->len);
 			fp->rx(fp, skb);
-			budget--;
+			budget -= segs;
 			cond_resched();
 		}
 	}
@@ -293,7 +295,7 @@ void orxe_fabric_enqueue(struct orxe_fabric_port *dst, struct sk_buff *skb,
 	spin_lock_irqsave(&dst->rxq.lock, flags);
 	if (unlikely(skb_queue_len(&dst->rxq) >= ORXE_FABRIC_QLEN)) {
 		spin_unlock_irqrestore(&dst->rxq.lock, flags);
-		orxe_fabric_count(dst, ORXE_FSTAT_DROP_QUEUE_FULL, 1);
+		orxe_fabric_count(dst, ORXE_FSTAT_DROP_QUEUE_FULL, orxe_train_segs(skb));
 		if (freeq)
 			__skb_queue_tail(freeq, skb);
 		else
@@ -555,14 +557,33 @@ bool oib_rxe_fabric_seal(struct sk_buff *skb)
 }
 EXPORT_SYMBOL_IF_KUNIT(oib_rxe_fabric_seal);
 
+/* Sends each packet of the train @skb on its own, where they are seen as bytes. */
+static void orxe_fabric_xmit_split(struct orxe_fabric_port *src, struct sk_buff *skb)
+{
+	struct sk_buff_head frames;
+	u32 lost;
+
+	__skb_queue_head_init(&frames);
+	lost = oib_rxe_train_split(skb, &frames);
+	if (unlikely(lost)) {
+		orxe_fabric_count(src, ORXE_FSTAT_TX_FRAMES, lost);
+		orxe_fabric_count(src, ORXE_FSTAT_DROP_MALFORMED, lost);
+	}
+	while ((skb = __skb_dequeue(&frames)))
+		oib_rxe_fabric_xmit(src, skb);
+}
+
 /*
  * Sends the Ethernet frame in skb from src to the attached port with its destination MAC.  Consumes
- * skb; delivery happens later, from the destination's rx_work.  The fabric uses skb->cb while it
- * has the frame: rx() gets it with cb undefined.
+ * skb; delivery happens later, from the destination's rx_work.  A train (orxe_train.c) goes whole
+ * to a port that takes implied frames, unless faults or capture are on; otherwise it is split and
+ * its frames sent one by one.  Counts are of packets, a train's each.  The fabric uses skb->cb
+ * while it has the frame: rx() gets it with cb undefined.
  */
 void oib_rxe_fabric_xmit(struct orxe_fabric_port *src, struct sk_buff *skb)
 {
 	struct orxe_fabric *f = src->fabric;
+	u32 segs = orxe_train_segs(skb);
 	struct orxe_fabric_port *dst;
 	struct orxe_frame_info fi;
 
@@ -570,18 +591,26 @@ void oib_rxe_fabric_xmit(struct orxe_fabric_port *src, struct sk_buff *skb)
 		kfree_skb(skb);
 		return;
 	}
-	orxe_fabric_count(src, ORXE_FSTAT_TX_FRAMES, 1);
-	orxe_fabric_count(src, ORXE_FSTAT_TX_BYTES, skb->len);
 	if (unlikely(!orxe_fabric_peek(skb, &fi))) {
-		orxe_fabric_count(src, ORXE_FSTAT_DROP_MALFORMED, 1);
+		orxe_fabric_count(src, ORXE_FSTAT_TX_FRAMES, segs);
+		orxe_fabric_count(src, ORXE_FSTAT_TX_BYTES, skb->len);
+		orxe_fabric_count(src, ORXE_FSTAT_DROP_MALFORMED, segs);
 		kfree_skb(skb);
 		return;
 	}
 
 	rcu_read_lock();
 	dst = orxe_fabric_lookup_mac(f, fi.dst);
+	if (segs > 1 && dst && (!dst->implied_ok || READ_ONCE(f->faulty) ||
+				READ_ONCE(f->cap.on))) {
+		rcu_read_unlock();
+		orxe_fabric_xmit_split(src, skb);
+		return;
+	}
+	orxe_fabric_count(src, ORXE_FSTAT_TX_FRAMES, segs);
+	orxe_fabric_count(src, ORXE_FSTAT_TX_BYTES, skb->len);
 	if (unlikely(!dst)) {
-		orxe_fabric_count(src, ORXE_FSTAT_DROP_NO_DEST, 1);
+		orxe_fabric_count(src, ORXE_FSTAT_DROP_NO_DEST, segs);
 		kfree_skb(skb);
 	} else if (unlikely(!dst->implied_ok && !oib_rxe_fabric_seal(skb))) {
 		orxe_fabric_count(src, ORXE_FSTAT_DROP_MALFORMED, 1);

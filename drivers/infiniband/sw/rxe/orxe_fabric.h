@@ -147,6 +147,20 @@ static inline bool orxe_fabric_frame_implied(const struct sk_buff *skb)
 	return skb->ip_summed == CHECKSUM_PARTIAL;
 }
 
+/*
+ * How many packets @skb carries: a train's count (orxe_train.c), else 1.  Only oib_rxe ports make
+ * trains, and their frames' trailers are implied: a frame from elsewhere is one packet, whatever
+ * its GSO fields say.
+ */
+static inline u32 orxe_train_segs(const struct sk_buff *skb)
+{
+	u16 segs = skb_shinfo(skb)->gso_segs;
+
+	return orxe_fabric_frame_implied(skb) && segs > 1 ? segs : 1;
+}
+
+int orxe_train_seg(const struct sk_buff *skb, u32 i, u32 off, u32 *hlen, u32 *len);
+
 bool orxe_fabric_owns_gid(struct orxe_fabric_port *fp, const union oib_gid *gid);
 bool orxe_fabric_peek(const struct sk_buff *skb, struct orxe_frame_info *fi);
 struct orxe_fabric_port *orxe_fabric_lookup_mac(struct orxe_fabric *f, const u8 *mac);

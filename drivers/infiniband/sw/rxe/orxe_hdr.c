@@ -193,9 +193,6 @@ EXPORT_SYMBOL_IF_KUNIT(oib_rxe_drop_reason_name);
 
 /* ---- Building ---- */
 
-#define ORXE_IPV4_HLEN		sizeof(struct iphdr)	/* RoCEv2 sends no IP options */
-#define ORXE_IPV6_HLEN		sizeof(struct ipv6hdr)
-#define ORXE_UDP_HLEN		sizeof(struct udphdr)
 #define ORXE_IPV6_FLOW_MASK	0xfffff
 
 static u32 orxe_ip_hlen(bool ipv6)

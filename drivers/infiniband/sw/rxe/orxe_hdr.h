@@ -6,7 +6,14 @@
 #ifndef ORXE_HDR_H
 #define ORXE_HDR_H
 
+#include <linux/ipv6.h>
+#include <linux/ip.h>
+#include <linux/udp.h>
 #include <oib/kunit/rxe.h>
+
+#define ORXE_IPV4_HLEN		sizeof(struct iphdr)	/* RoCEv2 sends no IP options */
+#define ORXE_IPV6_HLEN		sizeof(struct ipv6hdr)
+#define ORXE_UDP_HLEN		sizeof(struct udphdr)
 
 int orxe_frame_len(const struct orxe_tx_hdr *hdr);
 u32 orxe_frame_payload_offset(const struct orxe_tx_hdr *hdr);

@@ -401,7 +401,7 @@ static int __init orxe_init(void)
 {
 	int ret;
 
-	ret = orxe_net_init();
+	ret = orxe_train_module_init();
 	if (ret)
 		return ret;
 	ret = orxe_udp_init();
@@ -415,7 +415,7 @@ static int __init orxe_init(void)
 err_udp:
 	orxe_udp_exit();
 err_net:
-	orxe_net_exit();
+	orxe_train_module_exit();
 	return ret;
 }
 
@@ -431,7 +431,7 @@ static void __exit orxe_exit(void)
 		orxe_dev_remove(rdev, false);
 	orxe_udp_exit();
 	orxe_fabric_exit();
-	orxe_net_exit();
+	orxe_train_module_exit();
 }
 
 module_exit(orxe_exit);

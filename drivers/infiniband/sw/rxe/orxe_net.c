@@ -8,11 +8,8 @@
  * destination GID yet, each frame asks again and, until somebody does, is lost like any frame
  * without a route (the reliable transport's retries cover that).
  */
-#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/skbuff.h>
-#include <linux/vmalloc.h>
-#include <kunit/visibility.h>
 #include "orxe.h"
 
 struct orxe_port *orxe_qp_port(struct orxe_qp *qp)
@@ -104,101 +101,13 @@ struct sk_buff *orxe_frame_alloc(const struct orxe_tx_hdr *hdr, u8 **payload)
 }
 
 /*
- * The page after a fragment frame's payload: its pad and implied ICRC are zeros from here
- * (allocated zeroed at module init, never written: sealing a fragment frame makes it linear
- * first).
- */
-static struct page *orxe_tail_page;
-
-static bool frag_tx = true;
-module_param(frag_tx, bool, 0644);
-MODULE_PARM_DESC(frag_tx, "Carry payloads lying in one page as page fragments (0: always copy)");
-
-/* Whether senders try oib_rxe_frame_frag() first (the frag_tx parameter; for measuring). */
-bool orxe_frag_tx(void)
-{
-	return READ_ONCE(frag_tx);
-}
-
-int orxe_net_init(void)
-{
-	orxe_tail_page = alloc_page(GFP_KERNEL | __GFP_ZERO);
-	return orxe_tail_page ? 0 : -ENOMEM;
-}
-
-/* Module exit: frames still holding the page keep it until they are freed. */
-void orxe_net_exit(void)
-{
-	put_page(orxe_tail_page);
-}
-
-/* The page holding @kva, if the fabric may hold it by reference (not slab memory); else NULL. */
-static struct page *orxe_frag_page(const void *kva)
-{
-	struct page *page;
-
-	if (is_vmalloc_addr(kva))
-		page = vmalloc_to_page(kva);
-	else if (virt_addr_valid(kva))
-		page = virt_to_page(kva);
-	else
-		return NULL;
-	return page && !PageSlab(page) && !PageCompound(page) ? page : NULL;
-}
-
-/**
- * oib_rxe_frame_frag() - a fragment frame: its payload carried by reference, not copied
- * @hdr: the headers, and the payload length
- * @kva: the payload, @hdr->paylen bytes in one page of memory the caller keeps unchanged until the
- *	frame is freed (a registered MR's, until its work request completes)
- *
- * The headers are the frame's linear part; the payload is its first fragment, the page held by a
- * reference, and the pad and implied ICRC (zeros) its second.  The caller marks it implied and
- * sends it like a frame of orxe_frame_alloc(); whoever needs it as bytes (oib_rxe_fabric_seal())
- * makes it linear.
- *
- * Return: the frame, or NULL if the payload does not lie in one page the fabric may hold, @hdr
- * describes no frame, or there is no memory: the caller copies instead.
- */
-struct sk_buff *oib_rxe_frame_frag(const struct orxe_tx_hdr *hdr, const void *kva)
-{
-	int len = orxe_frame_len(hdr);
-	struct sk_buff *skb;
-	struct page *page;
-	u32 hlen, tail;
-
-	if (len < 0 || !hdr->paylen || offset_in_page(kva) + hdr->paylen > PAGE_SIZE)
-		return NULL;
-	page = orxe_frag_page(kva);
-	/* a tail page of a non-compound multi-page allocation has no count of its own to take */
-	if (!page || !get_page_unless_zero(page))
-		return NULL;
-	hlen = orxe_frame_payload_offset(hdr);
-	tail = len - hlen - hdr->paylen;
-	skb = alloc_skb(hlen, GFP_ATOMIC);
-	if (!skb) {
-		put_page(page);
-		return NULL;
-	}
-	orxe_frame_put_hdrs(hdr, skb_put(skb, hlen), len);
-	skb_fill_page_desc(skb, 0, page, offset_in_page(kva), hdr->paylen);
-	get_page(orxe_tail_page);
-	skb_fill_page_desc(skb, 1, orxe_tail_page, 0, tail);
-	skb->len += hdr->paylen + tail;
-	skb->data_len += hdr->paylen + tail;
-	skb->truesize += hdr->paylen + tail;
-	return skb;
-}
-EXPORT_SYMBOL_IF_KUNIT(oib_rxe_frame_frag);
-
-/*
  * Send the frame, its payload in; any context but hard-irq.  Its trailers (the ICRC, an IPv6 UDP
  * checksum) are implied: the fabric computes them only where the frame is seen as bytes.
  */
 void orxe_frame_xmit(struct orxe_port *port, struct sk_buff *skb)
 {
 	orxe_fabric_frame_imply(skb);
-	orxe_port_count(port, OIB_RXE_TX_FRAMES);
+	orxe_port_count_n(port, OIB_RXE_TX_FRAMES, orxe_train_segs(skb));
 	atomic64_add(skb->len, &port->stats[OIB_RXE_TX_BYTES]);
 	oib_rxe_fabric_xmit(&port->fport, skb);
 }

@@ -45,24 +45,34 @@ void orxe_qp_put(struct orxe_qp *qp)
 }
 
 /*
- * Parse @skb into @pkt: in place when it is linear, or when it is a fragment frame of
- * oib_rxe_frame_frag() (implied trailers, the headers linear, the payload all in the first
- * fragment: pkt->payload then points there); anything else is made linear first.
+ * Parse packet @i of @skb, a fragment frame or a train (orxe_train.c), its headers at @off: in
+ * place, pkt->payload pointing into its fragment.  The length of its headers, or the negative
+ * reason to drop it.
  */
+static int orxe_port_parse_seg(struct sk_buff *skb, u32 i, u32 off, struct orxe_pkt *pkt)
+{
+	u32 hlen, len;
+	int ret;
+
+	if (orxe_train_seg(skb, i, off, &hlen, &len))
+		return -ORXE_DROP_TOO_SHORT;
+	ret = orxe_pkt_parse(skb->data + off, hlen, len, pkt, true);
+	if (ret)
+		return ret;
+	if (pkt->payload != skb->data + off + hlen ||
+	    pkt->paylen != skb_frag_size(&skb_shinfo(skb)->frags[i]))
+		return -ORXE_DROP_BAD_OPCODE_LEN;
+	pkt->payload = skb_frag_address(&skb_shinfo(skb)->frags[i]);
+	return hlen;
+}
+
+/* Parse the one packet @skb carries into @pkt; anything but a fragment frame is made linear. */
 static int orxe_port_parse(struct sk_buff *skb, struct orxe_pkt *pkt)
 {
 	bool implied = orxe_fabric_frame_implied(skb);
-	const skb_frag_t *frag;
 
-	if (implied && skb_shinfo(skb)->nr_frags &&
-	    !orxe_pkt_parse(skb->data, skb_headlen(skb), skb->len, pkt, true)) {
-		frag = &skb_shinfo(skb)->frags[0];
-		if (pkt->payload == skb->data + skb_headlen(skb) &&
-		    skb_frag_size(frag) >= pkt->paylen) {
-			pkt->payload = skb_frag_address(frag);
-			return 0;
-		}
-	}
+	if (implied && skb_shinfo(skb)->nr_frags && orxe_port_parse_seg(skb, 0, 0, pkt) >= 0)
+		return 0;
 	if (skb_linearize(skb))
 		return -ORXE_DROP_TOO_SHORT;
 	return orxe_pkt_parse(skb->data, skb->len, skb->len, pkt, implied);
@@ -84,61 +94,101 @@ static bool orxe_port_qp_takes(const struct orxe_qp *qp, const struct orxe_pkt *
 	}
 }
 
-static void orxe_port_rx(struct orxe_fabric_port *fp, struct sk_buff *skb)
+/*
+ * Deliver the parsed packet @pkt (its frame's bytes at @frame) to its QP; 0, or the drop reason
+ * to count.  *@qp is the QP held for the packet before, reused when it is the same (a train's
+ * packets are one QP's) and replaced otherwise; the caller puts the last.
+ */
+static int orxe_port_rx_pkt(struct orxe_port *port, struct orxe_pkt *pkt, const u8 *frame,
+			    struct orxe_qp **qp)
 {
-	struct orxe_port *port = container_of(fp, struct orxe_port, fport);
-	enum oib_rxe_port_stat drop;
-	struct orxe_pkt pkt;
-	struct orxe_qp *qp;
-
-	orxe_port_count(port, OIB_RXE_RX_FRAMES);
-	atomic64_add(skb->len, &port->stats[OIB_RXE_RX_BYTES]);
-	if (READ_ONCE(port->state) != OIB_PORT_ACTIVE || !oib_device_try_get(&port->rdev->ib)) {
-		orxe_port_count(port, OIB_RXE_RX_DROP_PORT_DOWN);
-		kfree_skb(skb);
-		return;
-	}
-	if (orxe_port_parse(skb, &pkt)) {
-		drop = OIB_RXE_RX_DROP_MALFORMED;
-		goto drop;
-	}
 	/* the fabric's mirror of the port's GID table: no lock, no walk */
-	if (!orxe_fabric_owns_gid(fp, &pkt.dgid)) {
-		drop = OIB_RXE_RX_DROP_DGID;
-		goto drop;
+	if (!orxe_fabric_owns_gid(&port->fport, &pkt->dgid))
+		return OIB_RXE_RX_DROP_DGID;
+	if (!*qp || (*qp)->ib.qp_num != pkt->dest_qpn) {
+		if (*qp)
+			orxe_qp_put(*qp);
+		*qp = orxe_qp_get(port->rdev, port->port_num, pkt->dest_qpn);
+		if (!*qp)
+			return OIB_RXE_RX_DROP_NO_QP;
 	}
-	qp = orxe_qp_get(port->rdev, port->port_num, pkt.dest_qpn);
-	if (!qp) {
-		drop = OIB_RXE_RX_DROP_NO_QP;
-		goto drop;
-	}
-	switch (orxe_opcode_transport(pkt.opcode)) {
+	switch (orxe_opcode_transport(pkt->opcode)) {
 	case ORXE_TRANSPORT_UD:
-		orxe_ud_recv(port, qp, &pkt, skb->data);
-		break;
+		orxe_ud_recv(port, *qp, pkt, frame);
+		return 0;
 	case ORXE_TRANSPORT_RC:
 	case ORXE_TRANSPORT_UC:
 	case ORXE_TRANSPORT_XRC:
-		if (!orxe_port_qp_takes(qp, &pkt) ||
-		    READ_ONCE(qp->attr.port_num) != port->port_num)
-			orxe_port_count(port, OIB_RXE_RX_DROP_NO_QP);
-		else if (pkt.info->flags & ORXE_OPF_REQ)
-			orxe_resp_recv(port, qp, &pkt);
+		if (!orxe_port_qp_takes(*qp, pkt) ||
+		    READ_ONCE((*qp)->attr.port_num) != port->port_num)
+			return OIB_RXE_RX_DROP_NO_QP;
+		if (pkt->info->flags & ORXE_OPF_REQ)
+			orxe_resp_recv(port, *qp, pkt);
 		else
-			orxe_comp_recv(port, qp, &pkt);
-		break;
+			orxe_comp_recv(port, *qp, pkt);
+		return 0;
 	default:	/* RD: not in the opcode table, so never parsed */
-		break;
+		return 0;
 	}
-	orxe_qp_put(qp);
+}
+
+/*
+ * A train's packets in order, each parsed and delivered as if it came alone; the first that does
+ * not parse ends it, it and those behind it dropped.  A UD packet has no place in one.
+ */
+static void orxe_port_rx_train(struct orxe_port *port, struct sk_buff *skb, u32 segs)
+{
+	struct orxe_qp *qp = NULL;
+	struct orxe_pkt pkt;
+	u32 i, off = 0;
+	int ret;
+
+	for (i = 0; i < segs; i++) {
+		ret = orxe_port_parse_seg(skb, i, off, &pkt);
+		if (ret < 0 || orxe_opcode_transport(pkt.opcode) == ORXE_TRANSPORT_UD) {
+			orxe_port_count_n(port, OIB_RXE_RX_DROP_MALFORMED, segs - i);
+			break;
+		}
+		off += ret;
+		ret = orxe_port_rx_pkt(port, &pkt, NULL, &qp);
+		if (ret)
+			orxe_port_count(port, ret);
+	}
+	if (qp)
+		orxe_qp_put(qp);
+}
+
+static void orxe_port_rx(struct orxe_fabric_port *fp, struct sk_buff *skb)
+{
+	struct orxe_port *port = container_of(fp, struct orxe_port, fport);
+	u32 segs = orxe_train_segs(skb);
+	struct orxe_qp *qp = NULL;
+	struct orxe_pkt pkt;
+	int drop;
+
+	orxe_port_count_n(port, OIB_RXE_RX_FRAMES, segs);
+	atomic64_add(skb->len, &port->stats[OIB_RXE_RX_BYTES]);
+	if (READ_ONCE(port->state) != OIB_PORT_ACTIVE || !oib_device_try_get(&port->rdev->ib)) {
+		orxe_port_count_n(port, OIB_RXE_RX_DROP_PORT_DOWN, segs);
+		kfree_skb(skb);
+		return;
+	}
+	if (segs > 1) {
+		orxe_port_rx_train(port, skb, segs);
+	} else {
+		drop = orxe_port_parse(skb, &pkt) ? OIB_RXE_RX_DROP_MALFORMED :
+						    orxe_port_rx_pkt(port, &pkt, skb->data, &qp);
+		if (qp)
+			orxe_qp_put(qp);
+		if (drop) {
+			orxe_port_count(port, drop);
+			oib_device_put(&port->rdev->ib);
+			kfree_skb(skb);
+			return;
+		}
+	}
 	oib_device_put(&port->rdev->ib);
 	consume_skb(skb);
-	return;
-
-drop:
-	oib_device_put(&port->rdev->ib);
-	orxe_port_count(port, drop);
-	kfree_skb(skb);
 }
 
 /*

@@ -174,12 +174,12 @@ void orxe_req_start(struct orxe_qp *qp)
 }
 
 /*
- * The frame of @hdr with the @hdr->paylen bytes @off bytes into @wqe's payload: carried by
- * reference when they lie in one page of one SGE (oib_rxe_frame_frag()), else copied.  NULL
- * without memory (a frame lost), ERR_PTR(-EACCES) if a key fails.
+ * Send the packet of @hdr with the @hdr->paylen bytes @off bytes into @wqe's payload, on @train:
+ * by reference when they lie in one page of one SGE, else copied into a frame of its own.
+ * -ENOMEM without memory (a packet lost), -EACCES if a key fails.
  */
-static struct sk_buff *orxe_req_frame(struct orxe_qp *qp, struct orxe_send_wqe *wqe,
-				      const struct orxe_tx_hdr *hdr, u32 off)
+static int orxe_req_frame(struct orxe_qp *qp, struct orxe_send_wqe *wqe,
+			  const struct orxe_tx_hdr *hdr, u32 off, struct orxe_train *train)
 {
 	bool inl = wqe->wr.send_flags & OIB_SEND_INLINE;
 	struct sk_buff *skb;
@@ -188,35 +188,35 @@ static struct sk_buff *orxe_req_frame(struct orxe_qp *qp, struct orxe_send_wqe *
 
 	if (hdr->paylen && !inl && orxe_frag_tx()) {
 		kva = orxe_sgl_kva(qp, wqe->sge, wqe->wr.num_sge, off, hdr->paylen);
-		skb = kva ? oib_rxe_frame_frag(hdr, kva) : NULL;
-		if (skb)
-			return skb;
+		if (kva && oib_rxe_train_add(train, hdr, kva))
+			return 0;
 	}
 	skb = orxe_frame_alloc(hdr, &payload);
 	if (!skb)
-		return NULL;
+		return -ENOMEM;
 	if (inl) {
 		memcpy(payload, (u8 *)wqe->sge + off, hdr->paylen);
 	} else if (!orxe_sgl_copy(qp, wqe->sge, wqe->wr.num_sge, off, payload, hdr->paylen,
 				  false)) {
 		kfree_skb(skb);
-		return ERR_PTR(-EACCES);
+		return -EACCES;
 	}
-	return skb;
+	orxe_train_xmit(train, skb);
+	return 0;
 }
 
 /*
- * Put the next packet of @wqe (at req.next) on the wire and step past it; 0, or the status to fail
+ * Put the next packet of @wqe (at req.next) on @train and step past it; 0, or the status to fail
  * the request with.  A packet that finds no route is lost like any other: the timer resends it.
  */
-static enum oib_wc_status orxe_req_packet(struct orxe_qp *qp, struct orxe_send_wqe *wqe, u32 mtu)
+static enum oib_wc_status orxe_req_packet(struct orxe_qp *qp, struct orxe_send_wqe *wqe, u32 mtu,
+					  struct orxe_train *train)
 {
 	struct orxe_req *req = &qp->req;
 	enum oib_wr_opcode op = wqe->wr.opcode;
 	u32 off = req->off, rem = wqe->len - off, npsn = 1;
 	bool first = !off, last = true, rc = orxe_qp_reliable(qp);
 	struct orxe_tx_hdr hdr;
-	struct sk_buff *skb;
 	bool route;
 
 	route = orxe_conn_hdr(qp, &hdr);
@@ -276,13 +276,17 @@ static enum oib_wc_status orxe_req_packet(struct orxe_qp *qp, struct orxe_send_w
 	if (hdr.ack_req)
 		req->ack_req_psn = req->psn;
 
-	skb = route ? orxe_req_frame(qp, wqe, &hdr, off) : NULL;
-	if (IS_ERR(skb))
-		return OIB_WC_LOC_PROT_ERR;
-	if (skb) {
-		if (orxe_psn_cmp(req->psn, req->hw_psn) < 0)
-			orxe_port_count(orxe_qp_port(qp), OIB_RXE_TX_RETRANSMITS);
-		orxe_frame_xmit(orxe_qp_port(qp), skb);
+	if (route) {
+		switch (orxe_req_frame(qp, wqe, &hdr, off, train)) {
+		case -EACCES:
+			return OIB_WC_LOC_PROT_ERR;
+		case 0:
+			if (orxe_psn_cmp(req->psn, req->hw_psn) < 0)
+				orxe_port_count(orxe_qp_port(qp), OIB_RXE_TX_RETRANSMITS);
+			break;
+		default:	/* no memory: lost */
+			break;
+		}
 	}
 
 	req->psn = orxe_psn_add(req->psn, npsn);
@@ -335,13 +339,15 @@ static enum oib_wc_status orxe_req_local(struct orxe_qp *qp, struct orxe_send_wq
 	return ret ? OIB_WC_LOC_PROT_ERR : OIB_WC_SUCCESS;
 }
 
-/* Send what the window, the limits and the RNR delay allow. */
+/* Send what the window, the limits and the RNR delay allow, as trains where it can. */
 static void orxe_req_send(struct orxe_qp *qp)
 {
 	u32 mtu = oib_mtu_to_int(qp->attr.path_mtu);
 	struct orxe_req *req = &qp->req;
 	struct orxe_send_wqe *wqe;
+	struct orxe_train train;
 
+	orxe_train_start(&train, orxe_qp_port(qp));
 	while (req->next != qp->sq.prod && !req->rnr_wait) {
 		wqe = orxe_queue_at(&qp->sq, req->next);
 		if (wqe->status)
@@ -365,13 +371,14 @@ static void orxe_req_send(struct orxe_qp *qp)
 		}
 		if (orxe_psn_cmp(req->psn, req->una) >= req->window)
 			break;
-		wqe->status = orxe_req_packet(qp, wqe, mtu);
+		wqe->status = orxe_req_packet(qp, wqe, mtu, &train);
 		if (wqe->status)
 			break;
 		orxe_req_advanced(req);
 		if (qp->ib.qp_type == OIB_QPT_UC)	/* nothing to wait for */
 			req->una = req->psn;
 	}
+	orxe_train_send(&train);
 }
 
 /*

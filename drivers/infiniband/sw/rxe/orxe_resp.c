@@ -90,21 +90,22 @@ static void orxe_resp_nak(struct orxe_qp *qp, u32 psn, enum orxe_nak_code code)
 	orxe_resp_ack(qp, ORXE_RC_ACKNOWLEDGE, psn, orxe_aeth_syn_nak(code), 0);
 }
 
-/* Read response packets for @len bytes at @src, from @psn on. */
+/* Read response packets for @len bytes at @src, from @psn on, as trains where they can be. */
 static void orxe_resp_read_reply(struct orxe_qp *qp, const u8 *src, u32 len, u32 psn)
 {
 	u32 mtu = oib_mtu_to_int(qp->attr.path_mtu), n;
-	struct orxe_port *port = orxe_qp_port(qp);
-	bool first = true, last;
+	bool first = true, last, frag = orxe_frag_tx();
+	struct orxe_train train;
 	struct orxe_tx_hdr hdr;
 	struct sk_buff *skb;
 	u8 *payload;
 
+	orxe_train_start(&train, orxe_qp_port(qp));
 	do {
 		last = len <= mtu;
 		n = min(len, mtu);
 		if (!orxe_conn_hdr(qp, &hdr))
-			return;
+			break;
 		hdr.opcode = orxe_qp_opcode(qp, first ? (last ? ORXE_RC_RDMA_READ_RESPONSE_ONLY :
 							 ORXE_RC_RDMA_READ_RESPONSE_FIRST) :
 						(last ? ORXE_RC_RDMA_READ_RESPONSE_LAST :
@@ -113,19 +114,19 @@ static void orxe_resp_read_reply(struct orxe_qp *qp, const u8 *src, u32 len, u32
 		hdr.aeth.syndrome = orxe_aeth_syn_ack(ORXE_AETH_NO_CREDITS);
 		hdr.aeth.msn = qp->resp.msn;
 		hdr.paylen = n;
-		skb = orxe_frag_tx() ? oib_rxe_frame_frag(&hdr, src) : NULL;
-		if (!skb) {
+		if (!frag || !oib_rxe_train_add(&train, &hdr, src)) {
 			skb = orxe_frame_alloc(&hdr, &payload);
 			if (!skb)
-				return;		/* lost: the requester asks again */
+				break;		/* lost: the requester asks again */
 			memcpy(payload, src, n);
+			orxe_train_xmit(&train, skb);
 		}
-		orxe_frame_xmit(port, skb);
 		src += n;
 		len -= n;
 		psn = orxe_psn_add(psn, 1);
 		first = false;
 	} while (!last);
+	orxe_train_send(&train);
 }
 
 /* Keep a read or atomic to answer its duplicates; the oldest gives way. */
