@@ -26,7 +26,7 @@
 #include <linux/skbuff.h>
 #include "orxe.h"
 
-#define ORXE_WINDOW	32	/* PSNs unacknowledged at most */
+#define ORXE_WINDOW	64	/* PSNs unacknowledged at most */
 #define ORXE_ACK_EVERY	16	/* PSNs between two AckReqs at most */
 #define ORXE_RECOVERY	4	/* the window after a timeout, until something is acknowledged */
 #define ORXE_UC_OPCODE	0x20	/* a UC opcode is the RC one with this bit */
