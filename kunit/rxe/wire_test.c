@@ -518,6 +518,54 @@ static void wire_test_frag_equals_copy(struct kunit *test)
 	__free_page(page);
 }
 
+/* A full train of random packets (each kind of @ops in turn) with payloads in @kva, and @h. */
+static struct sk_buff *wire_train(struct kunit *test, struct rnd_state *rnd, const u8 *kva,
+				  bool ipv6, struct orxe_tx_hdr *h, u32 *off)
+{
+	static const u8 ops[] = { ORXE_RC_RDMA_WRITE_FIRST, ORXE_RC_SEND_MIDDLE,
+				  ORXE_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE, ORXE_UC_SEND_ONLY,
+				  ORXE_XRC_RDMA_WRITE_ONLY_WITH_IMMEDIATE,
+				  ORXE_RC_RDMA_READ_RESPONSE_FIRST, ORXE_RC_SEND_LAST };
+	struct orxe_train t;
+	u32 i, len;
+	u8 op;
+
+	oib_rxe_train_init(&t, NULL, ORXE_TRAIN_MAX);
+	for (i = 0; i < ORXE_TRAIN_MAX; i++) {
+		op = ops[i % ARRAY_SIZE(ops)];
+		/* only a message's last packet may leave words incomplete */
+		if (oib_rxe_opcode(op)->flags & ORXE_OPF_LAST)
+			len = 1 + wire_rand(rnd, 256);
+		else
+			len = 4 * (1 + wire_rand(rnd, 64));
+		off[i] = wire_rand(rnd, PAGE_SIZE - len + 1);
+		wire_random_hdr(rnd, &h[i], op, ipv6, len);
+		KUNIT_EXPECT_TRUE(test, oib_rxe_train_add(&t, &h[i], kva + off[i]));
+	}
+	return oib_rxe_train_close(&t);
+}
+
+/* Each frame of @frames, sealed, is the builder's copy of the packet of @h its turn names. */
+static void wire_expect_frames(struct kunit *test, struct sk_buff_head *frames,
+			       const struct orxe_tx_hdr *h, const u8 *kva, const u32 *off)
+{
+	struct sk_buff *frame, *copy;
+	int i;
+
+	for (i = 0; (frame = __skb_dequeue(frames)); i++) {
+		copy = alloc_skb(WIRE_BUF, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, copy);
+		KUNIT_EXPECT_EQ(test, 0, oib_rxe_frame_build_skb(&h[i], kva + off[i], copy));
+		KUNIT_EXPECT_EQ(test, 2, skb_shinfo(frame)->nr_frags);
+		KUNIT_EXPECT_TRUE(test, oib_rxe_fabric_seal(frame));
+		KUNIT_EXPECT_EQ(test, copy->len, frame->len);
+		if (copy->len == frame->len)
+			KUNIT_EXPECT_MEMEQ(test, copy->data, frame->data, copy->len);
+		kfree_skb(frame);
+		kfree_skb(copy);
+	}
+}
+
 /*
  * A train split as the fabric splits it gives its packets' fragment frames, each, once sealed,
  * the frame the builder copies the payload into: a full train of random headers of every kind
@@ -526,18 +574,13 @@ static void wire_test_frag_equals_copy(struct kunit *test)
  */
 static void wire_test_train_split(struct kunit *test)
 {
-	static const u8 ops[] = { ORXE_RC_RDMA_WRITE_FIRST, ORXE_RC_SEND_MIDDLE,
-				  ORXE_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE, ORXE_UC_SEND_ONLY,
-				  ORXE_XRC_RDMA_WRITE_ONLY_WITH_IMMEDIATE,
-				  ORXE_RC_RDMA_READ_RESPONSE_FIRST, ORXE_RC_SEND_LAST };
 	struct orxe_tx_hdr *h = kunit_kcalloc(test, ORXE_TRAIN_MAX, sizeof(*h), GFP_KERNEL);
 	struct page *page = alloc_page(GFP_KERNEL);
-	u32 off[ORXE_TRAIN_MAX], len[ORXE_TRAIN_MAX];
-	struct sk_buff *train, *frame, *copy;
 	struct sk_buff_head frames;
-	struct orxe_train t;
+	u32 off[ORXE_TRAIN_MAX];
+	struct sk_buff *train;
 	struct rnd_state rnd;
-	int i, ipv6, bad;
+	int ipv6, bad;
 	u8 *kva;
 
 	KUNIT_ASSERT_NOT_NULL(test, h);
@@ -547,17 +590,7 @@ static void wire_test_train_split(struct kunit *test)
 	prandom_bytes_state(&rnd, kva, PAGE_SIZE);
 	for (bad = 0; bad < 2; bad++) {
 		for (ipv6 = 0; ipv6 < 2; ipv6++) {
-			oib_rxe_train_init(&t, NULL, ORXE_TRAIN_MAX);
-			for (i = 0; i < ORXE_TRAIN_MAX; i++) {
-				u8 op = ops[i % ARRAY_SIZE(ops)];
-				bool last = oib_rxe_opcode(op)->flags & ORXE_OPF_LAST;
-
-				len[i] = last ? 1 + wire_rand(&rnd, 256) : 4 * (1 + wire_rand(&rnd, 64));
-				off[i] = wire_rand(&rnd, PAGE_SIZE - len[i] + 1);
-				wire_random_hdr(&rnd, &h[i], op, ipv6, len[i]);
-				KUNIT_ASSERT_TRUE(test, oib_rxe_train_add(&t, &h[i], kva + off[i]));
-			}
-			train = oib_rxe_train_close(&t);
+			train = wire_train(test, &rnd, kva, ipv6, h, off);
 			KUNIT_ASSERT_NOT_NULL(test, train);
 			KUNIT_EXPECT_EQ(test, ORXE_TRAIN_MAX, skb_shinfo(train)->gso_segs);
 			KUNIT_EXPECT_EQ(test, ORXE_TRAIN_MAX + 1, skb_shinfo(train)->nr_frags);
@@ -567,19 +600,7 @@ static void wire_test_train_split(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, bad ? ORXE_TRAIN_MAX : 0,
 					oib_rxe_train_split(train, &frames));
 			KUNIT_EXPECT_EQ(test, bad ? 0 : ORXE_TRAIN_MAX, skb_queue_len(&frames));
-			for (i = 0; (frame = __skb_dequeue(&frames)); i++) {
-				copy = alloc_skb(WIRE_BUF, GFP_KERNEL);
-				KUNIT_ASSERT_NOT_NULL(test, copy);
-				KUNIT_EXPECT_EQ(test, 0, oib_rxe_frame_build_skb(&h[i], kva + off[i],
-										 copy));
-				KUNIT_EXPECT_EQ(test, 2, skb_shinfo(frame)->nr_frags);
-				KUNIT_EXPECT_TRUE(test, oib_rxe_fabric_seal(frame));
-				KUNIT_EXPECT_EQ(test, copy->len, frame->len);
-				if (copy->len == frame->len)
-					KUNIT_EXPECT_MEMEQ(test, copy->data, frame->data, copy->len);
-				kfree_skb(frame);
-				kfree_skb(copy);
-			}
+			wire_expect_frames(test, &frames, h, kva, off);
 		}
 	}
 	__free_page(page);

@@ -440,7 +440,7 @@ struct orxe_train {
 	struct sk_buff *skb;		/* its frame so far, or NULL */
 	u32 segs;			/* packets in it */
 	u32 frags;			/* their payloads' bytes */
-	u32 tail;			/* their pads and implied ICRCs: the last fragment's length */
+	u32 tail;			/* their pads and implied ICRCs: the last fragment */
 	u32 max;			/* packets it takes at most */
 };
 

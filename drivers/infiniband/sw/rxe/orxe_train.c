@@ -20,7 +20,6 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/skbuff.h>
-#include <linux/skbuff_ref.h>
 #include <linux/vmalloc.h>
 #include <kunit/visibility.h>
 #include "orxe.h"
@@ -109,8 +108,9 @@ void orxe_train_start(struct orxe_train *t, struct orxe_port *port)
  * A full train is sent (orxe_train_send()) before the packet joins the next.
  *
  * Return: false if the packet cannot travel by reference (no payload, a payload not in one page
- * the fabric may hold, @hdr describing no frame, or no memory): the caller copies it into a frame
- * of its own and sends that with orxe_train_xmit(), behind what @t holds.
+ * the fabric may hold, @hdr describing no frame, no memory, or a full train never to be sent):
+ * the caller copies it into a frame of its own and sends that with orxe_train_xmit(), behind
+ * what @t holds.
  */
 bool oib_rxe_train_add(struct orxe_train *t, const struct orxe_tx_hdr *hdr, const void *kva)
 {
@@ -121,8 +121,11 @@ bool oib_rxe_train_add(struct orxe_train *t, const struct orxe_tx_hdr *hdr, cons
 	if (len < 0 || !hdr->paylen || offset_in_page(kva) + hdr->paylen > PAGE_SIZE)
 		return false;
 	hlen = orxe_frame_payload_offset(hdr);
-	if (t->skb && (t->segs == t->max || skb_tailroom(t->skb) < hlen))
+	if (t->skb && (t->segs == t->max || skb_tailroom(t->skb) < hlen)) {
+		if (!t->port)
+			return false;	/* full, and never sent */
 		orxe_train_send(t);
+	}
 	page = orxe_frag_page(kva);
 	/* a tail page of a non-compound multi-page allocation has no count of its own to take */
 	if (!page || !get_page_unless_zero(page))
@@ -249,7 +252,7 @@ static struct sk_buff *orxe_train_frame(struct sk_buff *skb, u32 i, u32 off, u32
 	if (!seg)
 		return NULL;
 	skb_put_data(seg, skb->data + off, hlen);
-	skb_frag_ref(skb, i);
+	get_page(skb_frag_page(frag));		/* plain pages: an MR's, or the tail page */
 	skb_fill_page_desc(seg, 0, skb_frag_page(frag), skb_frag_off(frag), paylen);
 	get_page(orxe_tail_page);
 	skb_fill_page_desc(seg, 1, orxe_tail_page, 0, len - hlen - paylen);
