@@ -586,6 +586,7 @@ void oib_rxe_fabric_xmit(struct orxe_fabric_port *src, struct sk_buff *skb)
 	u32 segs = orxe_train_segs(skb);
 	struct orxe_fabric_port *dst;
 	struct orxe_frame_info fi;
+	bool faulty, cap;
 
 	if (WARN_ON_ONCE(!f)) {		/* not attached */
 		kfree_skb(skb);
@@ -599,10 +600,12 @@ void oib_rxe_fabric_xmit(struct orxe_fabric_port *src, struct sk_buff *skb)
 		return;
 	}
 
+	/* read once: a train must not reach the fault injector or capture whole */
+	faulty = READ_ONCE(f->faulty);
+	cap = READ_ONCE(f->cap.on);
 	rcu_read_lock();
 	dst = orxe_fabric_lookup_mac(f, fi.dst);
-	if (segs > 1 && dst && (!dst->implied_ok || READ_ONCE(f->faulty) ||
-				READ_ONCE(f->cap.on))) {
+	if (segs > 1 && dst && (!dst->implied_ok || faulty || cap)) {
 		rcu_read_unlock();
 		orxe_fabric_xmit_split(src, skb);
 		return;
@@ -615,10 +618,10 @@ void oib_rxe_fabric_xmit(struct orxe_fabric_port *src, struct sk_buff *skb)
 	} else if (unlikely(!dst->implied_ok && !oib_rxe_fabric_seal(skb))) {
 		orxe_fabric_count(src, ORXE_FSTAT_DROP_MALFORMED, 1);
 		kfree_skb(skb);
-	} else if (unlikely(READ_ONCE(f->faulty))) {
+	} else if (unlikely(faulty)) {
 		orxe_fault_xmit(f, src, skb, &fi);
 	} else {
-		if (unlikely(READ_ONCE(f->cap.on)))
+		if (unlikely(cap))
 			orxe_capture_frame(&f->cap, skb);
 		orxe_fabric_enqueue(dst, skb, NULL);
 	}
