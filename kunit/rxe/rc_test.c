@@ -3,8 +3,8 @@
  * The RC and UC transports between two oib_rxe devices over a private fabric: every operation with
  * its data checked (zero-length, one packet, many MTUs, scatter/gather lists, PSNs wrapping), the
  * completions and statuses the IBTA gives, loss/duplication/reordering with exactly-once in-order
- * delivery, retry and RNR exhaustion, late receives, COMM_EST, sends posted in RTR, a seeded fuzz
- * of frames into the ports, and device removal with traffic in flight.
+ * delivery, retry and RNR exhaustion, late receives, COMM_EST, sends posted in RTR, seeded fuzzes
+ * of frames and of trains into the ports, and device removal with traffic in flight.
  */
 #include <linux/delay.h>
 #include <linux/module.h>
@@ -946,6 +946,83 @@ static void rc_fuzz_detach(void *fp)
 	oib_rxe_fabric_detach(fp);
 }
 
+static const u8 rc_fuzz_ops[] = {
+	ORXE_RC_SEND_FIRST, ORXE_RC_SEND_MIDDLE, ORXE_RC_SEND_LAST, ORXE_RC_SEND_ONLY,
+	ORXE_RC_SEND_ONLY_WITH_IMMEDIATE, ORXE_RC_RDMA_WRITE_FIRST,
+	ORXE_RC_RDMA_WRITE_MIDDLE,
+	ORXE_RC_RDMA_WRITE_ONLY, ORXE_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE,
+	ORXE_RC_RDMA_READ_REQUEST, ORXE_RC_RDMA_READ_RESPONSE_FIRST,
+	ORXE_RC_RDMA_READ_RESPONSE_MIDDLE, ORXE_RC_RDMA_READ_RESPONSE_ONLY,
+	ORXE_RC_ACKNOWLEDGE, ORXE_RC_ATOMIC_ACKNOWLEDGE, ORXE_RC_COMPARE_SWAP,
+	ORXE_RC_FETCH_ADD, ORXE_RC_SEND_ONLY_WITH_INVALIDATE, ORXE_UC_SEND_FIRST,
+	ORXE_UC_SEND_ONLY, ORXE_UC_RDMA_WRITE_ONLY, ORXE_UC_RDMA_WRITE_LAST,
+};
+
+/* The fuzz's port, attached to @p's fabric until the test ends. */
+static struct orxe_fabric_port *rc_fuzz_port(struct kunit *test, struct rc_pair *p)
+{
+	struct orxe_fabric_port *src = kunit_kzalloc(test, sizeof(*src), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	memcpy(src->mac, rc_fuzz_mac, ETH_ALEN);
+	src->rx = rc_fuzz_rx;
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_attach(p->f, src));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rc_fuzz_detach, src));
+	return src;
+}
+
+/*
+ * Random headers of one of @ops from @src to a or b of @p: often @to's QP, a PSN near the start,
+ * its buffer and R_Key; a payload of up to 1200 bytes, whole words, for an opcode that has one.
+ * The end it is for.
+ */
+static struct rc_end *rc_fuzz_hdr(struct rnd_state *rnd, struct rc_pair *p,
+				  struct orxe_fabric_port *src, const u8 *ops, u32 nops,
+				  struct orxe_tx_hdr *h)
+{
+	struct rc_end *to = prandom_u32_state(rnd) & 1 ? &p->b : &p->a;
+	struct rc_end *from = to == &p->a ? &p->b : &p->a;
+	u32 r = prandom_u32_state(rnd);
+
+	memset(h, 0, sizeof(*h));
+	h->opcode = ops[r % nops];
+	h->sgid = from->gid;
+	h->dgid = to->gid;
+	oib_rxe_fabric_resolve(p->f, &to->gid, h->dmac);
+	memcpy(h->smac, src->mac, ETH_ALEN);
+	h->hop_limit = 64;
+	h->pkey = r & 0x100 ? 0xffff : prandom_u32_state(rnd);
+	h->dest_qpn = r & 0x200 ? to->qp->qp_num : prandom_u32_state(rnd) & ORXE_QPN_MASK;
+	h->psn = r & 0x400 ? prandom_u32_state(rnd) & ORXE_PSN_MASK :
+			      (0 + (prandom_u32_state(rnd) & 7)) & ORXE_PSN_MASK;
+	h->ack_req = r & 0x800;
+	h->reth.va = (u64)prandom_u32_state(rnd) << 32 | prandom_u32_state(rnd);
+	if (r & 0x1000)
+		h->reth.va = (u64)(uintptr_t)to->buf + (h->reth.va & 0xffff);
+	h->reth.rkey = r & 0x2000 ? to->mr->rkey : prandom_u32_state(rnd);
+	h->reth.len = prandom_u32_state(rnd);
+	if (r & 0x4000)
+		h->reth.len &= 0x3fff;
+	h->atmeth.va = h->reth.va & ~7ULL;
+	h->atmeth.rkey = h->reth.rkey;
+	h->aeth.syndrome = prandom_u32_state(rnd);
+	h->aeth.msn = prandom_u32_state(rnd) & ORXE_MSN_MASK;
+	h->ieth_rkey = h->reth.rkey;
+	h->paylen = oib_rxe_opcode(h->opcode)->flags & ORXE_OPF_PAYLOAD ?
+		    (prandom_u32_state(rnd) % 1200) & ~3 : 0;
+	return to;
+}
+
+/* A fresh pair on @p's fabric works: what the fuzz did stayed with its QPs. */
+static void rc_fuzz_after(struct kunit *test, const struct rc_cfg *cfg)
+{
+	struct rc_pair *p = rc_pair(test, cfg, OIB_QPS_RTS, OIB_QPS_RTS);
+
+	rc_post_recv(test, &p->b, 1, 0, 100);
+	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 1, 0, 50, 0));
+	rc_expect_wc(test, p->b.rcq, 1, OIB_WC_SUCCESS, OIB_WC_RECV, 50);
+}
+
 /*
  * A seeded fuzz: frames of every RC/UC opcode, with random headers and payloads, to live QPs in
  * every state, through the real receive path (the ICRC is made right so the parser passes them).
@@ -954,66 +1031,23 @@ static void rc_fuzz_detach(void *fp)
  */
 static void rc_fuzz(struct kunit *test)
 {
-	static const u8 ops[] = {
-		ORXE_RC_SEND_FIRST, ORXE_RC_SEND_MIDDLE, ORXE_RC_SEND_LAST, ORXE_RC_SEND_ONLY,
-		ORXE_RC_SEND_ONLY_WITH_IMMEDIATE, ORXE_RC_RDMA_WRITE_FIRST,
-		ORXE_RC_RDMA_WRITE_MIDDLE,
-		ORXE_RC_RDMA_WRITE_ONLY, ORXE_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE,
-		ORXE_RC_RDMA_READ_REQUEST, ORXE_RC_RDMA_READ_RESPONSE_FIRST,
-		ORXE_RC_RDMA_READ_RESPONSE_MIDDLE, ORXE_RC_RDMA_READ_RESPONSE_ONLY,
-		ORXE_RC_ACKNOWLEDGE, ORXE_RC_ATOMIC_ACKNOWLEDGE, ORXE_RC_COMPARE_SWAP,
-		ORXE_RC_FETCH_ADD, ORXE_RC_SEND_ONLY_WITH_INVALIDATE, ORXE_UC_SEND_FIRST,
-		ORXE_UC_SEND_ONLY, ORXE_UC_RDMA_WRITE_ONLY, ORXE_UC_RDMA_WRITE_LAST,
-	};
 	struct rc_cfg cfg = { .timeout = 8, .rnr_retry = 1 };
 	struct rc_pair *p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTR);
-	struct orxe_fabric_port *src = kunit_kzalloc(test, sizeof(*src), GFP_KERNEL);
+	struct orxe_fabric_port *src = rc_fuzz_port(test, p);
 	u8 *payload = kunit_kzalloc(test, 4096, GFP_KERNEL);
 	struct rnd_state rnd;
 	u64 rx0 = rc_stat(&p->b, OIB_RXE_RX_FRAMES);
 	u32 i, n = 3000;
 
 	KUNIT_ASSERT_NOT_NULL(test, payload);
-	KUNIT_ASSERT_NOT_NULL(test, src);
-	memcpy(src->mac, rc_fuzz_mac, ETH_ALEN);
-	src->rx = rc_fuzz_rx;
-	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_attach(p->f, src));
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rc_fuzz_detach, src));
 	prandom_seed_state(&rnd, 42);
 	for (i = 0; i < 64; i++)
 		rc_post_recv(test, &p->b, i, (i % 8) * 1024, 1024);
 	for (i = 0; i < n; i++) {
-		struct rc_end *to = prandom_u32_state(&rnd) & 1 ? &p->b : &p->a;
-		struct rc_end *from = to == &p->a ? &p->b : &p->a;
-		struct orxe_tx_hdr h = {};
+		struct orxe_tx_hdr h;
 		struct sk_buff *skb;
-		u32 r = prandom_u32_state(&rnd);
 
-		h.opcode = ops[r % ARRAY_SIZE(ops)];
-		h.sgid = from->gid;
-		h.dgid = to->gid;
-		oib_rxe_fabric_resolve(p->f, &to->gid, h.dmac);
-		memcpy(h.smac, src->mac, ETH_ALEN);
-		h.hop_limit = 64;
-		h.pkey = r & 0x100 ? 0xffff : prandom_u32_state(&rnd);
-		h.dest_qpn = r & 0x200 ? to->qp->qp_num : prandom_u32_state(&rnd) & ORXE_QPN_MASK;
-		h.psn = r & 0x400 ? prandom_u32_state(&rnd) & ORXE_PSN_MASK :
-				     (0 + (prandom_u32_state(&rnd) & 7)) & ORXE_PSN_MASK;
-		h.ack_req = r & 0x800;
-		h.reth.va = (u64)prandom_u32_state(&rnd) << 32 | prandom_u32_state(&rnd);
-		if (r & 0x1000)
-			h.reth.va = (u64)(uintptr_t)to->buf + (h.reth.va & 0xffff);
-		h.reth.rkey = r & 0x2000 ? to->mr->rkey : prandom_u32_state(&rnd);
-		h.reth.len = prandom_u32_state(&rnd);
-		if (r & 0x4000)
-			h.reth.len &= 0x3fff;
-		h.atmeth.va = h.reth.va & ~7ULL;
-		h.atmeth.rkey = h.reth.rkey;
-		h.aeth.syndrome = prandom_u32_state(&rnd);
-		h.aeth.msn = prandom_u32_state(&rnd) & ORXE_MSN_MASK;
-		h.ieth_rkey = h.reth.rkey;
-		h.paylen = oib_rxe_opcode(h.opcode)->flags & ORXE_OPF_PAYLOAD ?
-			   (prandom_u32_state(&rnd) % 1200) & ~3 : 0;
+		rc_fuzz_hdr(&rnd, p, src, rc_fuzz_ops, ARRAY_SIZE(rc_fuzz_ops), &h);
 		prandom_bytes_state(&rnd, payload, h.paylen);
 		skb = alloc_skb(2048, GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, skb);
@@ -1028,12 +1062,95 @@ static void rc_fuzz(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, oib_test_wait_rxe_stat(p->b.dev, 1, OIB_RXE_RX_FRAMES,
 						       rx0 + n / 3));
 	KUNIT_EXPECT_GE(test, rc_stat(&p->b, OIB_RXE_RX_FRAMES) - rx0, n / 3);
+	rc_fuzz_after(test, &cfg);
+}
 
-	/* a fresh pair on the same fabric is unaffected */
-	p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
-	rc_post_recv(test, &p->b, 1, 0, 100);
-	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 1, 0, 50, 0));
-	rc_expect_wc(test, p->b.rcq, 1, OIB_WC_SUCCESS, OIB_WC_RECV, 50);
+/* The opcodes with a payload: what a train carries. */
+static const u8 rc_train_ops[] = {
+	ORXE_RC_SEND_FIRST, ORXE_RC_SEND_MIDDLE, ORXE_RC_SEND_LAST, ORXE_RC_SEND_ONLY,
+	ORXE_RC_RDMA_WRITE_FIRST, ORXE_RC_RDMA_WRITE_MIDDLE, ORXE_RC_RDMA_WRITE_ONLY,
+	ORXE_RC_RDMA_READ_RESPONSE_FIRST, ORXE_RC_RDMA_READ_RESPONSE_MIDDLE,
+	ORXE_UC_SEND_ONLY, ORXE_UC_RDMA_WRITE_LAST,
+};
+
+/*
+ * A train of @segs random packets with payloads from @page, all to one end of @p: @to, or where
+ * the first goes if @to is NULL.
+ */
+static struct sk_buff *rc_fuzz_train(struct kunit *test, struct rnd_state *rnd, struct rc_pair *p,
+				     struct orxe_fabric_port *src, const u8 *page, u32 segs,
+				     struct rc_end *to)
+{
+	struct orxe_tx_hdr h;
+	struct orxe_train t;
+	struct rc_end *end;
+	u32 i;
+
+	oib_rxe_train_init(&t, NULL, segs);
+	for (i = 0; i < segs; i++) {
+		do {
+			end = rc_fuzz_hdr(rnd, p, src, rc_train_ops, ARRAY_SIZE(rc_train_ops), &h);
+		} while (!h.paylen || (to && end != to));
+		to = end;
+		KUNIT_EXPECT_TRUE(test, oib_rxe_train_add(&t, &h, page +
+							   prandom_u32_state(rnd) % 2048));
+	}
+	return oib_rxe_train_close(&t);
+}
+
+/*
+ * Trains, as oib_rxe ports send them, of random packets: delivered whole to the receive path and
+ * walked there, every packet counted.  A train whose first packet does not parse (its BTH's
+ * transport version changed) is dropped whole, each of its packets counted as malformed; one
+ * with a random byte of its headers changed loses what no longer parses (or, the fabric's view of
+ * it changed, does not reach a port).  Nothing may crash or leak, and a fresh pair still works.
+ */
+static void rc_fuzz_trains(struct kunit *test)
+{
+	struct rc_cfg cfg = { .timeout = 8, .rnr_retry = 1 };
+	struct rc_pair *p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
+	struct orxe_fabric_port *src = rc_fuzz_port(test, p);
+	struct page *page = alloc_page(GFP_KERNEL);
+	u64 rx0, bad0, clean = 0;
+	struct sk_buff *skb;
+	struct rnd_state rnd;
+	u32 i, segs, bth;
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	prandom_seed_state(&rnd, 43);
+	prandom_bytes_state(&rnd, page_address(page), PAGE_SIZE);
+	for (i = 0; i < 64; i++)
+		rc_post_recv(test, &p->b, i, (i % 8) * 1024, 1024);
+
+	rx0 = rc_stat(&p->b, OIB_RXE_RX_FRAMES);
+	bad0 = rc_stat(&p->b, OIB_RXE_RX_DROP_MALFORMED);
+	skb = rc_fuzz_train(test, &rnd, p, src, page_address(page), 5, &p->b);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	bth = ETH_HLEN + (((struct ethhdr *)skb->data)->h_proto == htons(ETH_P_IPV6) ? 40 : 20) + 8;
+	skb->data[bth + 1] ^= ORXE_BTH_TVER_MASK;
+	oib_rxe_fabric_xmit(src, skb);
+	KUNIT_EXPECT_TRUE(test, oib_test_wait_rxe_stat(p->b.dev, 1, OIB_RXE_RX_DROP_MALFORMED,
+						       bad0 + 5));
+	KUNIT_EXPECT_EQ(test, rc_stat(&p->b, OIB_RXE_RX_FRAMES) - rx0, 5);
+
+	rx0 = rc_stat(&p->a, OIB_RXE_RX_FRAMES) + rc_stat(&p->b, OIB_RXE_RX_FRAMES);
+	for (i = 0; i < 300; i++) {
+		segs = 1 + prandom_u32_state(&rnd) % ORXE_TRAIN_MAX;
+		skb = rc_fuzz_train(test, &rnd, p, src, page_address(page), segs, NULL);
+		KUNIT_ASSERT_NOT_NULL(test, skb);
+		if (i % 4 == 3)		/* a random byte of the headers */
+			skb->data[prandom_u32_state(&rnd) % skb_headlen(skb)] ^=
+				1 + prandom_u32_state(&rnd) % 255;
+		else
+			clean += segs;
+		oib_rxe_fabric_xmit(src, skb);
+	}
+	/* a train that reached a port is counted there, packet by packet: the unchanged ones */
+	rx0 += clean;
+	KUNIT_EXPECT_TRUE(test, oib_test_wait_for(rc_stat(&p->a, OIB_RXE_RX_FRAMES) +
+						  rc_stat(&p->b, OIB_RXE_RX_FRAMES) >= rx0));
+	__free_page(page);
+	rc_fuzz_after(test, &cfg);
 }
 
 static int rc_client_add(struct oib_device *device)
@@ -1253,6 +1370,7 @@ static struct kunit_case rc_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(rc_loss, rc_loss_gen_params, { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE(rc_capture),
 	KUNIT_CASE(rc_fuzz),
+	KUNIT_CASE(rc_fuzz_trains),
 	KUNIT_CASE_SLOW(rc_remove_busy),
 	{}
 };
