@@ -471,6 +471,28 @@ static void wire_test_build_deferred_payload(struct kunit *test)
 	}
 }
 
+/* Each frame of @frames, sealed, is the builder's copy of the packet of @h its turn names. */
+static void wire_expect_frames(struct kunit *test, struct sk_buff_head *frames,
+			       const struct orxe_tx_hdr *h, const u8 *kva, const u32 *off)
+{
+	struct sk_buff *frame, *copy;
+	int i;
+
+	for (i = 0; (frame = __skb_dequeue(frames)); i++) {
+		copy = alloc_skb(WIRE_BUF, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, copy);
+		KUNIT_EXPECT_EQ(test, 0, oib_rxe_frame_build_skb(&h[i], kva + off[i], copy));
+		KUNIT_EXPECT_EQ(test, 2, skb_shinfo(frame)->nr_frags);
+		KUNIT_EXPECT_TRUE(test, oib_rxe_fabric_seal(frame));
+		KUNIT_EXPECT_FALSE(test, skb_is_nonlinear(frame));
+		KUNIT_EXPECT_EQ(test, copy->len, frame->len);
+		if (copy->len == frame->len)
+			KUNIT_EXPECT_MEMEQ(test, copy->data, frame->data, copy->len);
+		kfree_skb(frame);
+		kfree_skb(copy);
+	}
+}
+
 /*
  * The fragment path and the copy path give the same bytes: a frame whose payload is a page
  * fragment (oib_rxe_frame_frag()), sealed as the fabric seals it, equals the frame the builder
@@ -481,7 +503,8 @@ static void wire_test_frag_equals_copy(struct kunit *test)
 {
 	static const u32 lens[] = { 1, 3, 4, 61, 1024, 4093, 4096 };
 	struct page *page = alloc_page(GFP_KERNEL);
-	struct sk_buff *frag, *copy;
+	struct sk_buff_head frames;
+	struct sk_buff *frag;
 	struct orxe_tx_hdr h;
 	struct rnd_state rnd;
 	int i, ipv6;
@@ -497,19 +520,11 @@ static void wire_test_frag_equals_copy(struct kunit *test)
 
 			wire_random_hdr(&rnd, &h, ORXE_RC_SEND_ONLY, ipv6, len);
 			frag = oib_rxe_frame_frag(&h, kva + off);
-			copy = alloc_skb(WIRE_BUF, GFP_KERNEL);
 			KUNIT_ASSERT_NOT_NULL(test, frag);
-			KUNIT_ASSERT_NOT_NULL(test, copy);
-			KUNIT_EXPECT_EQ(test, 2, skb_shinfo(frag)->nr_frags);
-			KUNIT_EXPECT_EQ(test, 0, oib_rxe_frame_build_skb(&h, kva + off, copy));
-			frag->ip_summed = CHECKSUM_PARTIAL;
-			KUNIT_EXPECT_TRUE(test, oib_rxe_fabric_seal(frag));
-			KUNIT_EXPECT_FALSE(test, skb_is_nonlinear(frag));
-			KUNIT_EXPECT_EQ(test, copy->len, frag->len);
-			if (copy->len == frag->len)
-				KUNIT_EXPECT_MEMEQ(test, copy->data, frag->data, copy->len);
-			kfree_skb(frag);
-			kfree_skb(copy);
+			KUNIT_EXPECT_TRUE(test, frag->ip_summed == CHECKSUM_PARTIAL);
+			__skb_queue_head_init(&frames);
+			__skb_queue_tail(&frames, frag);
+			wire_expect_frames(test, &frames, &h, kva, &off);
 		}
 		/* across the page's end: no fragment frame */
 		wire_random_hdr(&rnd, &h, ORXE_RC_SEND_ONLY, ipv6, 8);
@@ -543,27 +558,6 @@ static struct sk_buff *wire_train(struct kunit *test, struct rnd_state *rnd, con
 		KUNIT_EXPECT_TRUE(test, oib_rxe_train_add(&t, &h[i], kva + off[i]));
 	}
 	return oib_rxe_train_close(&t);
-}
-
-/* Each frame of @frames, sealed, is the builder's copy of the packet of @h its turn names. */
-static void wire_expect_frames(struct kunit *test, struct sk_buff_head *frames,
-			       const struct orxe_tx_hdr *h, const u8 *kva, const u32 *off)
-{
-	struct sk_buff *frame, *copy;
-	int i;
-
-	for (i = 0; (frame = __skb_dequeue(frames)); i++) {
-		copy = alloc_skb(WIRE_BUF, GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, copy);
-		KUNIT_EXPECT_EQ(test, 0, oib_rxe_frame_build_skb(&h[i], kva + off[i], copy));
-		KUNIT_EXPECT_EQ(test, 2, skb_shinfo(frame)->nr_frags);
-		KUNIT_EXPECT_TRUE(test, oib_rxe_fabric_seal(frame));
-		KUNIT_EXPECT_EQ(test, copy->len, frame->len);
-		if (copy->len == frame->len)
-			KUNIT_EXPECT_MEMEQ(test, copy->data, frame->data, copy->len);
-		kfree_skb(frame);
-		kfree_skb(copy);
-	}
 }
 
 /*

@@ -57,7 +57,7 @@ struct orxe_fabric_port {
 	bool dead;			/* detaching: the worker stops calling rx() */
 	struct sk_buff_head rxq;	/* frames for this port; rxq.lock protects it */
 	struct work_struct rx_work;	/* drains rxq into rx() */
-	/* rx_work writes rx_stream as a run ends; senders read it locklessly (orxe_fabric_kick()) */
+	/* rx_work writes rx_stream as a run ends; senders read it locklessly (orxe_fabric_kick) */
 	bool rx_stream;			/* the last run took or sent more than one frame */
 	int rx_cpu;			/* the port's CPU: set at attach, before it is published */
 	/* Under fabric->fault_lock: */
