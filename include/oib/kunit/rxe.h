@@ -430,7 +430,9 @@ struct sk_buff *oib_rxe_frame_frag(const struct orxe_tx_hdr *hdr, const void *kv
 /*
  * A train: packets of one QP in one frame, their payloads by reference (the driver's orxe_train.c).
  * Built with oib_rxe_train_add() and closed into its frame; the fabric splits one into its
- * packets' fragment frames wherever they are seen as bytes.
+ * packets' fragment frames wherever they are seen as bytes.  A struct orxe_train lives on its
+ * builder's stack for one send loop and counts nothing: its skb, once built, holds a reference on
+ * each payload page and on the tail page, dropped when the last frame made from it is freed.
  */
 #define ORXE_TRAIN_MAX	16	/* packets; a fragment more, the tail, stays within MAX_SKB_FRAGS */
 
