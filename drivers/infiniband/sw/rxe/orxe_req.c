@@ -27,7 +27,7 @@
 #include "orxe.h"
 
 #define ORXE_WINDOW	64	/* PSNs unacknowledged at most */
-#define ORXE_ACK_EVERY	32	/* PSNs between two AckReqs at most */
+#define ORXE_ACK_EVERY	16	/* PSNs between two AckReqs at most */
 #define ORXE_RECOVERY	4	/* the window after a timeout, until something is acknowledged */
 #define ORXE_UC_OPCODE	0x20	/* a UC opcode is the RC one with this bit */
 #define ORXE_RNR_FOREVER	7
