@@ -599,42 +599,56 @@ static void detach_is_synchronous(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 1, ft_stat(ctx, A, ORXE_FSTAT_DROP_NO_DEST));
 }
 
-/* A frame sent from a worker on a given CPU. */
+/* Frames sent from a worker on a given CPU. */
 struct ft_send_work {
 	struct work_struct work;
 	struct ft_ctx *ctx;
-	struct sk_buff *skb;
+	struct sk_buff *skb[3];
+	int n;
 };
 
 static void ft_send_fn(struct work_struct *work)
 {
 	struct ft_send_work *sw = container_of(work, struct ft_send_work, work);
+	int i;
 
-	oib_rxe_fabric_xmit(&sw->ctx->p[A].fp, sw->skb);
+	/* all queued before B's work, if it is on this CPU, can take any: one run takes them all */
+	preempt_disable();
+	for (i = 0; i < sw->n; i++)
+		oib_rxe_fabric_xmit(&sw->ctx->p[A].fp, sw->skb[i]);
+	preempt_enable();
 }
 
-/* Sends frame id from A to B from a worker on @cpu, and waits until B has taken it. */
-static int ft_send_from_worker(struct ft_ctx *ctx, int cpu, u32 id)
+/*
+ * Sends @n frames (ids from @id on) from A to B from one run of a worker on @cpu, waits until B
+ * has taken them, and says on which CPU B's work ran last.
+ */
+static int ft_send_from_worker(struct ft_ctx *ctx, int cpu, u32 id, int n)
 {
-	struct ft_send_work sw = { .ctx = ctx };
+	struct ft_send_work sw = { .ctx = ctx, .n = n };
 	struct ft_port *pb = &ctx->p[B];
-	u32 n = READ_ONCE(pb->n);
+	u32 before = READ_ONCE(pb->n);
+	int i;
 
-	sw.skb = ft_frame(ctx, A, B, FT_OPCODE, FT_QPN, id);
-	KUNIT_ASSERT_NOT_NULL(ctx->test, sw.skb);
+	KUNIT_ASSERT_LE(ctx->test, n, ARRAY_SIZE(sw.skb));
+	for (i = 0; i < n; i++) {
+		sw.skb[i] = ft_frame(ctx, A, B, FT_OPCODE, FT_QPN, id + i);
+		KUNIT_ASSERT_NOT_NULL(ctx->test, sw.skb[i]);
+	}
 	INIT_WORK_ONSTACK(&sw.work, ft_send_fn);
 	queue_work_on(cpu, system_wq, &sw.work);
 	flush_work(&sw.work);
 	destroy_work_on_stack(&sw.work);
-	KUNIT_EXPECT_TRUE(ctx->test, ft_wait(ctx, B, n + 1));
+	KUNIT_EXPECT_TRUE(ctx->test, ft_wait(ctx, B, before + n));
 	flush_work(&pb->fp.rx_work);	/* B's work idle: the next frame is placed anew */
 	return READ_ONCE(pb->rx_on);
 }
 
 /*
  * Where a port's frames are taken (orxe_fabric_kick()): ports spread over the CPUs as they attach;
- * a thread's frame never on the thread's own CPU; a worker's lone frame on the worker's CPU; a
- * frame to a port in a stream (its last run took more than one) on the port's own CPU.
+ * a thread's frame never on the thread's own CPU; a worker's frame to a port out of a stream on
+ * the worker's CPU; to a port in a stream (its last run with packets took or sent more than two)
+ * on the port's own CPU.
  */
 static void rx_placement(struct kunit *test)
 {
@@ -658,19 +672,22 @@ static void rx_placement(struct kunit *test)
 		KUNIT_EXPECT_NE(test, READ_ONCE(pb->rx_on), cpu);
 	}
 	for_each_online_cpu(cpu)		/* a worker's lone frame */
-		KUNIT_EXPECT_EQ(test, ft_send_from_worker(ctx, cpu, 100 + cpu), cpu);
+		KUNIT_EXPECT_EQ(test, ft_send_from_worker(ctx, cpu, 100 + cpu, 1), cpu);
 
-	/*
-	 * A port in a stream, as a run with several frames leaves it (and a run that finds none,
-	 * queued again while the last one ran, ends): the next frame goes to B's CPU from anywhere.
-	 */
-	WRITE_ONCE(pb->fp.rx_stream, true);
 	cpu = cpumask_next(pb->fp.rx_cpu, cpu_online_mask);
 	if (cpu >= nr_cpu_ids)
 		cpu = cpumask_first(cpu_online_mask);
-	KUNIT_EXPECT_EQ(test, ft_send_from_worker(ctx, cpu, 300), pb->fp.rx_cpu);
-	/* that run took one frame: lone again, taken where the worker is */
-	KUNIT_EXPECT_EQ(test, ft_send_from_worker(ctx, cpu, 301), cpu);
+	/* two in one run (a ping-pong's ACK and next request) are no stream */
+	KUNIT_EXPECT_EQ(test, ft_send_from_worker(ctx, cpu, 200, 2), cpu);
+	KUNIT_EXPECT_EQ(test, ft_send_from_worker(ctx, cpu, 210, 1), cpu);
+	/* three are */
+	KUNIT_EXPECT_EQ(test, ft_send_from_worker(ctx, cpu, 220, 3), cpu);
+	/* a run that finds nothing (queued again while the last one ran) keeps the stream */
+	queue_work_on(cpu, system_highpri_wq, &pb->fp.rx_work);
+	flush_work(&pb->fp.rx_work);
+	KUNIT_EXPECT_EQ(test, ft_send_from_worker(ctx, cpu, 230, 1), pb->fp.rx_cpu);
+	/* that run took one frame: out of the stream, taken where the worker is */
+	KUNIT_EXPECT_EQ(test, ft_send_from_worker(ctx, cpu, 240, 1), cpu);
 }
 
 /* Frames a port sent that are delayed or held when it detaches are freed, not delivered. */

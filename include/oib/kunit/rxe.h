@@ -58,7 +58,7 @@ struct orxe_fabric_port {
 	struct sk_buff_head rxq;	/* frames for this port; rxq.lock protects it */
 	struct work_struct rx_work;	/* drains rxq into rx() */
 	/* rx_work writes rx_stream as a run ends; senders read it locklessly (orxe_fabric_kick) */
-	bool rx_stream;			/* the last run took or sent more than one frame */
+	bool rx_stream;			/* its last run with packets in or out was a stream's */
 	int rx_cpu;			/* the port's CPU: set at attach, before it is published */
 	/* Under fabric->fault_lock: */
 	bool has_cfg;			/* cfg overrides the fabric's */

@@ -25,6 +25,11 @@
 #include "orxe_fabric.h"
 
 #define ORXE_RX_BUDGET	256	/* frames per run of rx_work before it yields */
+/*
+ * Packets a run of a port out of a stream takes or sends at most: a ping-pong's port takes the
+ * ACK of its request with the peer's next request, and sends one ACK.
+ */
+#define ORXE_RX_LONE	2
 
 /* orxe_fabrics_lock protects orxe_fabrics, the debugfs directory and every fabric's 1 -> 0 put. */
 static DEFINE_MUTEX(orxe_fabrics_lock);
@@ -214,11 +219,12 @@ struct orxe_fabric_port *orxe_fabric_lookup_mac(struct orxe_fabric *f, const u8 
 /*
  * Queue @fp's receive work on a bound worker (per-CPU, high priority), on a CPU chosen by who
  * sends:
- *  - A worker sending to a port in a stream (its last run took or sent more than one frame: a
- *    responder taking a requester's packets, the requester's port taking the ACKs and sending the
- *    next ones): the port's own CPU, the ports of a fabric spread over the CPUs as they attach, so
- *    the two ends of a stream run in parallel and stay where they are.
- *  - A worker's frame to a port that takes and sends one at a time (a reply, a lone ACK, a MAD):
+ *  - A worker sending to a port in a stream (its last run took or sent more than ORXE_RX_LONE
+ *    packets: a responder taking a requester's packets, the requester's port taking the ACKs and
+ *    sending the next ones): the port's own CPU, the ports of a fabric spread over the CPUs as
+ *    they attach, so the two ends of a stream run in parallel and stay where they are.
+ *  - A worker's frame to a port that takes and sends a packet or two at a time (a reply, a lone
+ *    ACK, a MAD, a ping-pong):
  *    this CPU, once the worker is done, without waking another: under emulation the wake-up of
  *    an idle vCPU costs more than the work.
  *  - A thread (a ULP, a system call, a test): the port's own CPU, or the next one if that is this
@@ -258,9 +264,15 @@ static void orxe_fabric_rx_work(struct work_struct *work)
 		skb_queue_splice_init(&fp->rxq, &batch);
 		spin_unlock_irqrestore(&fp->rxq.lock, flags);
 		if (skb_queue_empty(&batch)) {
-			/* took or sent more than one; a run that found nothing ends a stream */
+			/*
+			 * A stream: this run took or sent more than ORXE_RX_LONE packets.  A run
+			 * that found nothing (queued again while the last one ran, which took
+			 * its frames) says nothing.
+			 */
 			sent = atomic64_read(&fp->stats[ORXE_FSTAT_TX_FRAMES]) - sent0;
-			WRITE_ONCE(fp->rx_stream, budget < ORXE_RX_BUDGET - 1 || sent > 1);
+			if (budget < ORXE_RX_BUDGET || sent)
+				WRITE_ONCE(fp->rx_stream, budget < ORXE_RX_BUDGET - ORXE_RX_LONE ||
+					   sent > ORXE_RX_LONE);
 			return;
 		}
 		while ((skb = __skb_dequeue(&batch))) {
