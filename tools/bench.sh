@@ -21,7 +21,7 @@
 # The benchmark modules print raw counts (operations, bytes, nanoseconds); the arithmetic (medians
 # over the rounds) is done here.
 # Environment: PROFILE=1 (the first round of each module under `perf record -a`, its hottest kernel
-# symbols, hottest addresses and samples by CPU and thread printed after the figures and in
+# symbols, hottest addresses and samples by CPU and thread and by CPU and symbol printed after the figures and in
 # build/bench.profile; the figures of that round include
 # the sampling's cost), PROFILE=<RC phase> (the same, with only that phase of oib_bench_core.h
 # run by oib_bench (on oib_rxe, nothing else) and oib_bench_intree: a profile of one figure; the

@@ -81,6 +81,9 @@ bench() {
 		echo "oib-guest: by CPU and thread"
 		perf report -q -i /tmp/$name.data --stdio --sort cpu,comm --percent-limit 2 2>/dev/null |
 			head -16
+		echo "oib-guest: by CPU and symbol"
+		perf report -q -i /tmp/$name.data --stdio --sort cpu,sym --percent-limit 0.5 \
+			2>/dev/null | head -40
 		echo "oib-guest: profile $name end"
 		rm -f /tmp/$name.data
 	else
