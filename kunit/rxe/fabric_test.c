@@ -646,7 +646,8 @@ static int ft_send_from_worker(struct ft_ctx *ctx, int cpu, u32 id, int n)
 
 /*
  * Where a port's frames are taken (orxe_fabric_kick()): ports spread over the CPUs as they attach;
- * a thread's frame never on the thread's own CPU; a worker's frame to a port out of a stream on
+ * a thread's frame never on the thread's own CPU, its own port's on it; a worker's frame to a
+ * port out of a stream on
  * the worker's CPU; to a port in a stream (its last run with packets took or sent more than two)
  * on the port's own CPU.
  */
@@ -661,16 +662,23 @@ static void rx_placement(struct kunit *test)
 		kunit_skip(test, "one CPU online: every frame is taken there");
 	KUNIT_EXPECT_NE(test, ctx->p[A].fp.rx_cpu, pb->fp.rx_cpu);
 
-	for (i = 0; i < 8; i++) {		/* a thread, wherever it runs */
+	/*
+	 * A thread, on each CPU in turn: its frame never taken on its CPU; its own port's frames
+	 * come to it, and the port it sends to, if found there, moves to another for good.
+	 */
+	i = 0;
+	for_each_online_cpu(cpu) {
+		KUNIT_ASSERT_EQ(test, 0, set_cpus_allowed_ptr(current, cpumask_of(cpu)));
 		skb = ft_frame(ctx, A, B, FT_OPCODE, FT_QPN, i);
 		KUNIT_ASSERT_NOT_NULL(test, skb);
-		cpu = get_cpu();
 		oib_rxe_fabric_xmit(&ctx->p[A].fp, skb);
-		put_cpu();
-		KUNIT_ASSERT_TRUE(test, ft_wait(ctx, B, i + 1));
+		KUNIT_ASSERT_TRUE(test, ft_wait(ctx, B, ++i));
 		flush_work(&pb->fp.rx_work);
 		KUNIT_EXPECT_NE(test, READ_ONCE(pb->rx_on), cpu);
+		KUNIT_EXPECT_EQ(test, READ_ONCE(ctx->p[A].fp.rx_cpu), cpu);
+		KUNIT_EXPECT_NE(test, READ_ONCE(pb->fp.rx_cpu), cpu);
 	}
+	KUNIT_ASSERT_EQ(test, 0, set_cpus_allowed_ptr(current, cpu_possible_mask));
 	for_each_online_cpu(cpu)		/* a worker's lone frame */
 		KUNIT_EXPECT_EQ(test, ft_send_from_worker(ctx, cpu, 100 + cpu, 1), cpu);
 

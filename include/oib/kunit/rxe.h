@@ -59,7 +59,8 @@ struct orxe_fabric_port {
 	struct work_struct rx_work;	/* drains rxq into rx() */
 	/* rx_work writes rx_stream as a run ends; senders read it locklessly (orxe_fabric_kick) */
 	bool rx_stream;			/* its last run with packets in or out was a stream's */
-	int rx_cpu;			/* the port's CPU: set at attach, before it is published */
+	/* set at attach, before the port is published; then moved by senders (orxe_fabric_kick) */
+	int rx_cpu;			/* the port's CPU */
 	/* Under fabric->fault_lock: */
 	bool has_cfg;			/* cfg overrides the fabric's */
 	struct orxe_fault_cfg cfg;

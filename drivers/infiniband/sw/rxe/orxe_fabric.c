@@ -216,36 +216,58 @@ struct orxe_fabric_port *orxe_fabric_lookup_mac(struct orxe_fabric *f, const u8 
 	return NULL;
 }
 
+/* A sender that is no worker of the fabric's: a ULP, a system call, a test, a timer. */
+static bool orxe_fabric_thread_sends(void)
+{
+	return !(current->flags & PF_WQ_WORKER);
+}
+
 /*
  * Queue @fp's receive work on a bound worker (per-CPU, high priority), on a CPU chosen by who
  * sends:
  *  - A worker sending to a port in a stream (its last run took or sent more than ORXE_RX_LONE
  *    packets: a responder taking a requester's packets, the requester's port taking the ACKs and
- *    sending the next ones): the port's own CPU, the ports of a fabric spread over the CPUs as
- *    they attach, so the two ends of a stream run in parallel and stay where they are.
+ *    sending the next ones): the port's own CPU, so the two ends of a stream run in parallel and
+ *    stay where they are.
  *  - A worker's frame to a port that takes and sends a packet or two at a time (a reply, a lone
- *    ACK, a MAD, a ping-pong):
- *    this CPU, once the worker is done, without waking another: under emulation the wake-up of
- *    an idle vCPU costs more than the work.
- *  - A thread (a ULP, a system call, a test): the port's own CPU, or the next one if that is this
- *    one, never its own: on a kernel without preemption a sender that does not sleep would keep
- *    its own CPU's worker from running.
+ *    ACK, a MAD, a ping-pong): this CPU, once the worker is done, without waking another: under
+ *    emulation the wake-up of an idle vCPU costs more than the work.
+ *  - A thread: the port's own CPU; if that is the thread's, the port moves to the next CPU for
+ *    good.  On a kernel without preemption a sender that does not sleep would keep its own
+ *    CPU's worker from running, and a polling thread would share its CPU with the stream it
+ *    feeds (orxe_fabric_follow() brings the thread's own port to it instead).
+ * Ports get their CPUs spread over the online ones as they attach.
  */
 static void orxe_fabric_kick(struct orxe_fabric_port *fp)
 {
-	unsigned int cur = raw_smp_processor_id(), cpu = fp->rx_cpu;
+	unsigned int cur = raw_smp_processor_id(), cpu = READ_ONCE(fp->rx_cpu);
 
-	if (current->flags & PF_WQ_WORKER) {
+	if (!orxe_fabric_thread_sends()) {
 		if (!READ_ONCE(fp->rx_stream))
 			cpu = cur;
 	} else if (cpu == cur) {
 		cpu = cpumask_next(cur, cpu_online_mask);
 		if (cpu >= nr_cpu_ids)
 			cpu = cpumask_first(cpu_online_mask);
+		WRITE_ONCE(fp->rx_cpu, cpu);
 	}
 	if (cpu >= nr_cpu_ids || !cpu_online(cpu))
 		cpu = WORK_CPU_UNBOUND;
 	queue_work_on(cpu, fp->fabric->wq, &fp->rx_work);
+}
+
+/*
+ * A thread sending from @src takes @src's frames (the ACKs and responses it will poll for) to its
+ * own CPU, as receive flow steering brings a socket's packets to its reader's: with the port it
+ * sends to moved off its CPU (orxe_fabric_kick()), a stream's two ends and the thread feeding it
+ * sit as they should wherever the scheduler put the thread.
+ */
+static void orxe_fabric_follow(struct orxe_fabric_port *src)
+{
+	unsigned int cur = raw_smp_processor_id();
+
+	if (orxe_fabric_thread_sends() && READ_ONCE(src->rx_cpu) != cur)
+		WRITE_ONCE(src->rx_cpu, cur);
 }
 
 static void orxe_fabric_rx_work(struct work_struct *work)
@@ -635,6 +657,7 @@ void oib_rxe_fabric_xmit(struct orxe_fabric_port *src, struct sk_buff *skb)
 	} else {
 		if (unlikely(cap))
 			orxe_capture_frame(&f->cap, skb);
+		orxe_fabric_follow(src);
 		orxe_fabric_enqueue(dst, skb, NULL);
 	}
 	rcu_read_unlock();
