@@ -1101,7 +1101,8 @@ static struct sk_buff *rc_fuzz_train(struct kunit *test, struct rnd_state *rnd, 
 /*
  * Trains, as oib_rxe ports send them, of random packets: delivered whole to the receive path and
  * walked there, every packet counted.  A train whose first packet does not parse (its BTH's
- * transport version changed) is dropped whole, each of its packets counted as malformed; one
+ * transport version changed) is dropped whole, each of its packets counted as malformed; in one
+ * whose packets alternate between the port's GID and another, each of the others is dropped; one
  * with a random byte of its headers changed loses what no longer parses (or, the fabric's view of
  * it changed, does not reach a port).  Nothing may crash or leak, and a fresh pair still works.
  */
@@ -1112,8 +1113,11 @@ static void rc_fuzz_trains(struct kunit *test)
 	struct orxe_fabric_port *src = rc_fuzz_port(test, p);
 	struct page *page = alloc_page(GFP_KERNEL);
 	u64 rx0, bad0, clean = 0;
+	struct orxe_tx_hdr h;
+	struct orxe_train t;
 	struct sk_buff *skb;
 	struct rnd_state rnd;
+	struct rc_end *end;
 	u32 i, segs, bth;
 
 	KUNIT_ASSERT_NOT_NULL(test, page);
@@ -1131,6 +1135,23 @@ static void rc_fuzz_trains(struct kunit *test)
 	oib_rxe_fabric_xmit(src, skb);
 	KUNIT_EXPECT_TRUE(test, oib_test_wait_rxe_stat(p->b.dev, 1, OIB_RXE_RX_DROP_MALFORMED,
 						       bad0 + 5));
+	KUNIT_EXPECT_EQ(test, rc_stat(&p->b, OIB_RXE_RX_FRAMES) - rx0, 5);
+
+	/* packets 1 and 3 to a GID nobody owns: each dropped, whatever the packet before was for */
+	rx0 = rc_stat(&p->b, OIB_RXE_RX_FRAMES);
+	bad0 = rc_stat(&p->b, OIB_RXE_RX_DROP_DGID);
+	oib_rxe_train_init(&t, NULL, 5);
+	for (i = 0; i < 5; i++) {
+		do {
+			end = rc_fuzz_hdr(&rnd, p, src, rc_train_ops, ARRAY_SIZE(rc_train_ops), &h);
+		} while (!h.paylen || end != &p->b);
+		if (i % 2)
+			h.dgid.raw[15] ^= 0x5a;
+		KUNIT_EXPECT_TRUE(test, oib_rxe_train_add(&t, &h, page_address(page)));
+	}
+	oib_rxe_fabric_xmit(src, oib_rxe_train_close(&t));
+	KUNIT_EXPECT_TRUE(test,
+			  oib_test_wait_rxe_stat(p->b.dev, 1, OIB_RXE_RX_DROP_DGID, bad0 + 2));
 	KUNIT_EXPECT_EQ(test, rc_stat(&p->b, OIB_RXE_RX_FRAMES) - rx0, 5);
 
 	rx0 = rc_stat(&p->a, OIB_RXE_RX_FRAMES) + rc_stat(&p->b, OIB_RXE_RX_FRAMES);

@@ -95,16 +95,14 @@ static bool orxe_port_qp_takes(const struct orxe_qp *qp, const struct orxe_pkt *
 }
 
 /*
- * Deliver the parsed packet @pkt (its frame's bytes at @frame) to its QP; 0, or the drop reason
- * to count.  *@qp is the QP held for the packet before, reused when it is the same (a train's
- * packets are one QP's) and replaced otherwise; the caller puts the last.
+ * Deliver the parsed packet @pkt (its frame's bytes at @frame), addressed to one of the port's
+ * GIDs, to its QP; 0, or the drop reason to count.  *@qp is the QP held for the packet before,
+ * reused when it is the same (a train's packets are one QP's) and replaced otherwise; the caller
+ * puts the last.
  */
 static int orxe_port_rx_pkt(struct orxe_port *port, struct orxe_pkt *pkt, const u8 *frame,
 			    struct orxe_qp **qp)
 {
-	/* the fabric's mirror of the port's GID table: no lock, no walk */
-	if (!orxe_fabric_owns_gid(&port->fport, &pkt->dgid))
-		return OIB_RXE_RX_DROP_DGID;
 	if (!*qp || (*qp)->ib.qp_num != pkt->dest_qpn) {
 		if (*qp)
 			orxe_qp_put(*qp);
@@ -138,6 +136,8 @@ static int orxe_port_rx_pkt(struct orxe_port *port, struct orxe_pkt *pkt, const 
  */
 static void orxe_port_rx_train(struct orxe_port *port, struct sk_buff *skb, u32 segs)
 {
+	union oib_gid owned = {};	/* the last destination GID looked up */
+	bool known = false;		/* it is one of the port's */
 	struct orxe_qp *qp = NULL;
 	struct orxe_pkt pkt;
 	u32 i, off = 0;
@@ -150,7 +150,12 @@ static void orxe_port_rx_train(struct orxe_port *port, struct sk_buff *skb, u32 
 			break;
 		}
 		off += ret;
-		ret = orxe_port_rx_pkt(port, &pkt, NULL, &qp);
+		/* a train's packets share their GID: looked up once */
+		if (!known || memcmp(&pkt.dgid, &owned, sizeof(owned))) {
+			known = orxe_fabric_owns_gid(&port->fport, &pkt.dgid);
+			owned = pkt.dgid;
+		}
+		ret = known ? orxe_port_rx_pkt(port, &pkt, NULL, &qp) : OIB_RXE_RX_DROP_DGID;
 		if (ret)
 			orxe_port_count(port, ret);
 	}
@@ -176,8 +181,10 @@ static void orxe_port_rx(struct orxe_fabric_port *fp, struct sk_buff *skb)
 	if (segs > 1) {
 		orxe_port_rx_train(port, skb, segs);
 	} else {
+		/* the fabric's mirror of the port's GID table: no lock, no walk */
 		drop = orxe_port_parse(skb, &pkt) ? OIB_RXE_RX_DROP_MALFORMED :
-						    orxe_port_rx_pkt(port, &pkt, skb->data, &qp);
+		       !orxe_fabric_owns_gid(&port->fport, &pkt.dgid) ? OIB_RXE_RX_DROP_DGID :
+		       orxe_port_rx_pkt(port, &pkt, skb->data, &qp);
 		if (qp)
 			orxe_qp_put(qp);
 		if (drop) {
