@@ -647,9 +647,8 @@ static int ft_send_from_worker(struct ft_ctx *ctx, int cpu, u32 id, int n)
 /*
  * Where a port's frames are taken (orxe_fabric_kick()): ports spread over the CPUs as they attach;
  * a thread's frame never on the thread's own CPU, its own port's on it; a worker's frame to a
- * port out of a stream on
- * the worker's CPU; to a port in a stream (its last run with packets took or sent more than two)
- * on the port's own CPU.
+ * port out of a stream on the worker's CPU; to a port in a stream (its last run with packets took
+ * or sent more than two) on the port's own CPU.
  */
 static void rx_placement(struct kunit *test)
 {
