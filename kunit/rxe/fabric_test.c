@@ -612,7 +612,7 @@ static void ft_send_fn(struct work_struct *work)
 	struct ft_send_work *sw = container_of(work, struct ft_send_work, work);
 	int i;
 
-	/* all queued before B's work, if it is on this CPU, can take any: one run takes them all */
+	/* preemption off: B's work, if queued on this CPU, runs after the last and takes all */
 	preempt_disable();
 	for (i = 0; i < sw->n; i++)
 		oib_rxe_fabric_xmit(&sw->ctx->p[A].fp, sw->skb[i]);

@@ -634,6 +634,7 @@ void oib_rxe_fabric_xmit(struct orxe_fabric_port *src, struct sk_buff *skb)
 		return;
 	}
 
+	orxe_fabric_follow(src);
 	/* read once: a train must not reach the fault injector or capture whole */
 	faulty = READ_ONCE(f->faulty);
 	cap = READ_ONCE(f->cap.on);
@@ -657,7 +658,6 @@ void oib_rxe_fabric_xmit(struct orxe_fabric_port *src, struct sk_buff *skb)
 	} else {
 		if (unlikely(cap))
 			orxe_capture_frame(&f->cap, skb);
-		orxe_fabric_follow(src);
 		orxe_fabric_enqueue(dst, skb, NULL);
 	}
 	rcu_read_unlock();

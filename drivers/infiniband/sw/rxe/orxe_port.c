@@ -11,6 +11,7 @@
 #include <linux/etherdevice.h>
 #include <linux/module.h>
 #include <linux/skbuff.h>
+#include <net/ipv6.h>
 #include "orxe.h"
 
 /* Find QP @qpn as seen from @port_num and hold it for the receive path. */
@@ -151,7 +152,7 @@ static void orxe_port_rx_train(struct orxe_port *port, struct sk_buff *skb, u32 
 		}
 		off += ret;
 		/* a train's packets share their GID: looked up once */
-		if (!known || memcmp(&pkt.dgid, &owned, sizeof(owned))) {
+		if (!known || !ipv6_addr_equal(&pkt.dgid.in6, &owned.in6)) {
 			known = orxe_fabric_owns_gid(&port->fport, &pkt.dgid);
 			owned = pkt.dgid;
 		}
