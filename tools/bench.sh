@@ -23,11 +23,11 @@
 # Environment: PROFILE=1 (the first round of each module under `perf record -a`, its hottest kernel
 # symbols, hottest addresses, and samples by CPU and thread and by CPU and symbol printed after the
 # figures and in build/bench.profile; the figures of that round include the sampling's cost),
-# PROFILE=<RC phase> (the same, with only that phase of oib_bench_core.h run by oib_bench (on
-# oib_rxe, nothing else) and oib_bench_intree: a profile of one figure; the modules' other figures
-# are n/a), ONLY=<RC phase> (that phase alone, measured as PROFILE=<phase>
-# does but not sampled, and no other benchmark: the quick way to see what a change does to one
-# figure), TIMEOUT=<s> (guest, default 900), V=1 (whole console on stdout), ROUNDS=<n>
+# PROFILE=<phase> (the same, with only that phase run: an RC phase of oib_bench_core.h by oib_bench
+# (on oib_rxe, nothing else) and oib_bench_intree, or a MAD phase of oib_bench_mad.c: a profile of
+# one figure; the modules' other figures are n/a), ONLY=<phase> (that phase alone, measured as
+# PROFILE=<phase> does but not sampled, and no other benchmark: the quick way to see what a change
+# does to one figure), TIMEOUT=<s> (guest, default 900), V=1 (whole console on stdout), ROUNDS=<n>
 # (rounds of every benchmark, alternating; default 3), BENCH_ARGS='bench.PARAM=V ...' (module
 # parameters for every benchmark module, or oib_bench.PARAM=V / oib_bench_intree.PARAM=V).
 # Logs: build/bench.log (console), build/bench-build.log and build/bench-modules.log (compilers),

@@ -63,7 +63,7 @@
 
 static char *only;
 module_param(only, charp, 0444);
-MODULE_PARM_DESC(only, "run only the RC phase of this name (PROFILE=NAME): the others are n/a");
+MODULE_PARM_DESC(only, "run only the RC or MAD phase of this name (PROFILE=NAME): others n/a");
 static unsigned int send_iters = 20000;
 module_param(send_iters, uint, 0444);
 MODULE_PARM_DESC(send_iters, "measured 64 B SENDs in the message rate phase");

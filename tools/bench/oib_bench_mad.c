@@ -49,6 +49,9 @@
 /* Any OUI will do: both agents are ours. */
 static const u8 oib_bench_oui[3] = { 0x00, 0x0f, 0xb1 };
 
+/* The phases, in the order they run. */
+static const char * const oib_bench_mad_tests[] = { "mad_rt_1", "mad_rt_64", "rmpp_64KiB_bw" };
+
 static unsigned int mad_iters = 5000;
 module_param(mad_iters, uint, 0444);
 MODULE_PARM_DESC(mad_iters, "measured MAD round trips with 1 and with 64 outstanding");
@@ -61,6 +64,7 @@ struct oib_bench_mad {
 	struct oib_mad_agent *req, *resp;	/* the agents of the phases running */
 	struct oib_ah *ah;			/* from req to the responder's port */
 	unsigned int timeout_ms;
+	const char *only;			/* the one phase to run; NULL: all */
 	/* the phase, set before its first post */
 	u8 mgmt_class;
 	size_t resp_len;			/* data bytes of each RMPP response; 0: one MAD */
@@ -457,10 +461,23 @@ static void oib_bench_mad_result(const char *test, u64 ops, u64 bytes, u64 ns)
 	pr_info("oib-bench: result oib %s ops=%llu bytes=%llu ns=%llu\n", test, ops, bytes, ns);
 }
 
+bool oib_bench_mad_phase_name(const char *name)
+{
+	return match_string(oib_bench_mad_tests, ARRAY_SIZE(oib_bench_mad_tests), name) >= 0;
+}
+
+/* Whether phase @test is to run; if not, says so in its n/a line. */
+static bool oib_bench_mad_selected(struct oib_bench_mad *b, const char *test)
+{
+	if (!b->only || !strcmp(b->only, test))
+		return true;
+	pr_info("oib-bench: n/a oib %s not_selected\n", test);
+	return false;
+}
+
 /* mad_rt_1 and mad_rt_64: Get/GetResp round trips in a vendor range 1 class. */
 static void oib_bench_mad_roundtrips(struct oib_bench_mad *b)
 {
-	static const char * const names[] = { "mad_rt_1", "mad_rt_64" };
 	static const unsigned int depth[] = { 1, OIB_BENCH_MAD_DEPTH };
 	struct oib_mad_reg_req sreq = { };
 	struct oib_mad_reg_req rreq = {
@@ -476,16 +493,20 @@ static void oib_bench_mad_roundtrips(struct oib_bench_mad *b)
 	b->mgmt_class = OIB_BENCH_MAD_CLASS;
 	b->resp_len = 0;
 	ret = oib_bench_mad_agents_get(b, &sreq, &rreq, &why);
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
+	for (i = 0; i < ARRAY_SIZE(depth); i++) {
+		const char *name = oib_bench_mad_tests[i];	/* mad_rt_1, mad_rt_64 */
+
+		if (!oib_bench_mad_selected(b, name))
+			continue;
 		if (!ret) {
 			ret = oib_bench_mad_phase(b, depth[i], n, &ns);
 			if (!ret) {
-				oib_bench_mad_result(names[i], n, (u64)n * 2 * OIB_MAD_SIZE, ns);
+				oib_bench_mad_result(name, n, (u64)n * 2 * OIB_MAD_SIZE, ns);
 				continue;
 			}
 			why = b->why;
 		}
-		oib_bench_mad_na(names[i], why, first, ret);
+		oib_bench_mad_na(name, why, first, ret);
 		first = false;
 	}
 	oib_bench_mad_agents_put(b);
@@ -536,22 +557,22 @@ static void oib_bench_mad_rmpp(struct oib_bench_mad *b)
 	oib_bench_mad_rmpp_stats(b);
 }
 
-void oib_bench_mad_run(const char *fabric, unsigned int timeout_ms)
+void oib_bench_mad_run(const char *fabric, unsigned int timeout_ms, const char *only)
 {
-	static const char * const tests[] = { "mad_rt_1", "mad_rt_64", "rmpp_64KiB_bw" };
 	struct oib_rxe_params params = { .num_ports = 1, .fabric = fabric };
 	struct oib_bench_mad *b;
 	int i, ret = 0;
 
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (!b) {
-		for (i = 0; i < ARRAY_SIZE(tests); i++)
-			oib_bench_mad_na(tests[i], "no_memory", true, -ENOMEM);
+		for (i = 0; i < ARRAY_SIZE(oib_bench_mad_tests); i++)
+			oib_bench_mad_na(oib_bench_mad_tests[i], "no_memory", true, -ENOMEM);
 		return;
 	}
 	spin_lock_init(&b->lock);
 	init_waitqueue_head(&b->wq);
 	b->timeout_ms = max(timeout_ms, 100U);
+	b->only = only;
 	for (i = 0; i < 2 && !ret; i++) {
 		b->device[i] = oib_rxe_add(&params);
 		if (IS_ERR(b->device[i])) {
@@ -560,13 +581,14 @@ void oib_bench_mad_run(const char *fabric, unsigned int timeout_ms)
 		}
 	}
 	if (ret) {
-		for (i = 0; i < ARRAY_SIZE(tests); i++)
-			oib_bench_mad_na(tests[i], "device_setup_failed", true, ret);
+		for (i = 0; i < ARRAY_SIZE(oib_bench_mad_tests); i++)
+			oib_bench_mad_na(oib_bench_mad_tests[i], "device_setup_failed", true, ret);
 	} else {
 		pr_info("oib-bench: oib mad: requester %s, responder %s, on fabric %s\n",
 			oib_dev_name(b->device[0]), oib_dev_name(b->device[1]), fabric);
 		oib_bench_mad_roundtrips(b);
-		oib_bench_mad_rmpp(b);
+		if (oib_bench_mad_selected(b, "rmpp_64KiB_bw"))
+			oib_bench_mad_rmpp(b);
 	}
 	for (i = 1; i >= 0; i--)
 		if (b->device[i])

@@ -416,6 +416,11 @@ static int oib_bench_siw(void)
 
 static int __init oib_bench_init(void)
 {
+	if (only && oib_bench_mad_phase_name(only)) {	/* one MAD phase alone */
+		oib_bench_mad_run(fabric, timeout_ms, only);
+		pr_info("oib-bench: oib done\n");
+		return 0;
+	}
 	if (only) {	/* one RC phase on oib_rxe alone, to profile it (oib_bench_core.h) */
 		if (oib_bench_rxe())
 			pr_info("oib-bench: n/a oib all no_memory\n");
@@ -428,7 +433,7 @@ static int __init oib_bench_init(void)
 		pr_info("oib-bench: n/a oib all no_memory\n");
 	if (oib_bench_fanin_run(timeout_ms))
 		pr_info("oib-bench: n/a oib fanin_xrc_1_rate no_memory\n");
-	oib_bench_mad_run(fabric, timeout_ms);
+	oib_bench_mad_run(fabric, timeout_ms, NULL);
 	oib_bench_cm_run(fabric, timeout_ms);
 	oib_bench_cma_rxe(fabric, timeout_ms);
 	if (oib_bench_siw())
