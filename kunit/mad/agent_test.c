@@ -2,9 +2,10 @@
 /*
  * The MAD layer through the fabric, one behaviour at a time: registration rules, post checks,
  * round trips, timeouts and retries (responses dropped by fabric rules), cancel and modify,
- * responses that overtake their send completion, work request errors, QP recovery, unsupported
- * requests answered, unsolicited and duplicate responses.
+ * responses that overtake their send completion, where the port's work runs, work request errors,
+ * QP recovery, unsupported requests answered, unsolicited and duplicate responses.
  */
+#include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/ktime.h>
 #include <linux/slab.h>
@@ -302,6 +303,96 @@ static void mad_response_before_send_completion(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.status[OIB_MAD_SEND_OK]));
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.responses));
 	KUNIT_EXPECT_LT(test, p->a.resp_seq, p->a.send_seq);
+	madt_expect_clean(test, &p->a);
+}
+
+/* ---- where the port work runs ---- */
+
+/* Port a's placement, its work at rest. */
+static struct oib_mad_port_placement madt_placement(struct kunit *test, struct madt_pair *p)
+{
+	struct oib_mad_port_placement pl;
+
+	KUNIT_ASSERT_EQ(test, 0, oib_mad_port_flush(p->da, 1));
+	KUNIT_ASSERT_EQ(test, 0, oib_mad_port_placement(p->da, 1, &pl));
+	return pl;
+}
+
+static unsigned long madt_runs(struct madt_pair *p)
+{
+	struct oib_mad_port_placement pl;
+
+	return oib_mad_port_placement(p->da, 1, &pl) ? 0 : pl.runs;
+}
+
+/*
+ * Send @k MADs from a that await nothing, their send completions held until all are on a's CQ
+ * (a UD send completes as it is posted) and the run of the CQ's event (which, completions held,
+ * handles none) is over; then let them through from this thread, and return the placement once
+ * they are handled.
+ */
+static struct oib_mad_port_placement madt_burst(struct kunit *test, struct madt_pair *p,
+						int k, int *sent)
+{
+	struct oib_mad_port_placement pl;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, 0, oib_mad_port_hold_send_completions(p->da, 1, true));
+	pl = madt_placement(test, p);
+	for (i = 0; i < k; i++)
+		madt_send(test, &p->a, p->ah, MADT_CLASS, (*sent)++, 0, 0);
+	KUNIT_ASSERT_TRUE(test, oib_test_wait_for(madt_runs(p) > pl.runs));
+	madt_placement(test, p);
+	KUNIT_ASSERT_EQ(test, 0, oib_mad_port_hold_send_completions(p->da, 1, false));
+	KUNIT_ASSERT_TRUE(test, madt_wait(&p->a, &p->a.completed, *sent));
+	return madt_placement(test, p);
+}
+
+/*
+ * A port whose runs handle a completion or two (a ping-pong) runs where it is kicked, here on
+ * this test's CPU; one whose run handled more (many MADs outstanding: a stream) runs on its own
+ * CPU, whoever kicks it, until a run handles two or fewer; a run that handles none (kicked while
+ * the last ran) changes nothing; a stream's run elsewhere that leaves completions behind has the
+ * rest handled on the port's own CPU.
+ */
+static void mad_port_placement(struct kunit *test)
+{
+	struct oib_mad_port_placement pl;
+	struct madt_pair *p;
+	unsigned int home, cpu;
+	int sent = 0;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "one CPU online: nowhere else to run");
+	p = madt_pair(test, 16, false);
+	home = madt_placement(test, p).home_cpu;
+	cpu = cpumask_next(home, cpu_online_mask);
+	if (cpu >= nr_cpu_ids)
+		cpu = cpumask_first(cpu_online_mask);
+	KUNIT_ASSERT_EQ(test, 0, set_cpus_allowed_ptr(current, cpumask_of(cpu)));
+
+	pl = madt_burst(test, p, 1, &sent);
+	KUNIT_EXPECT_FALSE(test, pl.stream);
+	KUNIT_EXPECT_EQ(test, pl.last_cpu, cpu);
+	pl = madt_burst(test, p, 2, &sent);
+	KUNIT_EXPECT_FALSE(test, pl.stream);
+	KUNIT_EXPECT_EQ(test, pl.last_cpu, cpu);
+	pl = madt_burst(test, p, 3, &sent);
+	KUNIT_EXPECT_TRUE(test, pl.stream);
+	KUNIT_EXPECT_EQ(test, pl.last_cpu, cpu);
+	/* the runs that handled none (hold, CQ event) kept the stream: kicked here, ran home */
+	pl = madt_burst(test, p, 1, &sent);
+	KUNIT_EXPECT_FALSE(test, pl.stream);
+	KUNIT_EXPECT_EQ(test, pl.last_cpu, home);
+
+	/* 5 completions, 3 a run: the first run here (a stream from then on), the next at home */
+	KUNIT_ASSERT_EQ(test, 0, oib_mad_port_set_work_budget(p->da, 1, 3));
+	KUNIT_EXPECT_EQ(test, -EINVAL, oib_mad_port_set_work_budget(p->da, 1, 100000));
+	pl = madt_burst(test, p, 5, &sent);
+	KUNIT_EXPECT_FALSE(test, pl.stream);	/* the last run handled 2 */
+	KUNIT_EXPECT_EQ(test, pl.last_cpu, home);
+	KUNIT_EXPECT_EQ(test, 12, atomic_read(&p->a.status[OIB_MAD_SEND_OK]));
+	KUNIT_ASSERT_EQ(test, 0, set_cpus_allowed_ptr(current, cpu_possible_mask));
 	madt_expect_clean(test, &p->a);
 }
 
@@ -616,11 +707,6 @@ static void mad_post_refuses_changed_buffers(struct kunit *test)
 	oib_unregister_mad_agent(ag);
 }
 
-/*
- * Seeded fuzz: thousands of datagrams of random size and content (most with a plausible MAD
- * header) from a UD QP to the MAD layer's QP1.  Nothing crashes, and every one that arrived is
- * counted under exactly one verdict.
- */
 static struct kunit_case oib_mad_cases[] = {
 	KUNIT_CASE(mad_register_rules),
 	KUNIT_CASE(mad_post_rules),
@@ -632,6 +718,7 @@ static struct kunit_case oib_mad_cases[] = {
 	KUNIT_CASE(mad_awaiting_bound),
 	KUNIT_CASE(mad_modify_timeout),
 	KUNIT_CASE(mad_response_before_send_completion),
+	KUNIT_CASE(mad_port_placement),
 	KUNIT_CASE(mad_wr_error_isolated),
 	KUNIT_CASE_SLOW(mad_qp_recovery),
 	KUNIT_CASE(mad_unsupported_answered),

@@ -108,7 +108,7 @@ static int __init oib_mad_init(void)
 {
 	int ret;
 
-	mad_wq = alloc_workqueue("oib_mad", WQ_UNBOUND, 0);
+	mad_wq = alloc_workqueue("oib_mad", 0, 0);
 	if (!mad_wq)
 		return -ENOMEM;
 	mad_debugfs_init();

@@ -20,6 +20,7 @@ static void mad_port_release(struct kref *ref)
 	struct mad_port *port = container_of(ref, struct mad_port, ref);
 
 	cancel_delayed_work_sync(&port->reasm_tick);
+	cancel_work_sync(&port->move);	/* it queues the work */
 	cancel_work_sync(&port->work);	/* the last kick may still be queued */
 	kvfree(port->rbufs);
 	kfree(port);
@@ -41,9 +42,57 @@ struct mad_port *mad_port_get(struct oib_device *device, u32 port)
 	return ports ? ports[port - 1] : NULL;
 }
 
+/*
+ * Queue the port work on a per-CPU worker.  A port taking a MAD or two at a time (a request and
+ * its response, a ping-pong) runs on the CPU that kicks it, without waking another: under
+ * emulation the wake-up of an idle vCPU costs more than the work.  A port in a stream (its last
+ * run handled more than MAD_WORK_LONE completions: many MADs outstanding) runs on its own CPU,
+ * so that the two ends of a stream run in parallel.  Ports get their CPUs spread over the online
+ * ones as they are set up.
+ */
 void mad_port_kick(struct mad_port *port)
 {
-	queue_work(mad_wq, &port->work);
+	unsigned int cpu = port->home_cpu;
+
+	if (READ_ONCE(port->stream) && cpu_online(cpu))
+		queue_work_on(cpu, mad_wq, &port->work);
+	else
+		queue_work(mad_wq, &port->work);
+}
+
+/*
+ * The done list has MADs whose handlers are due: kick the port work, unless this is the port work,
+ * which calls every handler on the list before it ends (mad_send_deliver_done()).  Queued again
+ * while it runs, the work would run again where it is, keeping a stream's port off its CPU.
+ */
+void mad_port_kick_done(struct mad_port *port)
+{
+	if (current_work() != &port->work)
+		mad_port_kick(port);
+}
+
+/* Queue the work on its own CPU once the run that queued this has ended. */
+static void mad_port_move(struct work_struct *work)
+{
+	struct mad_port *port = container_of(work, struct mad_port, move);
+
+	flush_work(&port->work);
+	queue_work_on(port->home_cpu, mad_wq, &port->work);
+}
+
+/*
+ * A run that left completions behind queues the work again.  Queued by itself, the work would run
+ * where it is (a work queued while it runs waits for the run, on its CPU); a stream's port that
+ * ran elsewhere is queued on its own CPU by @move instead.
+ */
+static void mad_port_again(struct mad_port *port)
+{
+	unsigned int cpu = port->home_cpu;
+
+	if (READ_ONCE(port->stream) && cpu != raw_smp_processor_id() && cpu_online(cpu))
+		queue_work_on(cpu, mad_wq, &port->move);
+	else
+		queue_work(mad_wq, &port->work);
 }
 
 static void mad_cq_event(struct oib_cq *cq, void *context)
@@ -258,13 +307,15 @@ static void mad_port_recover(struct mad_port *port)
 static void mad_port_work(struct work_struct *work)
 {
 	struct mad_port *port = container_of(work, struct mad_port, work);
+	int n, i, full = READ_ONCE(port->work_budget), budget = full;
 	bool error = false, again = false, hold;
-	struct oib_wc wc[8];
-	int n, i, budget = MAD_WORK_BUDGET;
+	struct oib_wc wc[MAD_POLL_BATCH];
 
+	WRITE_ONCE(port->last_cpu, raw_smp_processor_id());
 	mutex_lock(&port->qp_mutex);
 	if (port->recv_cq) {
-		while (budget > 0 && (n = oib_poll_cq(port->recv_cq, ARRAY_SIZE(wc), wc)) > 0) {
+		while (budget > 0 &&
+		       (n = oib_poll_cq(port->recv_cq, min(budget, MAD_POLL_BATCH), wc)) > 0) {
 			for (i = 0; i < n; i++) {
 				error |= wc[i].status != OIB_WC_SUCCESS;
 				mad_recv_complete(port, &wc[i]);
@@ -275,13 +326,16 @@ static void mad_port_work(struct work_struct *work)
 		hold = port->hold_sends;
 		spin_unlock_irq(&port->lock);
 		while (!hold && budget > 0 &&
-		       (n = oib_poll_cq(port->send_cq, ARRAY_SIZE(wc), wc)) > 0) {
+		       (n = oib_poll_cq(port->send_cq, min(budget, MAD_POLL_BATCH), wc)) > 0) {
 			for (i = 0; i < n; i++) {
 				error |= wc[i].status != OIB_WC_SUCCESS;
 				mad_send_complete(port, &wc[i]);
 			}
 			budget -= n;
 		}
+		/* a run that found nothing (kicked again while the last one ran) says nothing */
+		if (budget < full)
+			WRITE_ONCE(port->stream, budget < full - MAD_WORK_LONE);
 		if (budget <= 0)
 			again = true;
 		else if (oib_req_notify_cq(port->recv_cq, OIB_CQ_NEXT_COMP |
@@ -302,8 +356,9 @@ static void mad_port_work(struct work_struct *work)
 	spin_lock_irq(&port->lock);
 	mad_port_post_locked(port);
 	spin_unlock_irq(&port->lock);
+	WRITE_ONCE(port->runs, port->runs + 1);
 	if (again)
-		mad_port_kick(port);
+		mad_port_again(port);
 }
 
 /* Have the port work look at its RMPP transfers: the tick, or an agent unregistering. */
@@ -404,13 +459,20 @@ void mad_port_teardown(struct mad_port *port)
 	list_for_each_entry_safe(ms, next, &port->send_list, port_link)
 		mad_send_wr_done(port, ms, OIB_WC_WR_FLUSH_ERR);
 	spin_unlock_irq(&port->lock);
-	/* No run of the work that still saw the port alive, so no tick after this cancel. */
+	/*
+	 * No run of the work that still saw the port alive (nor a move it queued), so no tick after
+	 * this cancel.
+	 */
 	flush_work(&port->work);
+	flush_work(&port->move);
 	cancel_delayed_work_sync(&port->reasm_tick);
 	mad_port_kick(port);	/* handlers, and the messages being received dropped */
 	flush_work(&port->work);
 	oib_dealloc_pd(port->pd);
 }
+
+/* Ports set up so far: their home CPUs, round robin. */
+static atomic_t mad_ports_seen = ATOMIC_INIT(0);
 
 void mad_port_init(struct mad_port *port, struct oib_device *device, u32 port_num)
 {
@@ -426,6 +488,11 @@ void mad_port_init(struct mad_port *port, struct oib_device *device, u32 port_nu
 	INIT_LIST_HEAD(&port->send_list);
 	INIT_LIST_HEAD(&port->done);
 	INIT_WORK(&port->work, mad_port_work);
+	INIT_WORK(&port->move, mad_port_move);
+	port->home_cpu = cpumask_local_spread(atomic_inc_return(&mad_ports_seen) - 1,
+					      NUMA_NO_NODE);
+	port->last_cpu = port->home_cpu;
+	port->work_budget = MAD_WORK_BUDGET;
 	hash_init(port->reasm);
 	INIT_DELAYED_WORK(&port->reasm_tick, mad_port_reasm_tick);
 	port->reasm_idle = MAD_REASM_IDLE;
@@ -478,6 +545,45 @@ int oib_mad_port_set_rmpp_ack_timeout(struct oib_device *device, u32 port_num, u
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(oib_mad_port_set_rmpp_ack_timeout);
+
+int oib_mad_port_placement(struct oib_device *device, u32 port_num,
+			   struct oib_mad_port_placement *out)
+{
+	struct mad_port *port = mad_port_get(device, port_num);
+
+	if (!port || !out)
+		return port ? -EINVAL : -ENODEV;
+	out->home_cpu = port->home_cpu;
+	out->stream = READ_ONCE(port->stream);
+	out->last_cpu = READ_ONCE(port->last_cpu);
+	out->runs = READ_ONCE(port->runs);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(oib_mad_port_placement);
+
+int oib_mad_port_flush(struct oib_device *device, u32 port_num)
+{
+	struct mad_port *port = mad_port_get(device, port_num);
+
+	if (!port)
+		return -ENODEV;
+	flush_work(&port->work);
+	flush_work(&port->move);	/* it may have queued the work again */
+	flush_work(&port->work);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(oib_mad_port_flush);
+
+int oib_mad_port_set_work_budget(struct oib_device *device, u32 port_num, unsigned int budget)
+{
+	struct mad_port *port = mad_port_get(device, port_num);
+
+	if (!port || budget > MAD_WORK_BUDGET)
+		return port ? -EINVAL : -ENODEV;
+	WRITE_ONCE(port->work_budget, budget ?: MAD_WORK_BUDGET);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(oib_mad_port_set_work_budget);
 
 u64 oib_mad_port_stat(struct oib_device *device, u32 port_num, enum oib_mad_port_stat stat)
 {

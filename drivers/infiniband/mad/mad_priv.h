@@ -19,6 +19,8 @@
 #define MAD_MAX_OUTSTANDING	32	/* work requests posted per port at once */
 #define MAD_MAX_AWAITING	128	/* requests per port waiting for their responses */
 #define MAD_WORK_BUDGET		64	/* completions handled per port work run */
+#define MAD_WORK_LONE		2	/* completions a run may handle, its port not a stream */
+#define MAD_POLL_BATCH		8	/* completions taken from a CQ at once */
 #define MAD_UNREGISTER_REPORT	(10 * HZ)	/* unregister reports what it waits for */
 #define MAD_RECV_BUF_SIZE	(OIB_MAD_GRH_SIZE + OIB_MAD_SIZE)
 
@@ -133,6 +135,17 @@ struct mad_port {
 	struct oib_qp *qp;
 	struct mad_recv_buf *rbufs;	/* [MAD_RECV_RING] */
 	struct work_struct work;	/* completions, done list, recovery */
+	/*
+	 * Where the work runs (mad_port_kick()): the kicker's CPU, or @home_cpu while the port is
+	 * in a stream.  @stream, @last_cpu and @runs are written by the work alone, read by kickers
+	 * and tests; @home_cpu is fixed.  @move queues the work on @home_cpu after a run elsewhere
+	 * that left completions behind.  @work_budget: MAD_WORK_BUDGET unless a test changed it.
+	 */
+	unsigned int home_cpu, last_cpu;
+	bool stream;
+	unsigned long runs;
+	unsigned int work_budget;
+	struct work_struct move;
 	struct mad_agent *self;		/* the port's own agent (mad_self.c); NULL once stopped */
 
 	/*
@@ -199,6 +212,7 @@ void mad_port_teardown(struct mad_port *port);
 struct mad_port *mad_port_get(struct oib_device *device, u32 port);	/* no reference */
 void mad_port_put(struct mad_port *port);
 void mad_port_kick(struct mad_port *port);
+void mad_port_kick_done(struct mad_port *port);
 void mad_port_post_locked(struct mad_port *port);
 void mad_port_expire_reasm(struct mad_port *port);
 

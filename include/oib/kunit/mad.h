@@ -95,4 +95,27 @@ int oib_mad_port_set_reasm_timeouts(struct oib_device *device, u32 port, unsigne
  */
 int oib_mad_port_set_rmpp_ack_timeout(struct oib_device *device, u32 port, unsigned int ms);
 
+/*
+ * Where the port's work runs: its own CPU (where it runs while the port is in a stream), whether
+ * it is in one (its last run that handled completions handled more than two), the CPU of its last
+ * run, and its runs so far.
+ */
+struct oib_mad_port_placement {
+	unsigned int home_cpu, last_cpu;
+	bool stream;
+	unsigned long runs;
+};
+
+int oib_mad_port_placement(struct oib_device *device, u32 port,
+			   struct oib_mad_port_placement *out);
+
+/* Wait until the port's work is neither queued nor running (unless something queues it again). */
+int oib_mad_port_flush(struct oib_device *device, u32 port);
+
+/*
+ * Completions the port's work handles in one run before it queues itself again (at most the
+ * default; 0: the default), so that a case can have a run leave some behind.
+ */
+int oib_mad_port_set_work_budget(struct oib_device *device, u32 port, unsigned int budget);
+
 #endif /* OIB_KUNIT_MAD_H */
