@@ -109,17 +109,18 @@ static int mad_post_recv(struct mad_port *port, u32 index)
 	int ret;
 
 	ret = oib_post_recv(port->qp, &wr, NULL);
-	rb->posted = !ret;
+	if (!ret)
+		__clear_bit(index, port->unposted);
 	return ret;
 }
 
 /* Keep the ring full: post every receive buffer not on the QP. */
 static void mad_fill_ring(struct mad_port *port)
 {
-	u32 i;
+	unsigned int i;
 
-	for (i = 0; i < MAD_RECV_RING; i++)
-		if (!port->rbufs[i].posted && mad_post_recv(port, i))
+	for_each_set_bit(i, port->unposted, MAD_RECV_RING)
+		if (mad_post_recv(port, i))
 			break;
 }
 
@@ -131,7 +132,7 @@ static void mad_recv_complete(struct mad_port *port, const struct oib_wc *wc)
 	if (wc->wr_id >= MAD_RECV_RING)
 		return;
 	rb = &port->rbufs[wc->wr_id];
-	rb->posted = false;
+	__set_bit(wc->wr_id, port->unposted);
 	if (wc->status == OIB_WC_WR_FLUSH_ERR)
 		return;	/* the QP is in error: recovery refills the ring */
 	mad_recv(port, rb->data, wc);
@@ -269,7 +270,6 @@ static void mad_port_recover(struct mad_port *port)
 	struct oib_qp_attr attr = { .qp_state = OIB_QPS_RESET };
 	struct mad_send *ms, *next;
 	struct oib_wc wc;
-	u32 i;
 
 	spin_lock_irq(&port->lock);
 	port->recovering = true;
@@ -288,8 +288,7 @@ static void mad_port_recover(struct mad_port *port)
 		spin_unlock_irq(&port->lock);
 		return;
 	}
-	for (i = 0; i < MAD_RECV_RING; i++)
-		port->rbufs[i].posted = false;
+	bitmap_fill(port->unposted, MAD_RECV_RING);
 
 	spin_lock_irq(&port->lock);
 	list_for_each_entry_safe(ms, next, &port->send_list, port_link)
@@ -412,6 +411,7 @@ int mad_port_setup(struct mad_port *port)
 	ret = mad_qp_to_rts(port->qp);
 	if (ret)
 		goto err_qp;
+	bitmap_fill(port->unposted, MAD_RECV_RING);
 	mad_fill_ring(port);
 	oib_req_notify_cq(port->recv_cq, OIB_CQ_NEXT_COMP);
 	oib_req_notify_cq(port->send_cq, OIB_CQ_NEXT_COMP);

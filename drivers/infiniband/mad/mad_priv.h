@@ -116,7 +116,6 @@ struct mad_send {
 };
 
 struct mad_recv_buf {
-	bool posted;
 	u8 data[MAD_RECV_BUF_SIZE] __aligned(8);
 };
 
@@ -134,6 +133,7 @@ struct mad_port {
 	struct oib_cq *send_cq, *recv_cq;
 	struct oib_qp *qp;
 	struct mad_recv_buf *rbufs;	/* [MAD_RECV_RING] */
+	DECLARE_BITMAP(unposted, MAD_RECV_RING);	/* receive buffers not on the QP */
 	struct work_struct work;	/* completions, done list, recovery */
 	/*
 	 * Where the work runs (mad_port_kick()): the kicker's CPU, or @home_cpu while the port is
