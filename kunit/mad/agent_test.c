@@ -327,7 +327,7 @@ static unsigned long madt_runs(struct madt_pair *p)
 
 /*
  * Send @k MADs from a that await nothing, their send completions held until all are on a's CQ
- * (a UD send completes as it is posted) and the run of the CQ's event (which, completions held,
+ * (a UD send completes as it is posted) and the run the posts kicked (which, completions held,
  * handles none) is over; then let them through from this thread, and return the placement once
  * they are handled.
  */
@@ -380,7 +380,7 @@ static void mad_port_placement(struct kunit *test)
 	pl = madt_burst(test, p, 3, &sent);
 	KUNIT_EXPECT_TRUE(test, pl.stream);
 	KUNIT_EXPECT_EQ(test, pl.last_cpu, cpu);
-	/* the runs that handled none (hold, CQ event) kept the stream: kicked here, ran home */
+	/* the runs that handled none (hold, posts) kept the stream: kicked here, ran home */
 	pl = madt_burst(test, p, 1, &sent);
 	KUNIT_EXPECT_FALSE(test, pl.stream);
 	KUNIT_EXPECT_EQ(test, pl.last_cpu, home);

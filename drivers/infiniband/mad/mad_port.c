@@ -185,10 +185,12 @@ static int mad_port_post_wrs(struct mad_port *port, struct mad_send *ms)
 /*
  * Post from the backlogs while the window has room: responses first, so that answers never
  * starve behind a flood of new requests; each backlog in order.  A post the QP refuses completes
- * that MAD in error.
+ * that MAD in error.  Posted from outside the port work, the work requests' completions are the
+ * port work's to take: it is kicked (mad_port_arm() left the send CQ unarmed if the QP had none).
  */
 void mad_port_post_locked(struct mad_port *port)
 {
+	bool posted = false;
 	struct mad_send *ms;
 	u64 high;
 	int ret;
@@ -221,7 +223,10 @@ void mad_port_post_locked(struct mad_port *port)
 		atomic64_add(ms->wr_count, &port->stats[OIB_MAD_PORT_SENT]);
 		if (ret)
 			mad_send_wr_done(port, ms, OIB_WC_LOC_QP_OP_ERR);
+		posted = true;
 	}
+	if (posted && current_work() != &port->work)
+		mad_port_kick(port);
 }
 
 /*
@@ -300,63 +305,100 @@ static void mad_port_recover(struct mad_port *port)
 }
 
 /*
- * The port's work: receive and send completions (a bounded number per run), then the done list
- * (where every handler call of the port's agents happens), QP recovery when needed, and posting.
+ * Handle up to @budget completions, receives first (if @recv) then sends (not while held); then
+ * recover the QP if one failed and it is in error, or else refill the receive ring.  Returns how
+ * many were handled.
+ */
+static int mad_port_poll(struct mad_port *port, int budget, bool recv)
+{
+	struct oib_wc wc[MAD_POLL_BATCH];
+	bool error = false, hold;
+	int n, i, done = 0;
+
+	mutex_lock(&port->qp_mutex);
+	if (!port->recv_cq)
+		goto out;
+	while (recv && done < budget &&
+	       (n = oib_poll_cq(port->recv_cq, min(budget - done, MAD_POLL_BATCH), wc)) > 0) {
+		for (i = 0; i < n; i++) {
+			error |= wc[i].status != OIB_WC_SUCCESS;
+			mad_recv_complete(port, &wc[i]);
+		}
+		done += n;
+	}
+	spin_lock_irq(&port->lock);
+	hold = port->hold_sends;
+	spin_unlock_irq(&port->lock);
+	while (!hold && done < budget &&
+	       (n = oib_poll_cq(port->send_cq, min(budget - done, MAD_POLL_BATCH), wc)) > 0) {
+		for (i = 0; i < n; i++) {
+			error |= wc[i].status != OIB_WC_SUCCESS;
+			mad_send_complete(port, &wc[i]);
+		}
+		done += n;
+	}
+	if (error && mad_qp_in_error(port))
+		mad_port_recover(port);
+	else
+		mad_fill_ring(port);
+out:
+	mutex_unlock(&port->qp_mutex);
+	return done;
+}
+
+/*
+ * Ask for an event on the next receive completion, and on the next send completion while work
+ * requests are on the QP (a post from outside the port work kicks it: mad_port_post_locked()),
+ * so that sends the port work posts and then polls itself raise no event; true if completions
+ * came meanwhile.
+ */
+static bool mad_port_arm(struct mad_port *port)
+{
+	bool sends, missed = false;
+
+	mutex_lock(&port->qp_mutex);
+	if (port->recv_cq) {
+		spin_lock_irq(&port->lock);
+		sends = !port->hold_sends && port->outstanding;
+		spin_unlock_irq(&port->lock);
+		missed = oib_req_notify_cq(port->recv_cq, OIB_CQ_NEXT_COMP |
+					   OIB_CQ_REPORT_MISSED_EVENTS) > 0 ||
+			 (sends && oib_req_notify_cq(port->send_cq, OIB_CQ_NEXT_COMP |
+						     OIB_CQ_REPORT_MISSED_EVENTS) > 0);
+	}
+	mutex_unlock(&port->qp_mutex);
+	return missed;
+}
+
+/*
+ * The port's work: receive and send completions (a bounded number per run), QP recovery when
+ * needed, then the done list (where every handler call of the port's agents happens) and
+ * posting; then again with the send completions of what was just posted (a datagram's may be
+ * there already), while there are some.  Receives wait for the next run: taken a batch at a
+ * time, a stream's requests and responses keep their batches.
  */
 static void mad_port_work(struct work_struct *work)
 {
 	struct mad_port *port = container_of(work, struct mad_port, work);
-	int n, i, full = READ_ONCE(port->work_budget), budget = full;
-	bool error = false, again = false, hold;
-	struct oib_wc wc[MAD_POLL_BATCH];
+	int n, full = READ_ONCE(port->work_budget), budget = full;
+	bool recv = true;
 
 	WRITE_ONCE(port->last_cpu, raw_smp_processor_id());
-	mutex_lock(&port->qp_mutex);
-	if (port->recv_cq) {
-		while (budget > 0 &&
-		       (n = oib_poll_cq(port->recv_cq, min(budget, MAD_POLL_BATCH), wc)) > 0) {
-			for (i = 0; i < n; i++) {
-				error |= wc[i].status != OIB_WC_SUCCESS;
-				mad_recv_complete(port, &wc[i]);
-			}
-			budget -= n;
-		}
+	do {
+		n = mad_port_poll(port, budget, recv);
+		budget -= n;
+		mad_reasm_expire(port);
+		mad_send_deliver_done(port);
 		spin_lock_irq(&port->lock);
-		hold = port->hold_sends;
+		mad_port_post_locked(port);
 		spin_unlock_irq(&port->lock);
-		while (!hold && budget > 0 &&
-		       (n = oib_poll_cq(port->send_cq, min(budget, MAD_POLL_BATCH), wc)) > 0) {
-			for (i = 0; i < n; i++) {
-				error |= wc[i].status != OIB_WC_SUCCESS;
-				mad_send_complete(port, &wc[i]);
-			}
-			budget -= n;
-		}
-		/* a run that found nothing (kicked again while the last one ran) says nothing */
-		if (budget < full)
-			WRITE_ONCE(port->stream, budget < full - MAD_WORK_LONE);
-		if (budget <= 0)
-			again = true;
-		else if (oib_req_notify_cq(port->recv_cq, OIB_CQ_NEXT_COMP |
-					   OIB_CQ_REPORT_MISSED_EVENTS) > 0 ||
-			 (!hold && oib_req_notify_cq(port->send_cq, OIB_CQ_NEXT_COMP |
-						     OIB_CQ_REPORT_MISSED_EVENTS) > 0))
-			again = true;
-		if (error && mad_qp_in_error(port))
-			mad_port_recover(port);
-		else
-			mad_fill_ring(port);
-	}
-	mutex_unlock(&port->qp_mutex);
-
-	mad_reasm_expire(port);
-	mad_send_deliver_done(port);
-
-	spin_lock_irq(&port->lock);
-	mad_port_post_locked(port);
-	spin_unlock_irq(&port->lock);
+		recv = false;
+	} while (n && budget > 0);
+	/* a run that found nothing (kicked again while the last one ran) says nothing */
+	if (budget < full)
+		WRITE_ONCE(port->stream, budget < full - MAD_WORK_LONE);
 	WRITE_ONCE(port->runs, port->runs + 1);
-	if (again)
+	if (budget <= 0 || mad_port_arm(port))
 		mad_port_again(port);
 }
 
@@ -413,8 +455,7 @@ int mad_port_setup(struct mad_port *port)
 		goto err_qp;
 	bitmap_fill(port->unposted, MAD_RECV_RING);
 	mad_fill_ring(port);
-	oib_req_notify_cq(port->recv_cq, OIB_CQ_NEXT_COMP);
-	oib_req_notify_cq(port->send_cq, OIB_CQ_NEXT_COMP);
+	oib_req_notify_cq(port->recv_cq, OIB_CQ_NEXT_COMP);	/* sends: mad_port_arm() */
 	return 0;
 
 err_qp:
