@@ -357,9 +357,19 @@ static struct oib_mad_port_placement madt_burst(struct kunit *test, struct madt_
  */
 static void mad_port_placement(struct kunit *test)
 {
+	static const struct {
+		int k, budget;		/* MADs sent; completions a run (0: the default) */
+		bool stream, home;	/* after them: a stream? the last run on the port's CPU? */
+	} steps[] = {
+		{ 1, 0, false, false },	/* a completion or two a run: run here */
+		{ 2, 0, false, false },
+		{ 3, 0, true, false },	/* three: a stream */
+		{ 1, 0, false, true },	/* the runs that handled none (hold, posts) kept it */
+		{ 5, 3, false, true },	/* here 3 (a stream from then on), then 2 at home */
+	};
 	struct oib_mad_port_placement pl;
+	unsigned int home, cpu, i;
 	struct madt_pair *p;
-	unsigned int home, cpu;
 	int sent = 0;
 
 	if (num_online_cpus() < 2)
@@ -370,28 +380,15 @@ static void mad_port_placement(struct kunit *test)
 	if (cpu >= nr_cpu_ids)
 		cpu = cpumask_first(cpu_online_mask);
 	KUNIT_ASSERT_EQ(test, 0, set_cpus_allowed_ptr(current, cpumask_of(cpu)));
-
-	pl = madt_burst(test, p, 1, &sent);
-	KUNIT_EXPECT_FALSE(test, pl.stream);
-	KUNIT_EXPECT_EQ(test, pl.last_cpu, cpu);
-	pl = madt_burst(test, p, 2, &sent);
-	KUNIT_EXPECT_FALSE(test, pl.stream);
-	KUNIT_EXPECT_EQ(test, pl.last_cpu, cpu);
-	pl = madt_burst(test, p, 3, &sent);
-	KUNIT_EXPECT_TRUE(test, pl.stream);
-	KUNIT_EXPECT_EQ(test, pl.last_cpu, cpu);
-	/* the runs that handled none (hold, posts) kept the stream: kicked here, ran home */
-	pl = madt_burst(test, p, 1, &sent);
-	KUNIT_EXPECT_FALSE(test, pl.stream);
-	KUNIT_EXPECT_EQ(test, pl.last_cpu, home);
-
-	/* 5 completions, 3 a run: the first run here (a stream from then on), the next at home */
-	KUNIT_ASSERT_EQ(test, 0, oib_mad_port_set_work_budget(p->da, 1, 3));
 	KUNIT_EXPECT_EQ(test, -EINVAL, oib_mad_port_set_work_budget(p->da, 1, 100000));
-	pl = madt_burst(test, p, 5, &sent);
-	KUNIT_EXPECT_FALSE(test, pl.stream);	/* the last run handled 2 */
-	KUNIT_EXPECT_EQ(test, pl.last_cpu, home);
-	KUNIT_EXPECT_EQ(test, 12, atomic_read(&p->a.status[OIB_MAD_SEND_OK]));
+
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		KUNIT_ASSERT_EQ(test, 0, oib_mad_port_set_work_budget(p->da, 1, steps[i].budget));
+		pl = madt_burst(test, p, steps[i].k, &sent);
+		KUNIT_EXPECT_EQ_MSG(test, pl.stream, steps[i].stream, "step %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, pl.last_cpu, steps[i].home ? home : cpu, "step %u", i);
+	}
+	KUNIT_EXPECT_EQ(test, sent, atomic_read(&p->a.status[OIB_MAD_SEND_OK]));
 	KUNIT_ASSERT_EQ(test, 0, set_cpus_allowed_ptr(current, cpu_possible_mask));
 	madt_expect_clean(test, &p->a);
 }
