@@ -46,7 +46,7 @@ struct mad_port *mad_port_get(struct oib_device *device, u32 port)
  * Queue the port work on a per-CPU worker.  A port taking a MAD or two at a time (a request and
  * its response, a ping-pong) runs on the CPU that kicks it, without waking another: under
  * emulation the wake-up of an idle vCPU costs more than the work.  A port in a stream (its last
- * run handled more than MAD_WORK_LONE completions: many MADs outstanding) runs on its own CPU,
+ * run found more than MAD_WORK_LONE completions: many MADs outstanding) runs on its own CPU,
  * so that the two ends of a stream run in parallel.  Ports get their CPUs spread over the online
  * ones as they are set up.
  */
@@ -380,12 +380,14 @@ static bool mad_port_arm(struct mad_port *port)
 static void mad_port_work(struct work_struct *work)
 {
 	struct mad_port *port = container_of(work, struct mad_port, work);
-	int n, full = READ_ONCE(port->work_budget), budget = full;
+	int n, full = READ_ONCE(port->work_budget), budget = full, first = -1;
 	bool recv = true;
 
 	WRITE_ONCE(port->last_cpu, raw_smp_processor_id());
 	do {
 		n = mad_port_poll(port, budget, recv);
+		if (first < 0)
+			first = n;
 		budget -= n;
 		mad_reasm_expire(port);
 		mad_send_deliver_done(port);
@@ -394,9 +396,12 @@ static void mad_port_work(struct work_struct *work)
 		spin_unlock_irq(&port->lock);
 		recv = false;
 	} while (n && budget > 0);
-	/* a run that found nothing (kicked again while the last one ran) says nothing */
-	if (budget < full)
-		WRITE_ONCE(port->stream, budget < full - MAD_WORK_LONE);
+	/*
+	 * What the run was kicked for makes a stream, not the sends it reaped after posting them; a
+	 * run that found nothing (kicked again while the last one ran) says nothing.
+	 */
+	if (first > 0)
+		WRITE_ONCE(port->stream, first > MAD_WORK_LONE);
 	WRITE_ONCE(port->runs, port->runs + 1);
 	if (budget <= 0 || mad_port_arm(port))
 		mad_port_again(port);

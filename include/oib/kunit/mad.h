@@ -97,7 +97,7 @@ int oib_mad_port_set_rmpp_ack_timeout(struct oib_device *device, u32 port, unsig
 
 /*
  * Where the port's work runs: its own CPU (where it runs while the port is in a stream), whether
- * it is in one (its last run that handled completions handled more than two), the CPU of its last
+ * it is in one (the last run that found completions found more than two), the CPU of its last
  * run, and its runs so far.
  */
 struct oib_mad_port_placement {
