@@ -61,14 +61,23 @@ void mad_port_kick(struct mad_port *port)
 }
 
 /*
- * The done list has MADs whose handlers are due: kick the port work, unless this is the port work,
- * which calls every handler on the list before it ends (mad_send_deliver_done()).  Queued again
- * while it runs, the work would run again where it is, keeping a stream's port off its CPU.
+ * Something for the port work to take (finished MADs' handlers to call, completions of sends just
+ * posted): kick it, unless this is the port work, which takes them before it ends (the handlers in
+ * mad_send_deliver_done(), the completions in its next pass or through mad_port_arm()).  Queued
+ * again while it runs, the work would run again where it is, keeping a stream's port off its CPU.
  */
-void mad_port_kick_done(struct mad_port *port)
+void mad_port_kick_outside(struct mad_port *port)
 {
 	if (current_work() != &port->work)
 		mad_port_kick(port);
+}
+
+/* Wait until the work is neither queued nor running, unless something else queues it again. */
+static void mad_port_quiesce(struct mad_port *port)
+{
+	flush_work(&port->work);
+	flush_work(&port->move);	/* it may have queued the work again */
+	flush_work(&port->work);
 }
 
 /* Queue the work on its own CPU once the run that queued this has ended. */
@@ -225,8 +234,8 @@ void mad_port_post_locked(struct mad_port *port)
 			mad_send_wr_done(port, ms, OIB_WC_LOC_QP_OP_ERR);
 		posted = true;
 	}
-	if (posted && current_work() != &port->work)
-		mad_port_kick(port);
+	if (posted)
+		mad_port_kick_outside(port);
 }
 
 /*
@@ -380,28 +389,27 @@ static bool mad_port_arm(struct mad_port *port)
 static void mad_port_work(struct work_struct *work)
 {
 	struct mad_port *port = container_of(work, struct mad_port, work);
-	int n, full = READ_ONCE(port->work_budget), budget = full, first = -1;
-	bool recv = true;
+	int n, budget = READ_ONCE(port->work_budget);
 
 	WRITE_ONCE(port->last_cpu, raw_smp_processor_id());
-	do {
-		n = mad_port_poll(port, budget, recv);
-		if (first < 0)
-			first = n;
+	n = mad_port_poll(port, budget, true);
+	/*
+	 * What the run was kicked for makes a stream, not the sends it reaps after posting them; a
+	 * run that found nothing (kicked again while the last one ran) says nothing.
+	 */
+	if (n)
+		WRITE_ONCE(port->stream, n > MAD_WORK_LONE);
+	for (;;) {
 		budget -= n;
 		mad_reasm_expire(port);
 		mad_send_deliver_done(port);
 		spin_lock_irq(&port->lock);
 		mad_port_post_locked(port);
 		spin_unlock_irq(&port->lock);
-		recv = false;
-	} while (n && budget > 0);
-	/*
-	 * What the run was kicked for makes a stream, not the sends it reaped after posting them; a
-	 * run that found nothing (kicked again while the last one ran) says nothing.
-	 */
-	if (first > 0)
-		WRITE_ONCE(port->stream, first > MAD_WORK_LONE);
+		if (!n || budget <= 0)
+			break;
+		n = mad_port_poll(port, budget, false);
+	}
 	WRITE_ONCE(port->runs, port->runs + 1);
 	if (budget <= 0 || mad_port_arm(port))
 		mad_port_again(port);
@@ -505,12 +513,8 @@ void mad_port_teardown(struct mad_port *port)
 	list_for_each_entry_safe(ms, next, &port->send_list, port_link)
 		mad_send_wr_done(port, ms, OIB_WC_WR_FLUSH_ERR);
 	spin_unlock_irq(&port->lock);
-	/*
-	 * No run of the work that still saw the port alive (nor a move it queued), so no tick after
-	 * this cancel.
-	 */
-	flush_work(&port->work);
-	flush_work(&port->move);
+	/* No run of the work that still saw the port alive, so no tick after this cancel. */
+	mad_port_quiesce(port);
 	cancel_delayed_work_sync(&port->reasm_tick);
 	mad_port_kick(port);	/* handlers, and the messages being received dropped */
 	flush_work(&port->work);
@@ -613,9 +617,7 @@ int oib_mad_port_flush(struct oib_device *device, u32 port_num)
 
 	if (!port)
 		return -ENODEV;
-	flush_work(&port->work);
-	flush_work(&port->move);	/* it may have queued the work again */
-	flush_work(&port->work);
+	mad_port_quiesce(port);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(oib_mad_port_flush);

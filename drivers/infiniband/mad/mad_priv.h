@@ -133,7 +133,7 @@ struct mad_port {
 	struct oib_cq *send_cq, *recv_cq;
 	struct oib_qp *qp;
 	struct mad_recv_buf *rbufs;	/* [MAD_RECV_RING] */
-	DECLARE_BITMAP(unposted, MAD_RECV_RING);	/* receive buffers not on the QP */
+	DECLARE_BITMAP(unposted, MAD_RECV_RING);	/* rbufs not on the QP (qp_mutex) */
 	struct work_struct work;	/* completions, done list, recovery */
 	/*
 	 * Where the work runs (mad_port_kick()): the kicker's CPU, or @home_cpu while the port is
@@ -212,7 +212,7 @@ void mad_port_teardown(struct mad_port *port);
 struct mad_port *mad_port_get(struct oib_device *device, u32 port);	/* no reference */
 void mad_port_put(struct mad_port *port);
 void mad_port_kick(struct mad_port *port);
-void mad_port_kick_done(struct mad_port *port);
+void mad_port_kick_outside(struct mad_port *port);
 void mad_port_post_locked(struct mad_port *port);
 void mad_port_expire_reasm(struct mad_port *port);
 

@@ -249,7 +249,7 @@ out:
 	kick = !list_empty(&port->done);
 	spin_unlock_irqrestore(&port->lock, flags);
 	if (kick)
-		mad_port_kick_done(port);
+		mad_port_kick_outside(port);
 	return ret;
 }
 EXPORT_SYMBOL(oib_post_send_mad);
@@ -337,7 +337,7 @@ int oib_cancel_mad(struct oib_mad_send_buf *send_buf)
 	done = mad_send_cancel_locked(ms, OIB_MAD_SEND_CANCELLED);
 	spin_unlock_irqrestore(&port->lock, flags);
 	if (done)
-		mad_port_kick_done(port);
+		mad_port_kick_outside(port);
 	return done ? 0 : -ENOENT;
 }
 EXPORT_SYMBOL(oib_cancel_mad);
