@@ -55,6 +55,7 @@ enum oib_rxe_port_stat {
 	OIB_RXE_TX_RNR_NAKS,		/* responder: RNR NAKs sent */
 	OIB_RXE_TX_NAKS,		/* responder: sequence and error NAKs sent */
 	OIB_RXE_RX_DROP_XRC,		/* XRC: for no XRC SRQ, or one of another domain: NAKed */
+	OIB_RXE_RX_WRITE_RUNS,		/* RC write middle packets a train's run executed at once */
 	OIB_RXE_PORT_NSTATS,
 };
 

@@ -1174,6 +1174,204 @@ static void rc_fuzz_trains(struct kunit *test)
 	rc_fuzz_after(test, &cfg);
 }
 
+/* ---- Runs: a train's write middle packets executed at once (oib_rxe's orxe_port.c) ---- */
+
+#define RC_RUN_PKTS	ORXE_TRAIN_MAX	/* one 64 KiB RDMA WRITE: first, middles, last */
+#define RC_RUN_AT	6		/* the packet a case changes */
+
+/* What a case changes in the train, at packet RC_RUN_AT (from it on, for a gap). */
+enum rc_run_change {
+	RC_RUN_NONE,
+	RC_RUN_GAP,		/* a packet lost: the rest out of sequence */
+	RC_RUN_DUP,		/* the packet before, again */
+	RC_RUN_ACK_REQ,		/* an ACK asked for in the middle */
+	RC_RUN_OPCODE,		/* a send's middle packet: invalid in a write */
+	RC_RUN_PKEY,		/* another partition */
+	RC_RUN_QPN,		/* for no QP */
+	RC_RUN_SHORT,		/* a middle packet short of the MTU: invalid */
+	RC_RUN_SPORT,		/* only the UDP source port: still valid */
+};
+
+struct rc_run_case {
+	const char *name;
+	enum rc_run_change change;
+};
+
+static const struct rc_run_case rc_run_cases[] = {
+	{ "whole", RC_RUN_NONE },	{ "gap", RC_RUN_GAP },
+	{ "dup", RC_RUN_DUP },		{ "ack_req", RC_RUN_ACK_REQ },
+	{ "opcode", RC_RUN_OPCODE },	{ "pkey", RC_RUN_PKEY },
+	{ "qpn", RC_RUN_QPN },		{ "short", RC_RUN_SHORT },
+	{ "sport", RC_RUN_SPORT },
+};
+
+KUNIT_ARRAY_PARAM_DESC(rc_write_runs, rc_run_cases, name);
+
+static void rc_run_change(struct orxe_tx_hdr *h, enum rc_run_change change, u32 i)
+{
+	if (change == RC_RUN_GAP && i >= RC_RUN_AT)
+		h->psn = (h->psn + 1) & ORXE_PSN_MASK;
+	if (i != RC_RUN_AT)
+		return;
+	switch (change) {
+	case RC_RUN_DUP:
+		h->psn = (h->psn - 1) & ORXE_PSN_MASK;
+		break;
+	case RC_RUN_ACK_REQ:
+		h->ack_req = true;
+		break;
+	case RC_RUN_OPCODE:
+		h->opcode = ORXE_RC_SEND_MIDDLE;
+		break;
+	case RC_RUN_PKEY:
+		h->pkey = 0x7001;
+		break;
+	case RC_RUN_QPN:
+		h->dest_qpn = ORXE_QPN_MASK;
+		break;
+	case RC_RUN_SHORT:
+		h->paylen -= 4;
+		break;
+	case RC_RUN_SPORT:
+		h->udp_sport ^= 1;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Headers from the fuzz port @src to b's QP, as a's QP would send them. */
+static void rc_run_hdr(struct rc_pair *p, struct orxe_fabric_port *src, struct orxe_tx_hdr *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->sgid = p->a.gid;
+	h->dgid = p->b.gid;
+	oib_rxe_fabric_resolve(p->f, &p->b.gid, h->dmac);
+	memcpy(h->smac, src->mac, ETH_ALEN);
+	h->hop_limit = 64;
+	h->pkey = 0xffff;
+	h->udp_sport = 0xc000;
+	h->dest_qpn = p->b.qp->qp_num;
+}
+
+/*
+ * One RDMA WRITE of RC_RUN_PKTS packets of a page each (@pages') into b's buffer as one train,
+ * changed as @change says; then a frame left unsealed (its ICRC 0), which b's port counts as
+ * malformed once it is done with the train.
+ */
+static void rc_run_send(struct kunit *test, struct rc_pair *p, struct orxe_fabric_port *src,
+			struct page **pages, enum rc_run_change change)
+{
+	u64 marks = rc_stat(&p->b, OIB_RXE_RX_DROP_MALFORMED) + 1;
+	struct orxe_tx_hdr h;
+	struct orxe_train t;
+	struct sk_buff *skb;
+	u32 i;
+
+	oib_rxe_train_init(&t, NULL, RC_RUN_PKTS);
+	for (i = 0; i < RC_RUN_PKTS; i++) {
+		rc_run_hdr(p, src, &h);
+		h.opcode = !i ? ORXE_RC_RDMA_WRITE_FIRST : i < RC_RUN_PKTS - 1 ?
+			   ORXE_RC_RDMA_WRITE_MIDDLE : ORXE_RC_RDMA_WRITE_LAST;
+		h.psn = (p->cfg.psn + i) & ORXE_PSN_MASK;
+		h.ack_req = i == RC_RUN_PKTS - 1;
+		h.reth.va = (u64)(uintptr_t)p->b.buf;
+		h.reth.rkey = p->b.mr->rkey;
+		h.reth.len = RC_RUN_PKTS * PAGE_SIZE;
+		h.paylen = PAGE_SIZE;
+		rc_run_change(&h, change, i);
+		KUNIT_ASSERT_TRUE(test, oib_rxe_train_add(&t, &h, page_address(pages[i])));
+	}
+	oib_rxe_fabric_xmit(src, oib_rxe_train_close(&t));
+
+	rc_run_hdr(p, src, &h);
+	h.opcode = ORXE_RC_SEND_ONLY;
+	skb = alloc_skb(256, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_frame_build_skb(&h, NULL, skb));
+	oib_rxe_fabric_xmit(src, skb);
+	KUNIT_ASSERT_TRUE(test,
+			  oib_test_wait_rxe_stat(p->b.dev, 1, OIB_RXE_RX_DROP_MALFORMED, marks));
+}
+
+static void rc_run_restore(void *was)
+{
+	oib_rxe_set_rx_runs(*(bool *)was);
+}
+
+static void rc_run_free_pages(void *pages)
+{
+	u32 i;
+
+	for (i = 0; i < RC_RUN_PKTS; i++)
+		if (((struct page **)pages)[i])
+			__free_page(((struct page **)pages)[i]);
+}
+
+/*
+ * A train's RC write middle packets that repeat the one before but for the PSN are executed as a
+ * run; whatever a case changes in the train, b ends as it does with runs off, packet by packet: the
+ * same bytes written, the same counters (but the runs'), the same QP state.  A whole write is a run
+ * of all its middle packets but the first.
+ */
+static void rc_write_runs(struct kunit *test)
+{
+	const struct rc_run_case *c = test->param_value;
+	struct rc_cfg cfg = { .psn = 0xfffff8, .mtu = OIB_MTU_4096, .timeout = 8 };
+	struct page **pages = kunit_kcalloc(test, RC_RUN_PKTS, sizeof(*pages), GFP_KERNEL);
+	u64 stats[2][OIB_RXE_PORT_NSTATS], runs[2];
+	enum oib_qp_state state[2];
+	struct oib_qp_init_attr init;
+	struct oib_qp_attr attr;
+	struct orxe_fabric_port *src;
+	struct rc_pair *p[2];
+	struct rnd_state rnd;
+	bool *was = kunit_kzalloc(test, sizeof(*was), GFP_KERNEL);
+	u32 i, on, s;
+
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+	KUNIT_ASSERT_NOT_NULL(test, was);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rc_run_free_pages, pages));
+	prandom_seed_state(&rnd, 44);
+	for (i = 0; i < RC_RUN_PKTS; i++) {
+		pages[i] = alloc_page(GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, pages[i]);
+		prandom_bytes_state(&rnd, page_address(pages[i]), PAGE_SIZE);
+	}
+	*was = oib_rxe_set_rx_runs(true);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rc_run_restore, was));
+
+	p[0] = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
+	p[1] = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
+	src = rc_fuzz_port(test, p[0]);		/* the pairs share their fabric */
+	for (on = 0; on < 2; on++) {
+		oib_rxe_set_rx_runs(on);
+		for (s = 0; s < OIB_RXE_PORT_NSTATS; s++)
+			stats[on][s] = rc_stat(&p[on]->b, s);
+		rc_run_send(test, p[on], src, pages, c->change);
+		for (s = 0; s < OIB_RXE_PORT_NSTATS; s++)
+			stats[on][s] = rc_stat(&p[on]->b, s) - stats[on][s];
+		runs[on] = stats[on][OIB_RXE_RX_WRITE_RUNS];
+		stats[on][OIB_RXE_RX_WRITE_RUNS] = 0;
+		KUNIT_ASSERT_EQ(test, 0, oib_query_qp(p[on]->b.qp, &attr, 0, &init));
+		state[on] = attr.qp_state;
+	}
+	KUNIT_EXPECT_EQ(test, runs[0], 0);
+	if (c->change == RC_RUN_NONE)
+		KUNIT_EXPECT_EQ(test, runs[1], RC_RUN_PKTS - 3);
+	else
+		KUNIT_EXPECT_GT(test, runs[1], 0);
+	for (s = 0; s < OIB_RXE_PORT_NSTATS; s++)
+		KUNIT_EXPECT_EQ_MSG(test, stats[0][s], stats[1][s], "counter %u", s);
+	KUNIT_EXPECT_EQ(test, state[0], state[1]);
+	KUNIT_EXPECT_EQ(test, 0, memcmp(p[0]->b.buf, p[1]->b.buf, RC_RUN_PKTS * PAGE_SIZE));
+	if (c->change == RC_RUN_NONE || c->change == RC_RUN_SPORT)
+		for (i = 0; i < RC_RUN_PKTS; i++)
+			KUNIT_EXPECT_EQ_MSG(test, 0, memcmp(p[1]->b.buf + i * PAGE_SIZE,
+							    page_address(pages[i]), PAGE_SIZE),
+					    "packet %u", i);
+}
+
 static int rc_client_add(struct oib_device *device)
 {
 	return 0;
@@ -1392,6 +1590,7 @@ static struct kunit_case rc_cases[] = {
 	KUNIT_CASE(rc_capture),
 	KUNIT_CASE(rc_fuzz),
 	KUNIT_CASE(rc_fuzz_trains),
+	KUNIT_CASE_PARAM(rc_write_runs, rc_write_runs_gen_params),
 	KUNIT_CASE_SLOW(rc_remove_busy),
 	{}
 };

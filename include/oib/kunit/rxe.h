@@ -451,6 +451,8 @@ void oib_rxe_train_init(struct orxe_train *t, struct orxe_port *port, u32 max);
 bool oib_rxe_train_add(struct orxe_train *t, const struct orxe_tx_hdr *hdr, const void *kva);
 struct sk_buff *oib_rxe_train_close(struct orxe_train *t);
 u32 oib_rxe_train_split(struct sk_buff *skb, struct sk_buff_head *frames);
+/* Whether a port executes a train's RC write middle packets as runs (orxe_port.c); what it was. */
+bool oib_rxe_set_rx_runs(bool on);
 
 /* ---- Parsing frames ---- */
 

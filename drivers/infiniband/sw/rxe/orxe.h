@@ -446,6 +446,8 @@ void orxe_xrc_srq_put(struct orxe_srq *srq);
 
 /* orxe_resp.c: the RC/UC responder */
 void orxe_resp_recv(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_pkt *pkt);
+u32 orxe_resp_write_run(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_pkt *pkt,
+			void *const *payload, u32 n);
 void orxe_resp_reset(struct orxe_qp *qp);
 
 /* orxe_srq.c */

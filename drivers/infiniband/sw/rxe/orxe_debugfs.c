@@ -31,6 +31,7 @@ static const char * const orxe_port_stat_names[OIB_RXE_PORT_NSTATS] = {
 	[OIB_RXE_TX_RNR_NAKS] = "tx_rnr_naks",
 	[OIB_RXE_TX_NAKS] = "tx_naks",
 	[OIB_RXE_RX_DROP_XRC] = "rx_drop_xrc",
+	[OIB_RXE_RX_WRITE_RUNS] = "rx_write_runs",
 };
 
 static int port_stats_show(struct seq_file *m, void *v)

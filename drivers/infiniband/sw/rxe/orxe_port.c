@@ -12,7 +12,22 @@
 #include <linux/module.h>
 #include <linux/skbuff.h>
 #include <net/ipv6.h>
+#include <kunit/visibility.h>
 #include "orxe.h"
+
+static bool rx_runs = true;
+module_param(rx_runs, bool, 0644);
+MODULE_PARM_DESC(rx_runs, "Execute a train's RC write middle packets as runs (0: one by one)");
+
+/* Tests: turn runs on or off (the rx_runs parameter); what it was. */
+bool oib_rxe_set_rx_runs(bool on)
+{
+	bool was = READ_ONCE(rx_runs);
+
+	WRITE_ONCE(rx_runs, on);
+	return was;
+}
+EXPORT_SYMBOL_IF_KUNIT(oib_rxe_set_rx_runs);
 
 /* Find QP @qpn as seen from @port_num and hold it for the receive path. */
 struct orxe_qp *orxe_qp_get(struct orxe_dev *rdev, u32 port_num, u32 qpn)
@@ -131,34 +146,87 @@ static int orxe_port_rx_pkt(struct orxe_port *port, struct orxe_pkt *pkt, const 
 	}
 }
 
+/* The A bit and PSN of the packet whose headers, @hlen bytes of them, end in its BTH at @h. */
+static u32 orxe_port_apsn(const u8 *h, u32 hlen)
+{
+	return be32_to_cpu(((const struct orxe_bth *)(h + hlen - sizeof(struct orxe_bth)))->apsn);
+}
+
+/*
+ * The packets of @skb from @i on (of @segs) that repeat @pkt, an RC write's middle packet asking
+ * for no ACK, whose @hlen bytes of headers end at @off: the same headers byte for byte but for the
+ * PSN, one more each time, and a payload of the same size.  Each would parse as @pkt did, so the
+ * responder may execute them as a run (orxe_resp_write_run()), as a NIC's receive offload
+ * coalesces a flow's segments; how many it did.  If it refuses, *@runs becomes false: the rest of
+ * the train goes one by one.
+ */
+static u32 orxe_port_write_run(struct orxe_port *port, struct orxe_qp *qp, struct sk_buff *skb,
+			       u32 i, u32 segs, u32 off, u32 hlen, const struct orxe_pkt *pkt,
+			       bool *runs)
+{
+	const skb_frag_t *frags = skb_shinfo(skb)->frags;
+	const u8 *tmpl = skb->data + off - hlen, *h;
+	void *payload[ORXE_TRAIN_MAX];
+	u32 n, flen, len, apsn = orxe_port_apsn(tmpl, hlen);
+
+	for (n = 0; i + n < segs; n++, off += hlen) {
+		h = skb->data + off;
+		apsn = (apsn & ~ORXE_PSN_MASK) | orxe_psn_add(apsn, 1);
+		if (orxe_train_seg(skb, i + n, off, &flen, &len) || flen != hlen ||
+		    skb_frag_size(&frags[i + n]) != pkt->paylen ||
+		    memcmp(h, tmpl, hlen - sizeof(apsn)) || orxe_port_apsn(h, hlen) != apsn)
+			break;
+		payload[n] = skb_frag_address(&frags[i + n]);
+	}
+	if (n && !orxe_resp_write_run(port, qp, pkt, payload, n)) {
+		*runs = false;		/* the QP is not where the run needs it: not again */
+		return 0;
+	}
+	return n;
+}
+
+/* May the packets after @pkt, just delivered, be a run of it (orxe_port_write_run())? */
+static bool orxe_port_run_may_follow(const struct orxe_pkt *pkt)
+{
+	return pkt->opcode == ORXE_RC_RDMA_WRITE_MIDDLE && !pkt->ack_req &&
+	       pkt->info->hdr_len == sizeof(struct orxe_bth);
+}
+
 /*
  * A train's packets in order, each parsed and delivered as if it came alone; the first that does
- * not parse ends it, it and those behind it dropped.  A UD packet has no place in one.
+ * not parse ends it, it and those behind it dropped.  A UD packet has no place in one.  A write's
+ * middle packets that follow one just delivered go as a run.
  */
 static void orxe_port_rx_train(struct orxe_port *port, struct sk_buff *skb, u32 segs)
 {
 	union oib_gid owned = {};	/* the last destination GID looked up */
 	bool known = false;		/* it is one of the port's */
+	bool runs = READ_ONCE(rx_runs);	/* until one is refused */
 	struct orxe_qp *qp = NULL;
 	struct orxe_pkt pkt;
-	u32 i, off = 0;
-	int ret;
+	u32 i, n, off = 0;
+	int ret, hlen;
 
 	for (i = 0; i < segs; i++) {
-		ret = orxe_port_parse_seg(skb, i, off, &pkt);
-		if (ret < 0 || orxe_opcode_transport(pkt.opcode) == ORXE_TRANSPORT_UD) {
+		hlen = orxe_port_parse_seg(skb, i, off, &pkt);
+		if (hlen < 0 || orxe_opcode_transport(pkt.opcode) == ORXE_TRANSPORT_UD) {
 			orxe_port_count_n(port, OIB_RXE_RX_DROP_MALFORMED, segs - i);
 			break;
 		}
-		off += ret;
+		off += hlen;
 		/* a train's packets share their GID: looked up once */
 		if (!known || !ipv6_addr_equal(&pkt.dgid.in6, &owned.in6)) {
 			known = orxe_fabric_owns_gid(&port->fport, &pkt.dgid);
 			owned = pkt.dgid;
 		}
 		ret = known ? orxe_port_rx_pkt(port, &pkt, NULL, &qp) : OIB_RXE_RX_DROP_DGID;
-		if (ret)
+		if (ret) {
 			orxe_port_count(port, ret);
+		} else if (runs && orxe_port_run_may_follow(&pkt)) {
+			n = orxe_port_write_run(port, qp, skb, i + 1, segs, off, hlen, &pkt, &runs);
+			i += n;
+			off += n * hlen;
+		}
 	}
 	if (qp)
 		orxe_qp_put(qp);

@@ -483,6 +483,52 @@ static void orxe_resp_uc(struct orxe_port *port, struct orxe_qp *qp, const struc
 			      OIB_RXE_RX_DROP_SEQ);
 }
 
+/**
+ * orxe_resp_write_run() - execute the middle packets of an RC write that follow one just executed
+ * @port: the port they came in on, in one train with @pkt
+ * @qp: their QP, held
+ * @pkt: the write's middle packet executed last
+ * @payload: the payloads of the @n packets that follow it in the train: each packet's headers are
+ *	@pkt's but for the PSN, which is one more each time, and none asks for an ACK
+ *	(orxe_port.c checked), so each is what @pkt is, and the payload the same size
+ * @n: how many
+ *
+ * If the QP is where @pkt left it (receiving, @pkt's PSN the last executed, the write still going
+ * on after these), they are executed at once as one by one they would be: their bytes placed and
+ * epsn moved past them.  Otherwise nothing is done and the caller hands them over one by one.
+ *
+ * Return: @n or 0.
+ */
+u32 orxe_resp_write_run(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_pkt *pkt,
+			void *const *payload, u32 n)
+{
+	struct orxe_resp *resp = &qp->resp;
+	u32 len = pkt->paylen, i;
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->rq_lock, flags);
+	if (qp->ib.qp_type != OIB_QPT_RC || qp->state < OIB_QPS_RTR || qp->state == OIB_QPS_ERR ||
+	    (qp->state == OIB_QPS_RTR && !resp->comm_est) || qp->attr.port_num != port->port_num ||
+	    !orxe_conn_pkey_ok(qp, pkt) || resp->op != ORXE_OPF_WRITE ||
+	    resp->epsn != orxe_psn_add(pkt->psn, 1) || len != oib_mtu_to_int(qp->attr.path_mtu) ||
+	    resp->resid <= n * len) {
+		spin_unlock_irqrestore(&qp->rq_lock, flags);
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		memcpy(resp->dst, payload[i], len);
+		resp->dst += len;
+	}
+	resp->resid -= n * len;
+	resp->off += n * len;
+	resp->epsn = orxe_psn_add(resp->epsn, n);
+	resp->ack_psn = orxe_psn_add(pkt->psn, n);
+	resp->nak_sent = false;
+	spin_unlock_irqrestore(&qp->rq_lock, flags);
+	orxe_port_count_n(port, OIB_RXE_RX_WRITE_RUNS, n);
+	return n;
+}
+
 void orxe_resp_recv(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_pkt *pkt)
 {
 	struct orxe_resp_after after = {};
