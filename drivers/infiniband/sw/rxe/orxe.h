@@ -512,8 +512,17 @@ u16 orxe_udp_sport(u32 src_qpn, u32 dst_qpn);
 void *orxe_sge_kva(struct orxe_dev *rdev, struct oib_pd *pd, const struct oib_sge *sge, int access);
 void *orxe_rkey_kva(struct orxe_dev *rdev, struct oib_pd *pd, u32 rkey, u64 va, u32 len,
 		    int access);
+/*
+ * The SGE a sender took bytes from last and its kernel address: within one run of the sender
+ * (under sq_lock, where the SQ's WQEs stay put) an SGE's key is checked once (orxe_sgl_kva()).
+ */
+struct orxe_sge_memo {
+	const struct oib_sge *sge;
+	u8 *kva;
+};
+
 const void *orxe_sgl_kva(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_sge, u32 off,
-			 u32 len);
+			 u32 len, struct orxe_sge_memo *memo);
 bool orxe_sgl_copy(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_sge, u32 off, void *buf,
 		   u32 len, bool to_sgl);
 int orxe_invalidate(struct orxe_dev *rdev, struct oib_pd *pd, u32 key, bool remote);

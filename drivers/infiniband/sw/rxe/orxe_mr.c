@@ -233,10 +233,10 @@ bool orxe_sgl_copy(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_sge, u
 /*
  * The kernel address of the @len bytes @off bytes into the SGL @sge[@num_sge], if they lie in one
  * SGE whose key allows reading them; NULL otherwise (orxe_sgl_copy() then copies them, or finds
- * the key that fails).
+ * the key that fails).  An SGE @memo holds is not looked up again; one looked up goes into it.
  */
 const void *orxe_sgl_kva(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_sge, u32 off,
-			 u32 len)
+			 u32 len, struct orxe_sge_memo *memo)
 {
 	u8 *kva;
 	u32 i;
@@ -248,8 +248,14 @@ const void *orxe_sgl_kva(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_
 		}
 		if (len > sge->length - off)
 			return NULL;
+		if (memo->sge == sge)
+			return memo->kva + off;
 		kva = orxe_sge_kva(to_rdev(qp->ib.device), orxe_qp_data_pd(qp), sge, 0);
-		return kva ? kva + off : NULL;
+		if (!kva)
+			return NULL;
+		memo->sge = sge;
+		memo->kva = kva;
+		return kva + off;
 	}
 	return NULL;
 }

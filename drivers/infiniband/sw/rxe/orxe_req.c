@@ -175,11 +175,12 @@ void orxe_req_start(struct orxe_qp *qp)
 
 /*
  * Send the packet of @hdr with the @hdr->paylen bytes @off bytes into @wqe's payload, on @train:
- * by reference when they lie in one page of one SGE, else copied into a frame of its own.
- * -ENOMEM without memory (a packet lost), -EACCES if a key fails.
+ * by reference when they lie in one page of one SGE (its key checked once a run: @memo), else
+ * copied into a frame of its own.  -ENOMEM without memory (a packet lost), -EACCES if a key fails.
  */
 static int orxe_req_frame(struct orxe_qp *qp, struct orxe_send_wqe *wqe,
-			  const struct orxe_tx_hdr *hdr, u32 off, struct orxe_train *train)
+			  const struct orxe_tx_hdr *hdr, u32 off, struct orxe_train *train,
+			  struct orxe_sge_memo *memo)
 {
 	bool inl = wqe->wr.send_flags & OIB_SEND_INLINE;
 	struct sk_buff *skb;
@@ -187,7 +188,7 @@ static int orxe_req_frame(struct orxe_qp *qp, struct orxe_send_wqe *wqe,
 	u8 *payload;
 
 	if (hdr->paylen && !inl && orxe_frag_tx()) {
-		kva = orxe_sgl_kva(qp, wqe->sge, wqe->wr.num_sge, off, hdr->paylen);
+		kva = orxe_sgl_kva(qp, wqe->sge, wqe->wr.num_sge, off, hdr->paylen, memo);
 		if (kva && oib_rxe_train_add(train, hdr, kva))
 			return 0;
 	}
@@ -210,7 +211,7 @@ static int orxe_req_frame(struct orxe_qp *qp, struct orxe_send_wqe *wqe,
  * the request with.  A packet that finds no route is lost like any other: the timer resends it.
  */
 static enum oib_wc_status orxe_req_packet(struct orxe_qp *qp, struct orxe_send_wqe *wqe, u32 mtu,
-					  struct orxe_train *train)
+					  struct orxe_train *train, struct orxe_sge_memo *memo)
 {
 	struct orxe_req *req = &qp->req;
 	enum oib_wr_opcode op = wqe->wr.opcode;
@@ -277,7 +278,7 @@ static enum oib_wc_status orxe_req_packet(struct orxe_qp *qp, struct orxe_send_w
 		req->ack_req_psn = req->psn;
 
 	if (route) {
-		switch (orxe_req_frame(qp, wqe, &hdr, off, train)) {
+		switch (orxe_req_frame(qp, wqe, &hdr, off, train, memo)) {
 		case -EACCES:
 			return OIB_WC_LOC_PROT_ERR;
 		case 0:
@@ -344,6 +345,7 @@ static void orxe_req_send(struct orxe_qp *qp)
 {
 	u32 mtu = oib_mtu_to_int(qp->attr.path_mtu);
 	struct orxe_req *req = &qp->req;
+	struct orxe_sge_memo memo = {};
 	struct orxe_send_wqe *wqe;
 	struct orxe_train train;
 
@@ -371,7 +373,7 @@ static void orxe_req_send(struct orxe_qp *qp)
 		}
 		if (orxe_psn_cmp(req->psn, req->una) >= req->window)
 			break;
-		wqe->status = orxe_req_packet(qp, wqe, mtu, &train);
+		wqe->status = orxe_req_packet(qp, wqe, mtu, &train, &memo);
 		if (wqe->status)
 			break;
 		orxe_req_advanced(req);
