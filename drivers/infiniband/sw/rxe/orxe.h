@@ -446,8 +446,15 @@ void orxe_xrc_srq_put(struct orxe_srq *srq);
 
 /* orxe_resp.c: the RC/UC responder */
 void orxe_resp_recv(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_pkt *pkt);
+/* The packets of a run (orxe_resp_write_run()): their payloads, and which ask for an ACK. */
+struct orxe_run {
+	void *payload[ORXE_TRAIN_MAX];
+	u32 acks;			/* bit i: packet i asks for one */
+	u32 n;
+};
+
 u32 orxe_resp_write_run(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_pkt *pkt,
-			void *const *payload, u32 n);
+			const struct orxe_run *run);
 void orxe_resp_reset(struct orxe_qp *qp);
 
 /* orxe_srq.c */

@@ -153,10 +153,10 @@ static u32 orxe_port_apsn(const u8 *h, u32 hlen)
 }
 
 /*
- * The packets of @skb from @i on (of @segs) that repeat @pkt, an RC write's middle packet asking
- * for no ACK, whose @hlen bytes of headers end at @off: the same headers byte for byte but for the
- * PSN, one more each time, and a payload of the same size.  Each would parse as @pkt did, so the
- * responder may execute them as a run (orxe_resp_write_run()), as a NIC's receive offload
+ * The packets of @skb from @i on (of @segs) that repeat @pkt, an RC write's middle packet whose
+ * @hlen bytes of headers end at @off: the same headers byte for byte but for the PSN, one more
+ * each time, and the AckReq bit, and a payload of the same size.  Each would parse as @pkt did, so
+ * the responder may execute them as a run (orxe_resp_write_run()), as a NIC's receive offload
  * coalesces a flow's segments; how many it did.  If it refuses, *@runs becomes false: the rest of
  * the train goes one by one.
  */
@@ -166,19 +166,25 @@ static u32 orxe_port_write_run(struct orxe_port *port, struct orxe_qp *qp, struc
 {
 	const skb_frag_t *frags = skb_shinfo(skb)->frags;
 	const u8 *tmpl = skb->data + off - hlen, *h;
-	void *payload[ORXE_TRAIN_MAX];
-	u32 n, flen, len, apsn = orxe_port_apsn(tmpl, hlen);
+	u32 n, flen, len, apsn = orxe_port_apsn(tmpl, hlen) & ~ORXE_BTH_ACK_REQ, got;
+	struct orxe_run run = { .acks = 0 };
 
 	for (n = 0; i + n < segs; n++, off += hlen) {
 		h = skb->data + off;
 		apsn = (apsn & ~ORXE_PSN_MASK) | orxe_psn_add(apsn, 1);
 		if (orxe_train_seg(skb, i + n, off, &flen, &len) || flen != hlen ||
 		    skb_frag_size(&frags[i + n]) != pkt->paylen ||
-		    memcmp(h, tmpl, hlen - sizeof(apsn)) || orxe_port_apsn(h, hlen) != apsn)
+		    memcmp(h, tmpl, hlen - sizeof(apsn)))
 			break;
-		payload[n] = skb_frag_address(&frags[i + n]);
+		got = orxe_port_apsn(h, hlen);
+		if ((got & ~ORXE_BTH_ACK_REQ) != apsn)
+			break;
+		if (got & ORXE_BTH_ACK_REQ)
+			run.acks |= BIT(n);
+		run.payload[n] = skb_frag_address(&frags[i + n]);
 	}
-	if (n && !orxe_resp_write_run(port, qp, pkt, payload, n)) {
+	run.n = n;
+	if (n && !orxe_resp_write_run(port, qp, pkt, &run)) {
 		*runs = false;		/* the QP is not where the run needs it: not again */
 		return 0;
 	}
@@ -188,7 +194,7 @@ static u32 orxe_port_write_run(struct orxe_port *port, struct orxe_qp *qp, struc
 /* May the packets after @pkt, just delivered, be a run of it (orxe_port_write_run())? */
 static bool orxe_port_run_may_follow(const struct orxe_pkt *pkt)
 {
-	return pkt->opcode == ORXE_RC_RDMA_WRITE_MIDDLE && !pkt->ack_req &&
+	return pkt->opcode == ORXE_RC_RDMA_WRITE_MIDDLE &&
 	       pkt->info->hdr_len == sizeof(struct orxe_bth);
 }
 

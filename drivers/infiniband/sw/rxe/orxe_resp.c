@@ -488,19 +488,19 @@ static void orxe_resp_uc(struct orxe_port *port, struct orxe_qp *qp, const struc
  * @port: the port they came in on, in one train with @pkt
  * @qp: their QP, held
  * @pkt: the write's middle packet executed last
- * @payload: the payloads of the @n packets that follow it in the train: each packet's headers are
- *	@pkt's but for the PSN, which is one more each time, and none asks for an ACK
- *	(orxe_port.c checked), so each is what @pkt is, and the payload the same size
- * @n: how many
+ * @run: the packets that follow it in the train: each packet's headers are @pkt's but for the
+ *	PSN, one more each time, and the AckReq bit (orxe_port.c checked), so each is what @pkt is,
+ *	and the payload the same size
  *
  * If the QP is where @pkt left it (receiving, @pkt's PSN the last executed, the write still going
- * on after these), they are executed at once as one by one they would be: their bytes placed and
- * epsn moved past them.  Otherwise nothing is done and the caller hands them over one by one.
+ * on after these), they are executed at once as one by one they would be: their bytes placed,
+ * epsn moved past them, and an ACK sent for each that asks, once all are placed.  Otherwise
+ * nothing is done and the caller hands them over one by one.
  *
- * Return: @n or 0.
+ * Return: how many were executed: all or none.
  */
 u32 orxe_resp_write_run(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_pkt *pkt,
-			void *const *payload, u32 n)
+			const struct orxe_run *run)
 {
 	struct orxe_resp *resp = &qp->resp;
 	u32 len = pkt->paylen, i;
@@ -511,22 +511,26 @@ u32 orxe_resp_write_run(struct orxe_port *port, struct orxe_qp *qp, const struct
 	    (qp->state == OIB_QPS_RTR && !resp->comm_est) || qp->attr.port_num != port->port_num ||
 	    !orxe_conn_pkey_ok(qp, pkt) || resp->op != ORXE_OPF_WRITE ||
 	    resp->epsn != orxe_psn_add(pkt->psn, 1) || len != oib_mtu_to_int(qp->attr.path_mtu) ||
-	    resp->resid <= n * len) {
+	    resp->resid <= run->n * len) {
 		spin_unlock_irqrestore(&qp->rq_lock, flags);
 		return 0;
 	}
-	for (i = 0; i < n; i++) {
-		memcpy(resp->dst, payload[i], len);
+	for (i = 0; i < run->n; i++) {
+		memcpy(resp->dst, run->payload[i], len);
 		resp->dst += len;
 	}
-	resp->resid -= n * len;
-	resp->off += n * len;
-	resp->epsn = orxe_psn_add(resp->epsn, n);
-	resp->ack_psn = orxe_psn_add(pkt->psn, n);
+	resp->resid -= run->n * len;
+	resp->off += run->n * len;
+	resp->epsn = orxe_psn_add(resp->epsn, run->n);
+	resp->ack_psn = orxe_psn_add(pkt->psn, run->n);
 	resp->nak_sent = false;
+	for (i = 0; i < run->n; i++)
+		if (run->acks & BIT(i))
+			orxe_resp_ack(qp, ORXE_RC_ACKNOWLEDGE, orxe_psn_add(pkt->psn, i + 1),
+				      orxe_aeth_syn_ack(ORXE_AETH_NO_CREDITS), 0);
 	spin_unlock_irqrestore(&qp->rq_lock, flags);
-	orxe_port_count_n(port, OIB_RXE_RX_WRITE_RUNS, n);
-	return n;
+	orxe_port_count_n(port, OIB_RXE_RX_WRITE_RUNS, run->n);
+	return run->n;
 }
 
 void orxe_resp_recv(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_pkt *pkt)
