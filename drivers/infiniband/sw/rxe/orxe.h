@@ -449,6 +449,7 @@ void orxe_resp_recv(struct orxe_port *port, struct orxe_qp *qp, const struct orx
 /* The packets of a run (orxe_resp_write_run()): their payloads, and which ask for an ACK. */
 struct orxe_run {
 	void *payload[ORXE_TRAIN_MAX];
+	u32 psn;			/* the first's; each next one's is one more */
 	u32 acks;			/* bit i: packet i asks for one */
 	u32 n;
 };

@@ -111,6 +111,21 @@ static bool orxe_port_qp_takes(const struct orxe_qp *qp, const struct orxe_pkt *
 }
 
 /*
+ * Hold in *@qp the QP @pkt is for: the one held for the packet before if it is the same (a train's
+ * packets are one QP's), else the one found, the other put; false if there is none.
+ */
+static bool orxe_port_hold_qp(struct orxe_port *port, const struct orxe_pkt *pkt,
+			      struct orxe_qp **qp)
+{
+	if (*qp && (*qp)->ib.qp_num == pkt->dest_qpn)
+		return true;
+	if (*qp)
+		orxe_qp_put(*qp);
+	*qp = orxe_qp_get(port->rdev, port->port_num, pkt->dest_qpn);
+	return *qp;
+}
+
+/*
  * Deliver the parsed packet @pkt (its frame's bytes at @frame), addressed to one of the port's
  * GIDs, to its QP; 0, or the drop reason to count.  *@qp is the QP held for the packet before,
  * reused when it is the same (a train's packets are one QP's) and replaced otherwise; the caller
@@ -119,13 +134,8 @@ static bool orxe_port_qp_takes(const struct orxe_qp *qp, const struct orxe_pkt *
 static int orxe_port_rx_pkt(struct orxe_port *port, struct orxe_pkt *pkt, const u8 *frame,
 			    struct orxe_qp **qp)
 {
-	if (!*qp || (*qp)->ib.qp_num != pkt->dest_qpn) {
-		if (*qp)
-			orxe_qp_put(*qp);
-		*qp = orxe_qp_get(port->rdev, port->port_num, pkt->dest_qpn);
-		if (!*qp)
-			return OIB_RXE_RX_DROP_NO_QP;
-	}
+	if (!orxe_port_hold_qp(port, pkt, qp))
+		return OIB_RXE_RX_DROP_NO_QP;
 	switch (orxe_opcode_transport(pkt->opcode)) {
 	case ORXE_TRANSPORT_UD:
 		orxe_ud_recv(port, *qp, pkt, frame);
@@ -153,23 +163,24 @@ static u32 orxe_port_apsn(const u8 *h, u32 hlen)
 }
 
 /*
- * The packets of @skb from @i on (of @segs) that repeat @pkt, an RC write's middle packet whose
- * @hlen bytes of headers end at @off: the same headers byte for byte but for the PSN, one more
- * each time, and the AckReq bit, and a payload of the same size.  Each would parse as @pkt did, so
- * the responder may execute them as a run (orxe_resp_write_run()), as a NIC's receive offload
- * coalesces a flow's segments; how many it did.  If it refuses, *@runs becomes false: the rest of
- * the train goes one by one.
+ * Packet @i of @skb (of @segs), parsed into @pkt, an RC write's middle packet whose @hlen bytes of
+ * headers are at @off, and those behind it that repeat it: the same headers byte for byte but for
+ * the PSN, one more each time, and the AckReq bit, and a payload of the same size.  Each would
+ * parse as @pkt did, so the responder may execute them as a run (orxe_resp_write_run()), as a
+ * NIC's receive offload coalesces a flow's segments; how many it did.  If it refuses, *@runs
+ * becomes false: the rest of the train goes one by one.
  */
 static u32 orxe_port_write_run(struct orxe_port *port, struct orxe_qp *qp, struct sk_buff *skb,
 			       u32 i, u32 segs, u32 off, u32 hlen, const struct orxe_pkt *pkt,
 			       bool *runs)
 {
 	const skb_frag_t *frags = skb_shinfo(skb)->frags;
-	const u8 *tmpl = skb->data + off - hlen, *h;
+	const u8 *tmpl = skb->data + off, *h;
 	u32 n, flen, len, apsn = orxe_port_apsn(tmpl, hlen) & ~ORXE_BTH_ACK_REQ, got;
-	struct orxe_run run = { .acks = 0 };
+	struct orxe_run run = { .psn = pkt->psn, .acks = pkt->ack_req };
 
-	for (n = 0; i + n < segs; n++, off += hlen) {
+	run.payload[0] = (void *)pkt->payload;
+	for (n = 1, off += hlen; i + n < segs; n++, off += hlen) {
 		h = skb->data + off;
 		apsn = (apsn & ~ORXE_PSN_MASK) | orxe_psn_add(apsn, 1);
 		if (orxe_train_seg(skb, i + n, off, &flen, &len) || flen != hlen ||
@@ -184,15 +195,15 @@ static u32 orxe_port_write_run(struct orxe_port *port, struct orxe_qp *qp, struc
 		run.payload[n] = skb_frag_address(&frags[i + n]);
 	}
 	run.n = n;
-	if (n && !orxe_resp_write_run(port, qp, pkt, &run)) {
+	if (!orxe_resp_write_run(port, qp, pkt, &run)) {
 		*runs = false;		/* the QP is not where the run needs it: not again */
 		return 0;
 	}
 	return n;
 }
 
-/* May the packets after @pkt, just delivered, be a run of it (orxe_port_write_run())? */
-static bool orxe_port_run_may_follow(const struct orxe_pkt *pkt)
+/* May @pkt start a run (orxe_port_write_run())? */
+static bool orxe_port_run_may_start(const struct orxe_pkt *pkt)
 {
 	return pkt->opcode == ORXE_RC_RDMA_WRITE_MIDDLE &&
 	       pkt->info->hdr_len == sizeof(struct orxe_bth);
@@ -201,7 +212,7 @@ static bool orxe_port_run_may_follow(const struct orxe_pkt *pkt)
 /*
  * A train's packets in order, each parsed and delivered as if it came alone; the first that does
  * not parse ends it, it and those behind it dropped.  A UD packet has no place in one.  A write's
- * middle packets that follow one just delivered go as a run.
+ * middle packets go as runs.
  */
 static void orxe_port_rx_train(struct orxe_port *port, struct sk_buff *skb, u32 segs)
 {
@@ -225,14 +236,18 @@ static void orxe_port_rx_train(struct orxe_port *port, struct sk_buff *skb, u32 
 			known = orxe_fabric_owns_gid(&port->fport, &pkt.dgid);
 			owned = pkt.dgid;
 		}
-		ret = known ? orxe_port_rx_pkt(port, &pkt, NULL, &qp) : OIB_RXE_RX_DROP_DGID;
-		if (ret) {
-			orxe_port_count(port, ret);
-		} else if (runs && orxe_port_run_may_follow(&pkt)) {
-			n = orxe_port_write_run(port, qp, skb, i + 1, segs, off, hlen, &pkt, &runs);
-			i += n;
-			off += n * hlen;
+		if (known && runs && orxe_port_run_may_start(&pkt) &&
+		    orxe_port_hold_qp(port, &pkt, &qp)) {
+			n = orxe_port_write_run(port, qp, skb, i, segs, off - hlen, hlen, &pkt, &runs);
+			if (n) {
+				i += n - 1;
+				off += (n - 1) * hlen;
+				continue;
+			}
 		}
+		ret = known ? orxe_port_rx_pkt(port, &pkt, NULL, &qp) : OIB_RXE_RX_DROP_DGID;
+		if (ret)
+			orxe_port_count(port, ret);
 	}
 	if (qp)
 		orxe_qp_put(qp);

@@ -484,18 +484,17 @@ static void orxe_resp_uc(struct orxe_port *port, struct orxe_qp *qp, const struc
 }
 
 /**
- * orxe_resp_write_run() - execute the middle packets of an RC write that follow one just executed
- * @port: the port they came in on, in one train with @pkt
+ * orxe_resp_write_run() - execute a run of an RC write's middle packets at once
+ * @port: the port they came in on, in one train
  * @qp: their QP, held
- * @pkt: the write's middle packet executed last
- * @run: the packets that follow it in the train: each packet's headers are @pkt's but for the
- *	PSN, one more each time, and the AckReq bit (orxe_port.c checked), so each is what @pkt is,
- *	and the payload the same size
+ * @pkt: the first of them, parsed
+ * @run: all of them: each packet's headers are @pkt's but for the PSN, one more each time, and
+ *	the AckReq bit (orxe_port.c checked), so each is what @pkt is, and the payload the same size
  *
- * If the QP is where @pkt left it (receiving, @pkt's PSN the last executed, the write still going
- * on after these), they are executed at once as one by one they would be: their bytes placed,
- * epsn moved past them, and an ACK sent for each that asks, once all are placed.  Otherwise
- * nothing is done and the caller hands them over one by one.
+ * If the QP is where the run needs it (receiving, a write going on that the run continues and
+ * does not end, the first PSN the one expected), they are executed as one by one they would be:
+ * their bytes placed, epsn moved past them, and an ACK sent for each that asks, once all are
+ * placed.  Otherwise nothing is done and the caller hands them over one by one.
  *
  * Return: how many were executed: all or none.
  */
@@ -510,7 +509,7 @@ u32 orxe_resp_write_run(struct orxe_port *port, struct orxe_qp *qp, const struct
 	if (qp->ib.qp_type != OIB_QPT_RC || qp->state < OIB_QPS_RTR || qp->state == OIB_QPS_ERR ||
 	    (qp->state == OIB_QPS_RTR && !resp->comm_est) || qp->attr.port_num != port->port_num ||
 	    !orxe_conn_pkey_ok(qp, pkt) || resp->op != ORXE_OPF_WRITE ||
-	    resp->epsn != orxe_psn_add(pkt->psn, 1) || len != oib_mtu_to_int(qp->attr.path_mtu) ||
+	    resp->epsn != run->psn || len != oib_mtu_to_int(qp->attr.path_mtu) ||
 	    resp->resid <= run->n * len) {
 		spin_unlock_irqrestore(&qp->rq_lock, flags);
 		return 0;
@@ -522,11 +521,11 @@ u32 orxe_resp_write_run(struct orxe_port *port, struct orxe_qp *qp, const struct
 	resp->resid -= run->n * len;
 	resp->off += run->n * len;
 	resp->epsn = orxe_psn_add(resp->epsn, run->n);
-	resp->ack_psn = orxe_psn_add(pkt->psn, run->n);
+	resp->ack_psn = orxe_psn_add(run->psn, run->n - 1);
 	resp->nak_sent = false;
 	for (i = 0; i < run->n; i++)
 		if (run->acks & BIT(i))
-			orxe_resp_ack(qp, ORXE_RC_ACKNOWLEDGE, orxe_psn_add(pkt->psn, i + 1),
+			orxe_resp_ack(qp, ORXE_RC_ACKNOWLEDGE, orxe_psn_add(run->psn, i),
 				      orxe_aeth_syn_ack(ORXE_AETH_NO_CREDITS), 0);
 	spin_unlock_irqrestore(&qp->rq_lock, flags);
 	orxe_port_count_n(port, OIB_RXE_RX_WRITE_RUNS, run->n);
