@@ -238,7 +238,8 @@ static void orxe_port_rx_train(struct orxe_port *port, struct sk_buff *skb, u32 
 		}
 		if (known && runs && orxe_port_run_may_start(&pkt) &&
 		    orxe_port_hold_qp(port, &pkt, &qp)) {
-			n = orxe_port_write_run(port, qp, skb, i, segs, off - hlen, hlen, &pkt, &runs);
+			n = orxe_port_write_run(port, qp, skb, i, segs, off - hlen, hlen, &pkt,
+						&runs);
 			if (n) {
 				i += n - 1;
 				off += (n - 1) * hlen;
