@@ -448,7 +448,7 @@ void orxe_xrc_srq_put(struct orxe_srq *srq);
 void orxe_resp_recv(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_pkt *pkt);
 /* The packets of a run (orxe_resp_write_run()): their payloads, and which ask for an ACK. */
 struct orxe_run {
-	void *payload[ORXE_TRAIN_MAX];
+	const void *payload[ORXE_TRAIN_MAX];
 	u32 psn;			/* the first's; each next one's is one more */
 	u32 acks;			/* bit i: packet i asks for one */
 	u32 n;

@@ -179,7 +179,7 @@ static u32 orxe_port_write_run(struct orxe_port *port, struct orxe_qp *qp, struc
 	u32 n, flen, len, apsn = orxe_port_apsn(tmpl, hlen) & ~ORXE_BTH_ACK_REQ, got;
 	struct orxe_run run = { .psn = pkt->psn, .acks = pkt->ack_req };
 
-	run.payload[0] = (void *)pkt->payload;
+	run.payload[0] = pkt->payload;
 	for (n = 1, off += hlen; i + n < segs; n++, off += hlen) {
 		h = skb->data + off;
 		apsn = (apsn & ~ORXE_PSN_MASK) | orxe_psn_add(apsn, 1);
