@@ -100,7 +100,9 @@ krping_fig() {
 		$4 >/dev/null 2>&1 &
 		_s=
 		_rp=$!
-		until20 sh -c "rdma resource show cm_id | grep -q 'state LISTEN'"
+		_port=${2#*port=}
+		# its own listener, not one of a server before it that is still going away
+		until20 sh -c "rdma resource show cm_id | grep -q 'state LISTEN.*:${_port%%,*}'"
 	else
 		krping "server,$2" && _s=$KID
 	fi
@@ -121,7 +123,7 @@ uptime_cs() { read -r _u _rest </proc/uptime; _u=${_u%.*}${_u#*.}; echo "${_u#0}
 rping_fig() {
 	timeout 120 rping -s -a "$2" -p "$3" -C 2000 -S 64 -V >/dev/null 2>&1 &
 	_rp=$!
-	until20 sh -c "rdma resource show cm_id | grep -q 'state LISTEN'"
+	until20 sh -c "rdma resource show cm_id | grep -q 'state LISTEN.*:$3'"
 	_t0=$(uptime_cs)
 	if timeout 120 rping -c -a "$2" -p "$3" -C 2000 -S 64 -V >/dev/null 2>&1 && wait $_rp; then
 		echo "oib-bench: result $1 rping_64B ops=2000 bytes=128000 ns=$((($(uptime_cs) - _t0) * 10000000))" >/dev/kmsg
