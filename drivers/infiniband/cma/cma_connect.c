@@ -348,11 +348,18 @@ static int cma_iw_disconnect_locked(struct cma_id_priv *priv)
 
 static int cma_disconnect_locked(struct cma_id_priv *priv)
 {
+	int ret;
+
 	if (priv->iw_id)
 		return cma_iw_disconnect_locked(priv);
 	switch (priv->state) {
 	case CMA_ESTABLISHED:
-		return oib_cm_send_dreq(priv->cm_id, NULL, 0);
+		/*
+		 * -EINVAL: oib_cm holds the peer's DREQ, its event not handled here yet, and waits
+		 * for our DREP (only DREQs that cross are answered by oib_cm itself).
+		 */
+		ret = oib_cm_send_dreq(priv->cm_id, NULL, 0);
+		return ret == -EINVAL ? oib_cm_send_drep(priv->cm_id, NULL, 0) : ret;
 	case CMA_DREQ_RCVD:
 		return oib_cm_send_drep(priv->cm_id, NULL, 0);
 	case CMA_ACCEPTED:	/* not established yet: the REP is taken back */
@@ -376,7 +383,7 @@ int oib_cma_disconnect(struct oib_cma_id *id)
 	mutex_lock(&priv->lock);
 	ret = priv->cm_id || priv->iw_id ? cma_disconnect_locked(priv) : -EINVAL;
 	/*
-	 * oib_cm (oib_iwcm) may have moved on by itself meanwhile (a DREQ in, a DREP out; the
+	 * oib_cm (oib_iwcm) may have moved on by itself meanwhile (DREQs crossed, a DREP out; the
 	 * connection closed): it is being released either way, which is what the owner asked for.
 	 */
 	if (ret == -EINVAL && (priv->cm_id || priv->iw_id) &&
