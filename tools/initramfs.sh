@@ -7,6 +7,8 @@
 # find: a new module needs no change here) and the kernel modules they depend on (/oib/ko/deps/, load
 # order in /oib/ko/deps.order).  Load orders, from the modules' own dependencies (modinfo depends):
 #   /oib/ko/order  the driver modules, dependencies first, then by name (unload: the reverse);
+#   /oib/ko/depends one "NAME DEP..." a line: each of our modules and those of ours it depends on
+#                  (the guest's need NAME loads a module after what it needs, see lib.sh);
 #   /oib/ko/plan   check mode, one "driver|lib|test NAME" a line: the driver modules, the KUnit
 #                  helpers (modules other KUnit modules depend on), then each KUnit test module;
 #                  first all that do not depend on a late module, then the late driver modules
@@ -172,6 +174,13 @@ pick() {
 }
 # shellcheck disable=SC2046 # module names are words
 topo $(pick all driver) >"$stage/oib/ko/order"
+for n in $(printf '%s\n' "${!dep[@]}" | sort); do
+	line=$n
+	for d in ${dep[$n]}; do
+		[ -z "${kind[$d]:-}" ] || line+=" $d"
+	done
+	echo "$line"
+done >"$stage/oib/ko/depends"
 for phase in early late; do
 	for role in driver lib test; do
 		topo $(pick $phase $role) | sed "s/^/$role /"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The oib demo, in the guest (make run): loads the modules it needs unless they are loaded
-# (oib_core, oib_mad, oib_cm, oib_rxe, oib_cma, oib_krping), creates two software devices with two
+# (oib_rxe, oib_krping and what they depend on), creates two software devices with two
 # ports each on one fabric and gives port 1 of each an IPv4 and an IPv6 address (or, with two
 # hosts, one device on each end of a veth pair between two namespaces), prints a table of
 # their attributes (non-zero GIDs and P_Keys only), then runs oib_krping between them: the rping
@@ -14,12 +14,8 @@
 rc=0
 err() { echo "demo: error: $*"; rc=1; }
 
-mine=
-for m in oib_core oib_mad oib_cm oib_rxe oib_cma oib_krping; do
-	loaded $m && continue
-	load $m || { echo "demo: error: insmod $m"; exit 1; }
-	mine="$m $mine"
-done
+need oib_rxe oib_krping || { echo "demo: error: loading oib_rxe and oib_krping"; exit 1; }
+mine=$NEEDED
 
 # Two hosts (TWO_HOSTS=1 make run: oib.two_hosts=1, or OIB_TWO_HOSTS=1): two network namespaces
 # joined by a veth pair, a device on each end over UDP (one port each, addresses from the netdevs);

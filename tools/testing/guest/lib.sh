@@ -3,7 +3,8 @@
 # helpers use shell builtins (read, globs, case) and no $(...).
 #
 # Files tools/initramfs.sh writes: $OIB_KO/NAME.ko (driver modules), $OIB_KO/order (their load order:
-# dependencies first, then by name; unload is the reverse), $OIB_KO/plan (check mode: what to load
+# dependencies first, then by name; unload is the reverse), $OIB_KO/depends (each module and ours it
+# depends on, from its modinfo), $OIB_KO/plan (check mode: what to load
 # and when), $OIB_KO/kunit/NAME.ko, $OIB_KO/deps/NAME.ko with $OIB_KO/deps.order (kernel modules ours
 # and the benchmark need, in modprobe's order).
 #
@@ -52,6 +53,25 @@ load() {
 	insmod "$_ko" "$@" || { fail "insmod ${_ko##*/}"; return 1; }
 }
 unload() { rmmod "$1" || { fail "rmmod $1"; return 1; }; }
+
+# need NAME...: loads each of our modules NAME after the ones of ours it depends on ($OIB_KO/depends,
+# from the modules' own modinfo, so never a list that drifts from the code), unless loaded; adds each
+# module it loaded to the front of NEEDED, so that "for m in $NEEDED" unloads them in reverse.
+NEEDED=
+need() {
+	local _n _m _d _deps
+	for _n; do
+		loaded $_n && continue
+		_d=
+		while read -r _m _deps; do
+			[ "$_m" = "$_n" ] && _d=$_deps && break
+		done <$OIB_KO/depends
+		[ "$_m" = "$_n" ] || { fail "$_n: no such module"; return 1; }
+		[ -z "$_d" ] || need $_d || return 1
+		load $_n || return 1
+		NEEDED="$_n $NEEDED"
+	done
+}
 
 # load_deps: the kernel's own modules ours need ($OIB_KO/deps.order), in modprobe's order.
 load_deps() {
