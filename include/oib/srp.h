@@ -37,22 +37,31 @@ enum oib_srp_buf_fmt {
 	OIB_SRP_BUF_FMT_INDIRECT = 1 << 2,
 };
 
-/* Descriptor formats in an SRP_CMD's buf_fmt nibbles (data-out high, data-in low). */
+/*
+ * Descriptor formats in an SRP_CMD's buf_fmt nibbles (data-out high, data-in low).  IMM (SRP-2,
+ * data-out only): a 4-byte length after the CDB, the data in the IU itself at the immediate
+ * data offset the login named.
+ */
 enum oib_srp_desc_fmt {
 	OIB_SRP_DESC_NONE = 0,
 	OIB_SRP_DESC_DIRECT = 1,
 	OIB_SRP_DESC_INDIRECT = 2,
+	OIB_SRP_DESC_IMM = 3,
 };
 
+/* The login's req_flags: the multichannel action in bits 1:0; SRP-2's immediate data request. */
 enum oib_srp_login_flags {
 	OIB_SRP_MULTICHAN_SINGLE = 0,
 	OIB_SRP_MULTICHAN_MULTI = 1,
+	OIB_SRP_IMMED_REQUESTED = 0x80,
 };
 
+/* The LOGIN_RSP's rsp_flags: the multichannel result in bits 1:0; immediate data granted. */
 enum oib_srp_login_rsp_flags {
 	OIB_SRP_LOGIN_RSP_MULTICHAN_NO_CHAN = 0,
 	OIB_SRP_LOGIN_RSP_MULTICHAN_TERMINATED = 1,
 	OIB_SRP_LOGIN_RSP_MULTICHAN_MAINTAINED = 2,
+	OIB_SRP_LOGIN_RSP_IMMED_SUPP = 0x80,
 };
 
 enum oib_srp_login_rej_reason {
@@ -111,7 +120,9 @@ struct oib_srp_login_req {
 	u8 reserved2[4];
 	__be16 req_buf_fmt;
 	u8 req_flags;
-	u8 reserved3[5];
+	u8 reserved3;
+	__be16 imm_data_offset;	/* SRP-2: where a command's immediate data starts */
+	u8 reserved4[2];
 	u8 initiator_port_id[16];
 	u8 target_port_id[16];
 } __packed;
@@ -125,7 +136,8 @@ struct oib_srp_login_req_rdma {
 	__be32 req_it_iu_len;
 	u8 initiator_port_id[16];
 	u8 target_port_id[16];
-	u8 reserved[8];
+	__be16 imm_data_offset;
+	u8 reserved[6];
 } __packed;
 
 struct oib_srp_login_rsp {
@@ -179,6 +191,11 @@ struct oib_srp_tsk_mgmt {
 	u8 reserved5[8];
 } __packed;
 
+/* The immediate data descriptor: the length of the data the IU carries. */
+struct oib_srp_imm_buf {
+	__be32 len;
+} __packed;
+
 struct oib_srp_cmd {
 	u8 opcode;
 	u8 sol_not;
@@ -215,6 +232,7 @@ struct oib_srp_rsp {
 
 static_assert(sizeof(struct oib_srp_direct_buf) == 16);
 static_assert(sizeof(struct oib_srp_indirect_buf) == 20);
+static_assert(sizeof(struct oib_srp_imm_buf) == 4);
 static_assert(sizeof(struct oib_srp_login_req) == 64);
 static_assert(sizeof(struct oib_srp_login_req_rdma) == 56);
 static_assert(sizeof(struct oib_srp_login_rsp) == 52);
@@ -232,6 +250,7 @@ struct oib_srp_login {
 	u64 tag;
 	u32 it_iu_len;		/* the largest IU the initiator will send */
 	u16 buf_fmt;		/* enum oib_srp_buf_fmt */
+	u16 imm_data_offset;	/* with OIB_SRP_IMMED_REQUESTED: where immediate data starts */
 	u8 flags;		/* enum oib_srp_login_flags */
 	u8 initiator_port_id[16];
 	u8 target_port_id[16];
@@ -253,6 +272,12 @@ struct oib_srp_login_answer {
 	(sizeof(struct oib_srp_cmd) + sizeof(struct oib_srp_indirect_buf) +	\
 	 sizeof(struct oib_srp_direct_buf))
 
+/*
+ * The smallest immediate data offset: the data follows its descriptor, after a command with no
+ * additional CDB bytes.
+ */
+#define OIB_SRP_MIN_IMM_OFFSET	(sizeof(struct oib_srp_cmd) + sizeof(struct oib_srp_imm_buf))
+
 /* A memory buffer of the initiator's, as a descriptor names it. */
 struct oib_srp_buf {
 	u64 va;
@@ -266,7 +291,10 @@ enum oib_srp_data_dir {
 	OIB_SRP_DATA_IN,	/* target to initiator: the target RDMA WRITEs */
 };
 
-/* SRP_CMD.  Descriptors in @bufs; at most OIB_SRP_MAX_BUFS. */
+/*
+ * SRP_CMD.  Descriptors in @bufs; at most OIB_SRP_MAX_BUFS.  Or, for data-out, immediate data:
+ * @imm_off non-zero, no descriptors, @data_len bytes at @imm (in the IU at @imm_off).
+ */
 #define OIB_SRP_MAX_BUFS	32
 struct oib_srp_cmd_info {
 	u64 tag;
@@ -275,9 +303,11 @@ struct oib_srp_cmd_info {
 	u8 task_attr;
 	enum oib_srp_data_dir dir;
 	u32 nbufs;
-	u32 data_len;		/* sum of the descriptors' lengths */
+	u32 data_len;		/* sum of the descriptors' lengths, or of the immediate data */
 	struct oib_srp_buf bufs[OIB_SRP_MAX_BUFS];
 	struct oib_srp_buf table;	/* indirect: the table itself (pack: filled in) */
+	u32 imm_off;		/* immediate data: its offset in the IU (the login's); else 0 */
+	const u8 *imm;		/* pack: copied into the IU; parse: points into it */
 };
 
 /* SRP_RSP.  @sense points into the received IU (parse) or is copied (pack). */
@@ -318,9 +348,18 @@ int oib_srp_parse_login_answer(const void *iu, size_t len, struct oib_srp_login_
 void oib_srp_pack_small(void *iu, enum oib_srp_opcode op, u64 tag, u32 value);
 int oib_srp_parse_small(const void *iu, size_t len, enum oib_srp_opcode op, u64 *tag, u32 *value);
 
-/* SRP_CMD: packed length, or -EINVAL (too many descriptors, a zero length, @max too small). */
+/*
+ * SRP_CMD: packed length, or -EINVAL (too many descriptors, a zero length, @max too small, an
+ * immediate data offset below OIB_SRP_MIN_IMM_OFFSET or with descriptors or not data-out).
+ */
 int oib_srp_pack_cmd(void *iu, size_t max, struct oib_srp_cmd_info *c);
 int oib_srp_parse_cmd(const void *iu, size_t len, struct oib_srp_cmd_info *c);
+/*
+ * The same on a channel that granted immediate data at @imm_off (0: none, as the call above):
+ * a command with the IMM format gets @c->imm and @c->data_len; -EMSGSIZE if the IU is shorter
+ * than the data it announces, -EINVAL for a zero length or the format on data-in.
+ */
+int oib_srp_parse_cmd_imm(const void *iu, size_t len, u32 imm_off, struct oib_srp_cmd_info *c);
 
 /* SRP_RSP: packed length, or -EINVAL (@max too small for the sense data). */
 int oib_srp_pack_rsp(void *iu, size_t max, const struct oib_srp_rsp_info *r);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests for the SRP wire's I/O units (drivers/infiniband/ulp/srp/srp_wire_io.c): SRP_CMD
- * with no data, a direct and an indirect descriptor, both ways, packed and parsed back with the
- * bytes T10 SRP r16a fixes checked; malformed commands and responses refused.
+ * with no data, a direct and an indirect descriptor, both ways, and immediate data (SRP-2),
+ * packed and parsed back with the bytes T10 SRP r16a fixes checked; malformed commands and
+ * responses refused.
  */
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -202,6 +203,73 @@ static void io_test_cmd_parse_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, oib_srp_parse_cmd(t->iu, 20, t->out), -EMSGSIZE);
 }
 
+/*
+ * Immediate data (SRP-2) as the in-tree initiator sends it: format 3 in the data-out nibble, the
+ * 4-byte length at byte 48, the data at the login's offset (68: room for 16 more CDB bytes).
+ * Parsed back only on a channel that granted it; refused: a zero length, data beyond the IU,
+ * the format on data-in, an offset before the descriptor's end; packing checks the same.
+ */
+static void io_test_cmd_imm(struct kunit *test)
+{
+	struct io_test *t = test->priv;
+	struct oib_srp_cmd *cmd = (struct oib_srp_cmd *)t->iu;
+	u8 data[300];
+	int len, i;
+
+	for (i = 0; i < sizeof(data); i++)
+		data[i] = i * 13 + 1;
+	io_test_fill(t->in, OIB_SRP_DATA_OUT, 0);
+	t->in->imm_off = 68;
+	t->in->imm = data;
+	t->in->data_len = sizeof(data);
+	len = oib_srp_pack_cmd(t->iu, IU_MAX, t->in);
+	KUNIT_ASSERT_EQ(test, len, 68 + 300);
+	KUNIT_EXPECT_EQ(test, t->iu[5], OIB_SRP_DESC_IMM << 4);
+	KUNIT_EXPECT_EQ(test, t->iu[6], 0);
+	KUNIT_EXPECT_EQ(test, t->iu[50], 300 >> 8);	/* the length, big-endian */
+	KUNIT_EXPECT_EQ(test, t->iu[51], 300 & 0xff);
+	KUNIT_EXPECT_MEMEQ(test, t->iu + 68, data, sizeof(data));
+
+	KUNIT_ASSERT_EQ(test, oib_srp_parse_cmd_imm(t->iu, len, 68, t->out), 0);
+	KUNIT_EXPECT_EQ(test, t->out->dir, OIB_SRP_DATA_OUT);
+	KUNIT_EXPECT_EQ(test, t->out->nbufs, 0);
+	KUNIT_EXPECT_EQ(test, t->out->data_len, 300);
+	KUNIT_EXPECT_EQ(test, t->out->imm_off, 68);
+	KUNIT_EXPECT_PTR_EQ(test, t->out->imm, (const u8 *)t->iu + 68);
+	KUNIT_EXPECT_EQ(test, t->out->tag, t->in->tag);
+	KUNIT_EXPECT_EQ(test, t->out->lun, 3);
+	/* more than the data in the IU is fine (padding); less is not */
+	KUNIT_EXPECT_EQ(test, oib_srp_parse_cmd_imm(t->iu, len + 4, 68, t->out), 0);
+	KUNIT_EXPECT_EQ(test, oib_srp_parse_cmd_imm(t->iu, len - 1, 68, t->out), -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, oib_srp_parse_cmd_imm(t->iu, 60, 68, t->out), -EMSGSIZE);
+	/* a channel without immediate data: format 3 is refused as before */
+	KUNIT_EXPECT_EQ(test, oib_srp_parse_cmd(t->iu, len, t->out), -EINVAL);
+	KUNIT_EXPECT_EQ(test, oib_srp_parse_cmd_imm(t->iu, len, 0, t->out), -EINVAL);
+	/* a channel that granted another offset reads the data there */
+	KUNIT_EXPECT_EQ(test, oib_srp_parse_cmd_imm(t->iu, len, 52, t->out), 0);
+	KUNIT_EXPECT_PTR_EQ(test, t->out->imm, (const u8 *)t->iu + 52);
+	((struct oib_srp_imm_buf *)cmd->add_data)->len = 0;
+	KUNIT_EXPECT_EQ(test, oib_srp_parse_cmd_imm(t->iu, len, 68, t->out), -EINVAL);
+	((struct oib_srp_imm_buf *)cmd->add_data)->len = cpu_to_be32(301);
+	KUNIT_EXPECT_EQ(test, oib_srp_parse_cmd_imm(t->iu, len, 68, t->out), -EMSGSIZE);
+	((struct oib_srp_imm_buf *)cmd->add_data)->len = cpu_to_be32(300);
+	cmd->buf_fmt = OIB_SRP_DESC_IMM;	/* data-in */
+	KUNIT_EXPECT_EQ(test, oib_srp_parse_cmd_imm(t->iu, len, 68, t->out), -EINVAL);
+
+	t->in->imm_off = OIB_SRP_MIN_IMM_OFFSET - 1;
+	KUNIT_EXPECT_EQ(test, oib_srp_pack_cmd(t->iu, IU_MAX, t->in), -EINVAL);
+	t->in->imm_off = 68;
+	KUNIT_EXPECT_EQ(test, oib_srp_pack_cmd(t->iu, 68 + 299, t->in), -EINVAL);
+	t->in->dir = OIB_SRP_DATA_IN;
+	KUNIT_EXPECT_EQ(test, oib_srp_pack_cmd(t->iu, IU_MAX, t->in), -EINVAL);
+	t->in->dir = OIB_SRP_DATA_OUT;
+	t->in->nbufs = 1;
+	KUNIT_EXPECT_EQ(test, oib_srp_pack_cmd(t->iu, IU_MAX, t->in), -EINVAL);
+	t->in->nbufs = 0;
+	t->in->data_len = 0;
+	KUNIT_EXPECT_EQ(test, oib_srp_pack_cmd(t->iu, IU_MAX, t->in), -EINVAL);
+}
+
 static void io_test_rsp(struct kunit *test)
 {
 	static const u8 sense[18] = { 0x70, 0, 0x05, [7] = 10, [12] = 0x20 };
@@ -253,6 +321,7 @@ static struct kunit_case io_test_cases[] = {
 	KUNIT_CASE(io_test_cmd_round_trips),
 	KUNIT_CASE(io_test_cmd_pack_refused),
 	KUNIT_CASE(io_test_cmd_parse_refused),
+	KUNIT_CASE(io_test_cmd_imm),
 	KUNIT_CASE(io_test_rsp),
 	{}
 };

@@ -19,12 +19,14 @@ static void wire_test_offsets(struct kunit *test)
 	OFF(oib_srp_login_req, req_it_iu_len, 16);
 	OFF(oib_srp_login_req, req_buf_fmt, 24);
 	OFF(oib_srp_login_req, req_flags, 26);
+	OFF(oib_srp_login_req, imm_data_offset, 28);	/* SRP-2 */
 	OFF(oib_srp_login_req, initiator_port_id, 32);
 	OFF(oib_srp_login_req, target_port_id, 48);
 	OFF(oib_srp_login_req_rdma, req_buf_fmt, 8);
 	OFF(oib_srp_login_req_rdma, opcode, 11);
 	OFF(oib_srp_login_req_rdma, req_it_iu_len, 12);
 	OFF(oib_srp_login_req_rdma, target_port_id, 32);
+	OFF(oib_srp_login_req_rdma, imm_data_offset, 48);
 	OFF(oib_srp_login_rsp, req_lim_delta, 4);
 	OFF(oib_srp_login_rsp, tag, 8);
 	OFF(oib_srp_login_rsp, max_it_iu_len, 16);
@@ -63,7 +65,8 @@ static void wire_test_login(struct oib_srp_login *l)
 	l->tag = 0x1122334455667788ULL;
 	l->it_iu_len = 4096;
 	l->buf_fmt = OIB_SRP_BUF_FMT_DIRECT | OIB_SRP_BUF_FMT_INDIRECT;
-	l->flags = OIB_SRP_MULTICHAN_SINGLE;
+	l->flags = OIB_SRP_MULTICHAN_SINGLE | OIB_SRP_IMMED_REQUESTED;
+	l->imm_data_offset = 68;
 	memset(l->initiator_port_id, 0xa5, 16);
 	memset(l->target_port_id, 0x5a, 16);
 }
@@ -78,6 +81,8 @@ static void wire_test_login_rdma(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, buf[11], OIB_SRP_LOGIN_REQ);
 	KUNIT_EXPECT_EQ(test, buf[14], 0x10);	/* 4096, big-endian */
 	KUNIT_EXPECT_EQ(test, buf[9], 6);
+	KUNIT_EXPECT_EQ(test, buf[10], 0x80);	/* immediate data requested */
+	KUNIT_EXPECT_EQ(test, buf[49], 68);
 	KUNIT_ASSERT_EQ(test, oib_srp_parse_login_rdma(buf, sizeof(buf), &out), 0);
 	KUNIT_EXPECT_MEMEQ(test, &in, &out, sizeof(in));
 
@@ -104,6 +109,8 @@ static void wire_test_login_req(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, buf[0], OIB_SRP_LOGIN_REQ);
 	KUNIT_EXPECT_EQ(test, buf[32], 0xa5);
 	KUNIT_EXPECT_EQ(test, buf[63], 0x5a);
+	KUNIT_EXPECT_EQ(test, buf[26], 0x80);
+	KUNIT_EXPECT_EQ(test, buf[29], 68);
 	KUNIT_ASSERT_EQ(test, oib_srp_parse_login_req(buf, sizeof(buf), &out), 0);
 	KUNIT_EXPECT_MEMEQ(test, &in, &out, sizeof(in));
 	KUNIT_EXPECT_EQ(test, oib_srp_parse_login_req(buf, 63, &out), -EMSGSIZE);
@@ -116,7 +123,8 @@ static void wire_test_login_answers(struct kunit *test)
 {
 	struct oib_srp_login_answer in = {
 		.tag = 7, .req_lim_delta = 64, .max_it_iu_len = 4096, .max_ti_iu_len = 4096,
-		.buf_fmt = OIB_SRP_BUF_FMT_DIRECT, .flags = OIB_SRP_LOGIN_RSP_MULTICHAN_NO_CHAN,
+		.buf_fmt = OIB_SRP_BUF_FMT_DIRECT,
+		.flags = OIB_SRP_LOGIN_RSP_MULTICHAN_NO_CHAN | OIB_SRP_LOGIN_RSP_IMMED_SUPP,
 	};
 	struct oib_srp_login_answer out;
 	u8 buf[52];
@@ -124,6 +132,7 @@ static void wire_test_login_answers(struct kunit *test)
 	oib_srp_pack_login_rsp(buf, &in);
 	KUNIT_EXPECT_EQ(test, buf[0], OIB_SRP_LOGIN_RSP);
 	KUNIT_EXPECT_EQ(test, buf[7], 64);
+	KUNIT_EXPECT_EQ(test, buf[26], 0x80);	/* SRP-2: immediate data supported */
 	KUNIT_ASSERT_EQ(test, oib_srp_parse_login_answer(buf, 52, &out), OIB_SRP_LOGIN_RSP);
 	KUNIT_EXPECT_MEMEQ(test, &in, &out, sizeof(in));
 	KUNIT_EXPECT_EQ(test, oib_srp_parse_login_answer(buf, 51, &out), -EMSGSIZE);

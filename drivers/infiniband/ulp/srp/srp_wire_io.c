@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The SRP wire, I/O: SRP_CMD with its direct or indirect data buffer descriptor, SRP_RSP with
+ * The SRP wire, I/O: SRP_CMD with its direct or indirect data buffer descriptor or its immediate
+ * data (SRP-2: the data-out in the IU, on a channel whose login granted it), SRP_RSP with
  * response and sense data, SRP_TSK_MGMT.  A command moves data one way (no bidirectional
  * commands, no additional CDB bytes) and an indirect table must be carried whole in the IU: the
  * rest is refused with -EOPNOTSUPP.  include/oib/srp.h has the layouts and the errno rules.
@@ -51,12 +52,27 @@ static void srp_get_buf(struct oib_srp_buf *b, const struct oib_srp_direct_buf *
 	b->len = be32_to_cpu(d->len);
 }
 
-/* The IU length for @c's descriptors, and their total in @c->data_len; -EINVAL. */
+/* Immediate data: data-out, no descriptor, within an IU's 16-bit offset and 32-bit length. */
+static int srp_cmd_imm_len(const struct oib_srp_cmd_info *c)
+{
+	if (c->dir != OIB_SRP_DATA_OUT || c->nbufs || !c->data_len || !c->imm ||
+	    c->imm_off < OIB_SRP_MIN_IMM_OFFSET || c->imm_off > U16_MAX ||
+	    c->data_len > INT_MAX - c->imm_off)
+		return -EINVAL;
+	return c->imm_off + c->data_len;
+}
+
+/*
+ * The IU length for @c's descriptors, and their total in @c->data_len (immediate data: its
+ * offset and length); -EINVAL.
+ */
 static int srp_cmd_len(struct oib_srp_cmd_info *c)
 {
 	u64 sum = 0;
 	u32 i;
 
+	if (c->imm_off)
+		return srp_cmd_imm_len(c);
 	if (c->dir > OIB_SRP_DATA_IN || c->nbufs > OIB_SRP_MAX_BUFS)
 		return -EINVAL;
 	if (c->dir == OIB_SRP_DATA_NONE && c->nbufs)
@@ -104,6 +120,12 @@ int oib_srp_pack_cmd(void *iu, size_t max, struct oib_srp_cmd_info *c)
 	srp_put_lun(cmd->lun, c->lun);
 	cmd->task_attr = c->task_attr;
 	memcpy(cmd->cdb, c->cdb, sizeof(cmd->cdb));
+	if (c->imm_off) {
+		((struct oib_srp_imm_buf *)cmd->add_data)->len = cpu_to_be32(c->data_len);
+		memcpy((u8 *)iu + c->imm_off, c->imm, c->data_len);
+		cmd->buf_fmt = OIB_SRP_DESC_IMM << 4;
+		return len;
+	}
 	fmt = c->nbufs > 1 ? OIB_SRP_DESC_INDIRECT : OIB_SRP_DESC_DIRECT;
 	if (c->nbufs == 1)
 		srp_put_buf((struct oib_srp_direct_buf *)cmd->add_data, &c->bufs[0]);
@@ -168,7 +190,31 @@ static int srp_parse_desc(const struct oib_srp_cmd *cmd, size_t len, u8 fmt, u8 
 	return 0;
 }
 
+/* Immediate data at @imm_off: its descriptor (before the data), the data within the IU. */
+static int srp_parse_imm(const struct oib_srp_cmd *cmd, size_t len, u32 imm_off,
+			 struct oib_srp_cmd_info *c)
+{
+	const struct oib_srp_imm_buf *ib = (const void *)cmd->add_data;
+
+	if (len < OIB_SRP_MIN_IMM_OFFSET || len < imm_off)
+		return -EMSGSIZE;
+	c->data_len = be32_to_cpu(ib->len);
+	if (!c->data_len)
+		return -EINVAL;
+	if (c->data_len > len - imm_off)
+		return -EMSGSIZE;
+	c->imm_off = imm_off;
+	c->imm = (const u8 *)cmd + imm_off;
+	return 0;
+}
+
 int oib_srp_parse_cmd(const void *iu, size_t len, struct oib_srp_cmd_info *c)
+{
+	return oib_srp_parse_cmd_imm(iu, len, 0, c);
+}
+EXPORT_SYMBOL(oib_srp_parse_cmd);
+
+int oib_srp_parse_cmd_imm(const void *iu, size_t len, u32 imm_off, struct oib_srp_cmd_info *c)
 {
 	const struct oib_srp_cmd *cmd = iu;
 	int op = oib_srp_iu_opcode(iu, len);
@@ -185,6 +231,11 @@ int oib_srp_parse_cmd(const void *iu, size_t len, struct oib_srp_cmd_info *c)
 	memcpy(c->cdb, cmd->cdb, sizeof(c->cdb));
 	out = cmd->buf_fmt >> 4;
 	in = cmd->buf_fmt & 0xf;
+	if (out == OIB_SRP_DESC_IMM && imm_off >= OIB_SRP_MIN_IMM_OFFSET && !in &&
+	    !cmd->add_cdb_len) {
+		c->dir = OIB_SRP_DATA_OUT;
+		return srp_parse_imm(cmd, len, imm_off, c);
+	}
 	if (out > OIB_SRP_DESC_INDIRECT || in > OIB_SRP_DESC_INDIRECT)
 		return -EINVAL;
 	if ((out && in) || cmd->add_cdb_len)
@@ -199,7 +250,7 @@ int oib_srp_parse_cmd(const void *iu, size_t len, struct oib_srp_cmd_info *c)
 	}
 	return 0;
 }
-EXPORT_SYMBOL(oib_srp_parse_cmd);
+EXPORT_SYMBOL(oib_srp_parse_cmd_imm);
 
 int oib_srp_pack_rsp(void *iu, size_t max, const struct oib_srp_rsp_info *r)
 {

@@ -51,6 +51,7 @@ EXPORT_SYMBOL(oib_srp_iu_opcode);
 	_w->req_it_iu_len = cpu_to_be32(_l->it_iu_len);		\
 	_w->req_buf_fmt = cpu_to_be16(_l->buf_fmt);			\
 	_w->req_flags = _l->flags;					\
+	_w->imm_data_offset = cpu_to_be16(_l->imm_data_offset);	\
 	memcpy(_w->initiator_port_id, _l->initiator_port_id, 16);	\
 	memcpy(_w->target_port_id, _l->target_port_id, 16);		\
 } while (0)
@@ -59,10 +60,12 @@ EXPORT_SYMBOL(oib_srp_iu_opcode);
 	typeof(wire) _w = (wire);					\
 	struct oib_srp_login *_l = (login);				\
 									\
+	memset(_l, 0, sizeof(*_l));					\
 	_l->tag = _w->tag;						\
 	_l->it_iu_len = be32_to_cpu(_w->req_it_iu_len);		\
 	_l->buf_fmt = be16_to_cpu(_w->req_buf_fmt);			\
 	_l->flags = _w->req_flags;					\
+	_l->imm_data_offset = be16_to_cpu(_w->imm_data_offset);	\
 	memcpy(_l->initiator_port_id, _w->initiator_port_id, 16);	\
 	memcpy(_l->target_port_id, _w->target_port_id, 16);		\
 } while (0)
