@@ -5,8 +5,9 @@
  * in the REQ's private data, registers each command's buffer with a fast-registration MR (and
  * invalidates it after), counts its credits and never sends beyond them.  Logins accepted and
  * refused, SCSI commands and their sense data, READ and WRITE with the data checked against the
- * LUN's memory (direct and indirect descriptors), a pipeline held at the credit limit, logout,
- * and the target going away under a live channel.
+ * LUN's memory (direct and indirect descriptors, and immediate data as the in-tree initiator
+ * sends it), a pipeline held at the credit limit, logout, and the target going
+ * away under a live channel.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -23,6 +24,9 @@
 #define E2E_NRECV	48
 #define E2E_RECV_LEN	256
 #define E2E_IU		1024
+#define E2E_IMM_OFF	68	/* the in-tree initiator's: a command, 16 more CDB bytes, 4 */
+#define E2E_IMM_IU	(E2E_IMM_OFF + SZ_8K)	/* and its 8 KiB: the IU it asks for */
+#define E2E_IU_ALLOC	SZ_16K
 #define E2E_BUF		SZ_64K
 #define E2E_WAIT_MS	10000
 #define E2E_RECV_BIT	BIT_ULL(63)
@@ -56,7 +60,7 @@ struct ti {
 	struct oib_cq *scq, *rcq;	/* sends (with REG_MR, LOCAL_INV), receives */
 	struct oib_mr *mr;
 	u8 *recv[E2E_NRECV];
-	u8 *iu;			/* E2E_IU bytes */
+	u8 *iu;			/* E2E_IU_ALLOC bytes */
 	u8 *buf;		/* E2E_BUF bytes, the data of every command */
 	u8 key;
 	/* What the handler saw: under ctx->lock, waited for on ctx->wq. */
@@ -173,7 +177,7 @@ static struct ti *ti_alloc(struct kunit *test, struct cmat_ctx *ctx, struct srpt
 	ti->rcq = oib_test_cq(test, ti->ctx->a.dev, 256);
 	ti->mr = oib_test_alloc_mr(test, ti->ctx->a.pd, E2E_BUF / PAGE_SIZE);
 	ti->buf = kunit_kzalloc(test, E2E_BUF, GFP_KERNEL);
-	ti->iu = kunit_kzalloc(test, E2E_IU, GFP_KERNEL);
+	ti->iu = kunit_kzalloc(test, E2E_IU_ALLOC, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, ti->buf);
 	KUNIT_ASSERT_NOT_NULL(test, ti->iu);
 	for (i = 0; i < E2E_NRECV; i++) {
@@ -250,7 +254,7 @@ static void ti_login_ok(struct ti *ti)
 	KUNIT_ASSERT_EQ(test, oib_srp_parse_login_answer(ti->pdata, ti->pdata_len, &a),
 			OIB_SRP_LOGIN_RSP);
 	KUNIT_EXPECT_EQ(test, a.tag, ti->login.tag);
-	KUNIT_EXPECT_EQ(test, a.max_it_iu_len, E2E_IU);
+	KUNIT_EXPECT_EQ(test, a.max_it_iu_len, ti->login.it_iu_len);
 	KUNIT_EXPECT_LE(test, a.max_ti_iu_len, E2E_RECV_LEN);
 	KUNIT_EXPECT_EQ(test, a.buf_fmt, OIB_SRP_BUF_FMT_DIRECT | OIB_SRP_BUF_FMT_INDIRECT);
 	KUNIT_ASSERT_GT(test, a.req_lim_delta, 0);
@@ -507,10 +511,12 @@ static void e2e_test_bad_logins(struct kunit *test)
 	ti->login.target_port_id[0] ^= 1;
 	ti->login.it_iu_len = 64 * 1024;
 	e2e_refused(ti, OIB_SRP_REJ_IT_IU_LEN_TOO_LARGE);
+	ti->login.it_iu_len = 80 + 4 + SZ_8K + 1;	/* one byte more than the in-tree target */
+	e2e_refused(ti, OIB_SRP_REJ_IT_IU_LEN_TOO_LARGE);
 	ti->login.it_iu_len = E2E_IU;
 	ti->bad_opcode = true;
 	e2e_refused(ti, OIB_SRP_REJ_UNABLE_ESTABLISH_CHANNEL);
-	KUNIT_EXPECT_EQ(test, atomic_read(&st->rejects), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->rejects), 4);
 	KUNIT_EXPECT_EQ(test, atomic_read(&st->logins), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&st->channels), 0);
 	/* and a good one still gets in */
@@ -834,11 +840,109 @@ static void e2e_test_target_stop(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, ti_wait(ti, OIB_CMA_EVENT_DISCONNECTED));
 }
 
+/* WRITE (10) of @blocks at @lba whose data, ti->buf's first @len bytes, the IU carries. */
+static void ti_imm_send(struct ti *ti, u32 lba, u32 blocks, u32 len, u32 cut)
+{
+	struct oib_srp_cmd_info *c = &ti->cmd;
+	int iu_len;
+
+	memset(c, 0, sizeof(*c));
+	c->tag = ++ti->next_tag;
+	c->lun = ti->lun;
+	c->cdb[0] = WRITE_10;
+	e2e_put_be(c->cdb + 2, 4, lba);
+	e2e_put_be(c->cdb + 7, 2, blocks);
+	c->dir = OIB_SRP_DATA_OUT;
+	c->imm_off = E2E_IMM_OFF;
+	c->imm = ti->buf;
+	c->data_len = len;
+	iu_len = oib_srp_pack_cmd(ti->iu, E2E_IU_ALLOC, c);
+	KUNIT_ASSERT_EQ(ti->test, iu_len, E2E_IMM_OFF + len);
+	ti_send(ti, iu_len - cut, NULL);
+}
+
+/* One immediate data WRITE: its response (no key to invalidate), sense in @sense. */
+static void ti_imm(struct ti *ti, u32 lba, u32 len, u32 cut, struct oib_srp_rsp_info *rsp,
+		   u8 *sense)
+{
+	ti_imm_send(ti, lba, len / SRPT_BLOCK_SIZE, len, cut);
+	ti_recv_rsp(ti, rsp, sense);
+	KUNIT_EXPECT_EQ(ti->test, rsp->tag, ti->cmd.tag);
+	KUNIT_EXPECT_EQ(ti->test, ti->inv_rkey, 0);
+}
+
+/*
+ * Immediate data (SRP-2) with the login every Linux initiator since 5.0 sends: an IU of 8 KiB
+ * behind offset 68, IMMED_REQUESTED.  The LOGIN_RSP grants that IU and immediate data; 8 KiB
+ * and the last block written that way reach the LUN and read back with RDMA; a command whose
+ * IU ends before its data is refused (INVALID FIELD IN CDB), the LUN untouched; the channel
+ * serves on.  A login that asks for immediate data at an offset inside the command's
+ * descriptor gets none, and its immediate data commands are refused the same way.
+ */
+static void e2e_test_immediate(struct kunit *test)
+{
+	struct ti *ti = ti_setup(test);
+	u8 *mem = srpt_target_lun_mem(ti->t, 0);
+	u8 *want = kunit_kzalloc(test, SZ_8K, GFP_KERNEL);
+	u8 cdb[10] = { READ_10 };
+	struct oib_srp_rsp_info rsp;
+	u8 sense[SRPT_SENSE_LEN];
+
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	ti->login.it_iu_len = E2E_IMM_IU;
+	ti->login.flags = OIB_SRP_MULTICHAN_SINGLE | OIB_SRP_IMMED_REQUESTED;
+	ti->login.imm_data_offset = E2E_IMM_OFF;
+	ti_login_ok(ti);
+	KUNIT_EXPECT_TRUE(test, ti->rsp_flags & OIB_SRP_LOGIN_RSP_IMMED_SUPP);
+	KUNIT_EXPECT_EQ(test, ti->rsp_flags & 3, OIB_SRP_LOGIN_RSP_MULTICHAN_NO_CHAN);
+
+	e2e_fill(want, SZ_8K, 11);
+	memcpy(ti->buf, want, SZ_8K);
+	ti_imm(ti, 200, SZ_8K, 0, &rsp, NULL);
+	KUNIT_EXPECT_EQ(test, rsp.status, SAM_STAT_GOOD);
+	KUNIT_EXPECT_EQ(test, rsp.flags, 0);
+	KUNIT_EXPECT_MEMEQ(test, mem + 200 * SRPT_BLOCK_SIZE, want, SZ_8K);
+	memset(ti->buf, 0, SZ_8K);
+	e2e_put_be(cdb + 2, 4, 200);
+	e2e_put_be(cdb + 7, 2, SZ_8K / SRPT_BLOCK_SIZE);
+	ti_good(ti, cdb, sizeof(cdb), OIB_SRP_DATA_IN, SZ_8K, 2);
+	KUNIT_EXPECT_MEMEQ(test, ti->buf, want, SZ_8K);
+
+	e2e_fill(ti->buf, SRPT_BLOCK_SIZE, 12);
+	ti_imm(ti, E2E_LUN_BYTES / SRPT_BLOCK_SIZE - 1, SRPT_BLOCK_SIZE, 0, &rsp, NULL);
+	KUNIT_EXPECT_EQ(test, rsp.status, SAM_STAT_GOOD);
+	KUNIT_EXPECT_MEMEQ(test, mem + E2E_LUN_BYTES - SRPT_BLOCK_SIZE, ti->buf, SRPT_BLOCK_SIZE);
+
+	memset(ti->buf, 0x5a, SZ_4K);
+	ti_imm(ti, 300, SZ_4K, 1, &rsp, sense);	/* one byte short */
+	KUNIT_EXPECT_EQ(test, rsp.status, SAM_STAT_CHECK_CONDITION);
+	KUNIT_EXPECT_EQ(test, sense[12], 0x24);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(mem + 300 * SRPT_BLOCK_SIZE, 0, SZ_4K));
+	ti_good(ti, cdb, sizeof(cdb), OIB_SRP_DATA_IN, SZ_8K, 1);
+	KUNIT_EXPECT_MEMEQ(test, ti->buf, want, SZ_8K);
+	KUNIT_EXPECT_EQ(test, atomic_read(&srpt_target_stats(ti->t)->over_limit), 0);
+
+	kunit_release_action(test, ti_release, ti);
+	ti = ti_alloc(test, ti->ctx, ti->t);
+	memset(ti->login.initiator_port_id, 0x33, 16);	/* the first channel may still be going */
+	ti->login.it_iu_len = E2E_IMM_IU;
+	ti->login.flags = OIB_SRP_MULTICHAN_SINGLE | OIB_SRP_IMMED_REQUESTED;
+	ti->login.imm_data_offset = OIB_SRP_MIN_IMM_OFFSET - 1;
+	ti_login_ok(ti);
+	KUNIT_EXPECT_FALSE(test, ti->rsp_flags & OIB_SRP_LOGIN_RSP_IMMED_SUPP);
+	ti_imm(ti, 300, SRPT_BLOCK_SIZE, 0, &rsp, sense);
+	KUNIT_EXPECT_EQ(test, rsp.status, SAM_STAT_CHECK_CONDITION);
+	KUNIT_EXPECT_EQ(test, sense[12], 0x24);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(mem + 300 * SRPT_BLOCK_SIZE, 0, SRPT_BLOCK_SIZE));
+	KUNIT_EXPECT_EQ(test, atomic_read(&srpt_target_stats(ti->t)->imm), 2);
+}
+
 static struct kunit_case e2e_test_cases[] = {
 	KUNIT_CASE(e2e_test_login_logout),
 	KUNIT_CASE(e2e_test_bad_logins),
 	KUNIT_CASE(e2e_test_scsi),
 	KUNIT_CASE(e2e_test_read_write),
+	KUNIT_CASE(e2e_test_immediate),
 	KUNIT_CASE_SLOW(e2e_test_credits),
 	KUNIT_CASE(e2e_test_tsk_mgmt),
 	KUNIT_CASE(e2e_test_before_rtu),

@@ -121,6 +121,7 @@ struct srpt_stats {
 	atomic_t over_limit;		/* IUs beyond the credits granted */
 	atomic_t max_in_flight;		/* most IUs being served at once on a channel */
 	atomic_t cred_reqs;		/* SRP_CRED_REQs sent */
+	atomic_t imm;			/* SRP_CMDs whose data-out came as immediate data */
 };
 
 struct srpt_target *srpt_target_create(const struct sockaddr *addr, const u8 *port_id,

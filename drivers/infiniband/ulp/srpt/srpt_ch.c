@@ -33,7 +33,7 @@ enum srpt_ch_action srpt_ch_step(struct srpt_ch *ch, enum srpt_ch_event ev)
 int srpt_post_recv(struct srpt_recv *r)
 {
 	struct oib_sge sge = {
-		.addr = (uintptr_t)r->buf, .length = SRPT_MAX_IT_IU,
+		.addr = (uintptr_t)r->buf, .length = r->ch->it_iu_len,
 		.lkey = r->ch->pd->local_dma_lkey,
 	};
 	struct oib_recv_wr wr = { .wr_cqe = &r->cqe, .sg_list = &sge, .num_sge = 1 };
@@ -53,7 +53,9 @@ static void srpt_ch_free(struct srpt_ch *ch)
 	kfree(ch);
 }
 
-static struct srpt_ch *srpt_ch_alloc(struct srpt_target *t, struct oib_cma_id *id)
+/* A channel for @id whose receives take IUs of @it_iu_len bytes. */
+static struct srpt_ch *srpt_ch_alloc(struct srpt_target *t, struct oib_cma_id *id,
+				     u32 it_iu_len)
 {
 	struct srpt_ch *ch = kzalloc(sizeof(*ch), GFP_KERNEL);
 	int i;
@@ -62,7 +64,7 @@ static struct srpt_ch *srpt_ch_alloc(struct srpt_target *t, struct oib_cma_id *i
 		return NULL;
 	ch->cmds = kvcalloc(SRPT_NCMDS, sizeof(*ch->cmds), GFP_KERNEL);
 	for (i = 0; i < SRPT_NRECV; i++) {
-		ch->recv[i].buf = kmalloc(SRPT_MAX_IT_IU, GFP_KERNEL);
+		ch->recv[i].buf = kmalloc(it_iu_len, GFP_KERNEL);
 		ch->recv[i].ch = ch;
 		ch->recv[i].cqe.done = srpt_recv_done;
 		if (!ch->recv[i].buf)
@@ -73,6 +75,7 @@ static struct srpt_ch *srpt_ch_alloc(struct srpt_target *t, struct oib_cma_id *i
 	ch->kind = SRPT_KIND_CHANNEL;
 	ch->t = t;
 	ch->id = id;
+	ch->it_iu_len = it_iu_len;
 	INIT_WORK(&ch->release, srpt_ch_release);
 	spin_lock_init(&ch->lock);
 	INIT_LIST_HEAD(&ch->waiting);
@@ -202,6 +205,20 @@ static u32 srpt_login_check(struct srpt_target *t, const struct oib_cma_event *e
 	return 0;
 }
 
+/*
+ * Immediate data (SRP-2) for a login that asks for it: granted at the offset it names if a
+ * command's descriptor fits before it and some data after it within the IU; else 0, not granted
+ * (the initiator then sends descriptors, which every login must take).
+ */
+static u32 srpt_imm_offset(const struct oib_srp_login *l)
+{
+	if (!(l->flags & OIB_SRP_IMMED_REQUESTED))
+		return 0;
+	if (l->imm_data_offset < OIB_SRP_MIN_IMM_OFFSET || l->imm_data_offset >= l->it_iu_len)
+		return 0;
+	return l->imm_data_offset;
+}
+
 /* Refuse a login; the CMA destroys the id when the handler returns (non-zero). */
 static int srpt_reject(struct srpt_target *t, struct oib_cma_id *id, u64 tag, u32 reason)
 {
@@ -257,7 +274,7 @@ static int srpt_accept(struct srpt_ch *ch, const struct oib_cma_event *ev, u64 t
 		.tag = tag, .req_lim_delta = SRPT_RQ_SIZE, .max_it_iu_len = ch->it_iu_len,
 		.max_ti_iu_len = SRPT_MAX_TI_IU,
 		.buf_fmt = OIB_SRP_BUF_FMT_DIRECT | OIB_SRP_BUF_FMT_INDIRECT,
-		.flags = result,
+		.flags = result | (ch->imm_off ? OIB_SRP_LOGIN_RSP_IMMED_SUPP : 0),
 	};
 	u8 rsp[sizeof(struct oib_srp_login_rsp)];
 	struct oib_cma_conn_param p = {
@@ -273,9 +290,10 @@ static int srpt_accept(struct srpt_ch *ch, const struct oib_cma_event *ev, u64 t
 }
 
 /* A channel for @id on the target's list; NULL if the target goes or there is no memory. */
-static struct srpt_ch *srpt_ch_new(struct srpt_target *t, struct oib_cma_id *id)
+static struct srpt_ch *srpt_ch_new(struct srpt_target *t, struct oib_cma_id *id,
+				   u32 it_iu_len)
 {
-	struct srpt_ch *ch = srpt_ch_alloc(t, id);
+	struct srpt_ch *ch = srpt_ch_alloc(t, id, it_iu_len);
 
 	if (!ch)
 		return NULL;
@@ -312,10 +330,10 @@ static int srpt_connect_request(struct oib_cma_id *id, const struct oib_cma_even
 	reason = srpt_login_check(t, ev, &l);
 	if (reason)
 		return srpt_reject(t, id, l.tag, reason);
-	ch = srpt_ch_new(t, id);
+	ch = srpt_ch_new(t, id, l.it_iu_len);
 	if (!ch)
 		return srpt_reject(t, id, l.tag, OIB_SRP_REJ_INSUFFICIENT_RESOURCES);
-	ch->it_iu_len = l.it_iu_len;
+	ch->imm_off = srpt_imm_offset(&l);
 	memcpy(ch->initiator_port_id, l.initiator_port_id, sizeof(ch->initiator_port_id));
 	srpt_ch_step(ch, SRPT_EV_LOGIN_OK);
 	if (srpt_ch_objects(ch) || srpt_accept(ch, ev, l.tag, srpt_multichan(ch, l.flags))) {

@@ -43,7 +43,7 @@ static void srpt_file_before(struct srpt_cmd *cmd)
 			srpt_scsi_io_error(req, true);
 		return;
 	}
-	if (!n)
+	if (!n || cmd->bounce)	/* a write's immediate data is in its bounce buffer already */
 		return;
 	cmd->bounce = kvmalloc(n, GFP_KERNEL);
 	if (!cmd->bounce)

@@ -8,11 +8,14 @@
  * response sent when the last one completed.  A command's response is a SEND with invalidate of
  * the key its descriptors name (the initiator registered its memory for it alone); a file LUN's
  * data goes through a bounce buffer (srpt_file.c).  Work requests are posted only until the
- * channel is being released.  IUs that are neither a command, a task management request, a
- * logout nor a CRED_RSP are dropped and counted (srpt_credit.c).
+ * channel is being released.  A write's immediate data (SRP-2) is copied out of its receive
+ * before the receive is posted again.  IUs that are neither a command, a task management
+ * request, a logout nor a CRED_RSP are dropped and counted (srpt_credit.c).
  */
 #include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/slab.h>
+#include <scsi/scsi_proto.h>
 #include "srpt_priv.h"
 
 static void srpt_send_done(struct oib_cq *cq, struct oib_wc *wc);
@@ -244,16 +247,46 @@ static void srpt_read_data(struct srpt_cmd *cmd, u32 n)
 	}
 }
 
-/* The command decided: its data moved (then the response), or the response alone. */
+/*
+ * The command decided: its data moved (then the response), or the response alone.  Immediate
+ * data is in already (srpt_imm_take()): a file LUN's goes to the file first.
+ */
 void srpt_move_data(struct srpt_cmd *cmd)
 {
 	u32 n = min(cmd->req.data_len, cmd->info.data_len);
 
-	if (cmd->req.data_dir == OIB_SRP_DATA_OUT && n)
+	if (cmd->req.data_dir == OIB_SRP_DATA_OUT && n && cmd->info.imm_off && cmd->req.file)
+		return srpt_file_write(cmd);
+	if (cmd->req.data_dir == OIB_SRP_DATA_OUT && n && !cmd->info.imm_off)
 		return srpt_read_data(cmd, n);
 	if (cmd->req.data_dir == OIB_SRP_DATA_IN && n)
 		return srpt_send_cmd_rsp(cmd, srpt_rdma_wrs(cmd, n, OIB_WR_RDMA_WRITE));
 	srpt_send_cmd_rsp(cmd, 0);
+}
+
+/*
+ * A write's immediate data, copied out of its receive before the receive is posted again: into
+ * the LUN's memory, or a file LUN's bounce buffer (none to be had: BUSY, nothing written).
+ */
+static void srpt_imm_take(struct srpt_cmd *cmd)
+{
+	struct srpt_scsi_req *req = &cmd->req;
+	u32 n = min(req->data_len, cmd->info.data_len);
+
+	if (req->data_dir == OIB_SRP_DATA_OUT && n && req->file) {
+		cmd->bounce = kvmalloc(n, GFP_KERNEL);
+		req->data = cmd->bounce;
+	}
+	if (req->data_dir == OIB_SRP_DATA_OUT && n && !req->data) {
+		req->status = SAM_STAT_BUSY;
+		req->data_len = 0;
+		req->data_dir = OIB_SRP_DATA_NONE;
+		req->file = NULL;
+	}
+	if (req->data_dir == OIB_SRP_DATA_OUT && n)
+		memcpy(req->data, cmd->info.imm, n);
+	cmd->info.imm = NULL;	/* the receive goes back to the QP */
+	atomic_inc(&cmd->ch->t->stats.imm);
 }
 
 static void srpt_cmd_iu(struct srpt_cmd *cmd, struct srpt_recv *r, u32 len)
@@ -261,17 +294,20 @@ static void srpt_cmd_iu(struct srpt_cmd *cmd, struct srpt_recv *r, u32 len)
 	struct srpt_ch *ch = cmd->ch;
 
 	memset(&cmd->req, 0, offsetof(struct srpt_scsi_req, buf));
-	if (oib_srp_parse_cmd(r->buf, len, &cmd->info)) {
+	if (oib_srp_parse_cmd_imm(r->buf, len, ch->imm_off, &cmd->info)) {
 		cmd->info.tag = ((struct oib_srp_cmd *)r->buf)->tag;
 		cmd->info.dir = OIB_SRP_DATA_NONE;
 		cmd->info.data_len = 0;
 		cmd->info.nbufs = 0;	/* nothing invalidated: the descriptors were not taken */
+		cmd->info.imm_off = 0;
 		srpt_scsi_refuse(&cmd->req);
 	} else {
 		cmd->req.lun = cmd->info.lun;
 		cmd->req.cdb = cmd->info.cdb;
 		cmd->req.dir = cmd->info.dir;
 		srpt_scsi_exec(&ch->t->luns, &cmd->req);
+		if (cmd->info.imm_off)
+			srpt_imm_take(cmd);
 	}
 	srpt_repost(r, true);
 	atomic_inc(&ch->t->stats.cmds);

@@ -8,6 +8,7 @@
 
 #include <linux/completion.h>
 #include <linux/list.h>
+#include <linux/sizes.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
@@ -17,7 +18,12 @@
 #include <oib/kunit/srpt.h>
 
 #define SRPT_NCMDS		(2 * SRPT_RQ_SIZE)	/* commands being served at once */
-#define SRPT_MAX_IT_IU		1024	/* the largest IU we take */
+/*
+ * The largest IU we take: as the in-tree ib_srpt's default, 8 KiB of immediate data behind an
+ * offset of up to 80 bytes and its descriptor (what every Linux initiator since 5.0 asks for).
+ */
+#define SRPT_MAX_IMM_OFFSET	80
+#define SRPT_MAX_IT_IU		(SRPT_MAX_IMM_OFFSET + sizeof(struct oib_srp_imm_buf) + SZ_8K)
 #define SRPT_MAX_TI_IU		256	/* the largest we send */
 #define SRPT_WR_PER_CMD		(OIB_SRP_MAX_BUFS + 1)	/* RDMA per descriptor, the SEND */
 #define SRPT_SQ_SIZE		(SRPT_NCMDS * SRPT_WR_PER_CMD + 2)	/* T_LOGOUT, CRED_REQ */
@@ -47,7 +53,7 @@ struct srpt_recv {
 	struct oib_cqe cqe;
 	struct srpt_ch *ch;
 	struct list_head wait;		/* on ch->waiting: no command free to serve it */
-	u8 *buf;			/* SRPT_MAX_IT_IU bytes */
+	u8 *buf;			/* the channel's it_iu_len bytes */
 	u32 len;			/* of the IU received */
 };
 
@@ -76,7 +82,8 @@ struct srpt_ch {
 	struct oib_pd *pd;
 	struct oib_cq *cq;
 	struct work_struct release;
-	u32 it_iu_len;			/* the login's */
+	u32 it_iu_len;			/* the login's: each receive's size */
+	u32 imm_off;			/* immediate data granted at this offset; else 0 */
 	u8 initiator_port_id[16];	/* the login's: its channels are one I_T nexus */
 	/* @state, @free, @waiting, @credits, @granted, @in_flight, @ncmds, @held, @cred_* */
 	spinlock_t lock;

@@ -203,11 +203,12 @@ void srpt_target_show(struct srpt_target *t, struct seq_file *m)
 	struct srpt_stats *st = &t->stats;
 	struct srpt_ch *ch;
 
-	seq_printf(m, "logins %d rejects %d channels %d cmds %d tsk_mgmt %d dropped %d over_limit %d cred_reqs %d\n",
+	seq_printf(m, "logins %d rejects %d channels %d cmds %d tsk_mgmt %d dropped %d over_limit %d cred_reqs %d imm %d\n",
 		   atomic_read(&st->logins), atomic_read(&st->rejects),
 		   atomic_read(&st->channels), atomic_read(&st->cmds),
 		   atomic_read(&st->tsk_mgmt), atomic_read(&st->dropped),
-		   atomic_read(&st->over_limit), atomic_read(&st->cred_reqs));
+		   atomic_read(&st->over_limit), atomic_read(&st->cred_reqs),
+		   atomic_read(&st->imm));
 	mutex_lock(&t->lock);
 	list_for_each_entry(ch, &t->channels, entry) {
 		spin_lock_irq(&ch->lock);
