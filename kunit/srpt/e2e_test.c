@@ -6,7 +6,7 @@
  * invalidates it after), counts its credits and never sends beyond them.  Logins accepted and
  * refused, SCSI commands and their sense data, READ and WRITE with the data checked against the
  * LUN's memory (direct and indirect descriptors, and immediate data as the in-tree initiator
- * sends it), a pipeline held at the credit limit, logout, and the target going
+ * sends it), target port IDs, a pipeline held at the credit limit, logout, and the target going
  * away under a live channel.
  */
 #include <kunit/test.h>
@@ -937,12 +937,42 @@ static void e2e_test_immediate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&srpt_target_stats(ti->t)->imm), 2);
 }
 
+/*
+ * Target port IDs as SRP targets make them: id_ext and ioc_guid the node GUID of the device the
+ * login arrives on (b's); the target's own ID is still taken; another device's GUID is refused.
+ */
+static void e2e_test_port_ids(struct kunit *test)
+{
+	static const u8 tur[6] = { TEST_UNIT_READY };
+	struct ti *ti = ti_setup(test), *own;
+	__be64 guid = ti->ctx->b.dev->node_guid;
+
+	KUNIT_ASSERT_NE(test, guid, ti->ctx->a.dev->node_guid);
+	memcpy(ti->login.target_port_id, &guid, 8);
+	memcpy(ti->login.target_port_id + 8, &guid, 8);
+	ti_login_ok(ti);
+	ti_good(ti, tur, sizeof(tur), OIB_SRP_DATA_NONE, 0, 0);
+	own = e2e_channel(ti, 0x11, OIB_SRP_MULTICHAN_MULTI);	/* "oib_srpt_kunit" */
+	KUNIT_EXPECT_EQ(test, own->rsp_flags, OIB_SRP_LOGIN_RSP_MULTICHAN_MAINTAINED);
+	ti_good(own, tur, sizeof(tur), OIB_SRP_DATA_NONE, 0, 0);
+
+	own = ti_alloc(test, ti->ctx, ti->t);
+	guid = ti->ctx->a.dev->node_guid;
+	memcpy(own->login.target_port_id, &guid, 8);
+	memcpy(own->login.target_port_id + 8, &guid, 8);
+	e2e_refused(own, OIB_SRP_REJ_UNABLE_ASSOCIATE_CHANNEL);
+	memcpy(own->login.target_port_id, &ti->ctx->b.dev->node_guid, 8);	/* half of it */
+	e2e_refused(own, OIB_SRP_REJ_UNABLE_ASSOCIATE_CHANNEL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&srpt_target_stats(ti->t)->logins), 2);
+}
+
 static struct kunit_case e2e_test_cases[] = {
 	KUNIT_CASE(e2e_test_login_logout),
 	KUNIT_CASE(e2e_test_bad_logins),
 	KUNIT_CASE(e2e_test_scsi),
 	KUNIT_CASE(e2e_test_read_write),
 	KUNIT_CASE(e2e_test_immediate),
+	KUNIT_CASE(e2e_test_port_ids),
 	KUNIT_CASE_SLOW(e2e_test_credits),
 	KUNIT_CASE(e2e_test_tsk_mgmt),
 	KUNIT_CASE(e2e_test_before_rtu),

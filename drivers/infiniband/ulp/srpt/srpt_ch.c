@@ -189,16 +189,16 @@ static void srpt_ch_release(struct work_struct *work)
 	srpt_ch_unlink_free(ch);
 }
 
-/* The login's verdict: 0, or the LOGIN_REJ reason. */
-static u32 srpt_login_check(struct srpt_target *t, const struct oib_cma_event *ev,
-			    struct oib_srp_login *l)
+/* The login's verdict on @id: 0, or the LOGIN_REJ reason. */
+static u32 srpt_login_check(struct srpt_target *t, const struct oib_cma_id *id,
+			    const struct oib_cma_event *ev, struct oib_srp_login *l)
 {
 	const struct oib_cma_conn_param *p = &ev->param.conn;
 
 	memset(l, 0, sizeof(*l));
 	if (oib_srp_parse_login_rdma(p->private_data, p->private_data_len, l))
 		return OIB_SRP_REJ_UNABLE_ESTABLISH_CHANNEL;
-	if (memcmp(l->target_port_id, t->port_id, sizeof(t->port_id)))
+	if (!srpt_port_id_ok(t, id->device, l->target_port_id))
 		return OIB_SRP_REJ_UNABLE_ASSOCIATE_CHANNEL;
 	if (l->it_iu_len > SRPT_MAX_IT_IU)
 		return OIB_SRP_REJ_IT_IU_LEN_TOO_LARGE;
@@ -327,7 +327,7 @@ static int srpt_connect_request(struct oib_cma_id *id, const struct oib_cma_even
 	struct srpt_ch *ch;
 	u32 reason;
 
-	reason = srpt_login_check(t, ev, &l);
+	reason = srpt_login_check(t, id, ev, &l);
 	if (reason)
 		return srpt_reject(t, id, l.tag, reason);
 	ch = srpt_ch_new(t, id, l.it_iu_len);

@@ -5,9 +5,11 @@
  *   echo "PORT NLUNS MIB" > target	listen on every address's PORT with NLUNS LUNs of MIB MiB
  *   echo "" > target			stop it
  * More targets, with LUNs of memory, files or block devices, are made through configfs
- * (srpt_configfs.c).  Logins must name the target port ID "oib_srpt" (ASCII, zero padded).
- * /sys/kernel/debug/oib_srpt/target shows its counters and channels; writing "reset" to it moves
- * every live channel's QP to the error state (a fault for the tests to recover from).
+ * (srpt_configfs.c).  Logins name the target port ID of the device they arrive on (id_ext and
+ * ioc_guid its node GUID, listed in /sys/kernel/debug/oib_srpt/port_ids: srpt_ids.c) or
+ * "oib_srpt" (ASCII, zero padded).  /sys/kernel/debug/oib_srpt/target shows its counters and
+ * channels; writing "reset" to it moves every live channel's QP to the error state (a fault for
+ * the tests to recover from).
  */
 #include <linux/debugfs.h>
 #include <linux/in.h>
@@ -15,6 +17,7 @@
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
 #include <linux/uaccess.h>
+#include <oib/device.h>
 #include "srpt_priv.h"
 
 static DEFINE_MUTEX(srpt_param_mutex);	/* srpt_the_target, srpt_the_spec */
@@ -119,14 +122,21 @@ static int __init srpt_init(void)
 	srpt_wq = alloc_workqueue("oib_srpt", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
 	if (!srpt_wq)
 		return -ENOMEM;
+	ret = oib_register_client(&srpt_ids_client);
+	if (ret)
+		goto err_wq;
 	ret = srpt_configfs_init();
-	if (ret) {
-		destroy_workqueue(srpt_wq);
-		return ret;
-	}
+	if (ret)
+		goto err_client;
 	srpt_debugfs_dir = debugfs_create_dir("oib_srpt", NULL);
 	debugfs_create_file("target", 0600, srpt_debugfs_dir, NULL, &srpt_debugfs_fops);
+	srpt_ids_debugfs(srpt_debugfs_dir);
 	return 0;
+err_client:
+	oib_unregister_client(&srpt_ids_client);
+err_wq:
+	destroy_workqueue(srpt_wq);
+	return ret;
 }
 
 static void __exit srpt_exit(void)
@@ -134,6 +144,7 @@ static void __exit srpt_exit(void)
 	debugfs_remove_recursive(srpt_debugfs_dir);
 	srpt_configfs_exit();
 	srpt_target_destroy(srpt_the_target);
+	oib_unregister_client(&srpt_ids_client);
 	destroy_workqueue(srpt_wq);
 }
 

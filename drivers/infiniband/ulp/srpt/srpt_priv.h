@@ -108,12 +108,20 @@ struct srpt_ch {
 };
 
 struct seq_file;
+struct dentry;
 
 extern const u8 srpt_port_id[16];	/* what logins to the module's targets must name */
 
 /* srpt_configfs.c */
 int srpt_configfs_init(void);
 void srpt_configfs_exit(void);
+
+/* srpt_ids.c */
+extern struct oib_client srpt_ids_client;
+void srpt_device_port_id(const struct oib_device *device, u8 *id);
+bool srpt_port_id_ok(const struct srpt_target *t, const struct oib_device *device,
+		     const u8 *id);
+void srpt_ids_debugfs(struct dentry *dir);
 
 /* srpt_target.c */
 void srpt_target_show(struct srpt_target *t, struct seq_file *m);
