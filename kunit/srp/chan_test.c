@@ -34,38 +34,39 @@ static void chan_test_login_flags(struct kunit *test)
 	const u8 single = OIB_SRP_MULTICHAN_SINGLE, multi = OIB_SRP_MULTICHAN_MULTI;
 
 	a = chan_rsp(OIB_SRP_LOGIN_RSP_MULTICHAN_NO_CHAN);
-	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(single, &a), 0);
-	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(multi, &a), -EPROTO);
+	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(single, 1024, &a), 0);
+	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(multi, 1024, &a), -EPROTO);
 	a = chan_rsp(OIB_SRP_LOGIN_RSP_MULTICHAN_TERMINATED);
-	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(single, &a), 0);
-	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(multi, &a), -EPROTO);
+	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(single, 1024, &a), 0);
+	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(multi, 1024, &a), -EPROTO);
 	a = chan_rsp(OIB_SRP_LOGIN_RSP_MULTICHAN_MAINTAINED);
-	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(single, &a), -EPROTO);
-	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(multi, &a), 0);
+	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(single, 1024, &a), -EPROTO);
+	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(multi, 1024, &a), 0);
 	a = chan_rsp(3);	/* reserved */
-	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(single, &a), -EPROTO);
-	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(multi, &a), -EPROTO);
+	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(single, 1024, &a), -EPROTO);
+	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(multi, 1024, &a), -EPROTO);
 	/* the bits above the multichannel result are not it */
 	a = chan_rsp(0xfc | OIB_SRP_LOGIN_RSP_MULTICHAN_MAINTAINED);
-	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(multi, &a), 0);
+	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(multi, 1024, &a), 0);
 }
 
 static void chan_test_login_limits(struct kunit *test)
 {
 	struct oib_srp_login_answer a = chan_rsp(0);
 
-	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(0, &a), 0);
+	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(0, 1024, &a), 0);
 	a.req_lim_delta = 1;	/* a command and task management need 2 */
-	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(0, &a), -EPROTO);
+	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(0, 1024, &a), -EPROTO);
 	a = chan_rsp(0);
 	a.max_ti_iu_len = 1025;	/* beyond our receives */
-	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(0, &a), -EPROTO);
+	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(0, 1024, &a), -EPROTO);
 	a = chan_rsp(0);
 	a.max_it_iu_len = 1023;	/* our commands do not fit */
-	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(0, &a), -EPROTO);
+	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(0, 1024, &a), -EPROTO);
+	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(0, 1023, &a), 0);	/* a host that asked less */
 	a = chan_rsp(0);
 	a.buf_fmt = OIB_SRP_BUF_FMT_DIRECT;
-	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(0, &a), -EPROTO);
+	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(0, 1024, &a), -EPROTO);
 }
 
 static struct kunit_case chan_test_cases[] = {

@@ -76,7 +76,8 @@ static bool ht_has_lun0(struct Scsi_Host *shost)
 static struct ht *ht_setup(struct kunit *test)
 {
 	struct ht *ht = kunit_kzalloc(test, sizeof(*ht), GFP_KERNEL);
-	struct sockaddr_storage any = {}, dst;
+	struct sockaddr_storage any = {};
+	struct srp_target_spec spec;
 	struct Scsi_Host *shost;
 
 	KUNIT_ASSERT_NOT_NULL(test, ht);
@@ -87,8 +88,12 @@ static struct ht *ht_setup(struct kunit *test)
 	ht->t = srpt_target_create((struct sockaddr *)&any, ht_port_id, 1, HT_LUN_BYTES);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ht->t);
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, ht_target_release, ht->t));
-	cmat_addr(&dst, false, 2, HT_PORT);
-	ht->h = srp_host_add((struct sockaddr *)&dst);
+	/* the login names the target port ID of b, as SRP targets make them (srpt_ids.c) */
+	KUNIT_ASSERT_EQ(test, srp_target_parse("10.0.0.2 1", &spec), 0);
+	cmat_addr(&spec.dst, false, 2, HT_PORT);
+	memcpy(spec.port_id, &ht->ctx->b.dev->node_guid, 8);
+	memcpy(spec.port_id + 8, &ht->ctx->b.dev->node_guid, 8);
+	ht->h = srp_host_add(&spec);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ht->h);
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, ht_host_release, ht->h));
 	shost = srp_host_shost(ht->h);

@@ -71,7 +71,19 @@ struct srp_host_stats {
 	u32 channels;		/* the host's (srp_host_get_stats() only) */
 };
 
-struct srp_host *srp_host_add(const struct sockaddr *dst);
+/*
+ * What add_target names (srp_options.c): the target's address and port, the target port ID the
+ * login names, the IU length it asks for, the channels (0: the ch_count parameter's).
+ */
+struct srp_target_spec {
+	struct sockaddr_storage dst;
+	u8 port_id[16];
+	u32 it_iu_len;
+	u32 ch_count;
+};
+
+int srp_target_parse(const char *val, struct srp_target_spec *s);
+struct srp_host *srp_host_add(const struct srp_target_spec *s);
 void srp_host_remove(struct srp_host *h);
 void srp_host_free(struct srp_host *h);
 struct Scsi_Host *srp_host_shost(struct srp_host *h);
@@ -83,7 +95,7 @@ int srp_conn_reset(struct srp_host *h);
 /* ---- Channels (srp_conn.c) ---- */
 
 u32 srp_ch_count_pick(u32 wanted, u32 comp_vectors, u32 cpus);
-int srp_login_rsp_check(u8 req_flags, const struct oib_srp_login_answer *a);
+int srp_login_rsp_check(u8 req_flags, u32 it_iu_len, const struct oib_srp_login_answer *a);
 
 /* ---- The target's requests (srp_tiu.c) ---- */
 

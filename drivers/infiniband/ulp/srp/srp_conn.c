@@ -130,7 +130,7 @@ static u8 srp_ch_login_flags(struct srp_ch *ch)
 static int srp_connect(struct srp_ch *ch)
 {
 	struct oib_srp_login l = {
-		.tag = 1 + ch->idx, .it_iu_len = SRP_IT_IU_LEN,
+		.tag = 1 + ch->idx, .it_iu_len = ch->h->it_iu_len,
 		.buf_fmt = OIB_SRP_BUF_FMT_DIRECT | OIB_SRP_BUF_FMT_INDIRECT,
 		.flags = srp_ch_login_flags(ch),
 	};
@@ -141,7 +141,7 @@ static int srp_connect(struct srp_ch *ch)
 		.rnr_retry_count = 7,
 	};
 
-	memcpy(l.target_port_id, srp_target_port_id, sizeof(l.target_port_id));
+	memcpy(l.target_port_id, ch->h->target_port_id, sizeof(l.target_port_id));
 	/* One initiator port ID for all the host's channels: the target groups them by it. */
 	snprintf(l.initiator_port_id, sizeof(l.initiator_port_id), "oib_srp%u",
 		 ch->h->shost->host_no);
@@ -150,15 +150,16 @@ static int srp_connect(struct srp_ch *ch)
 }
 
 /*
- * A LOGIN_RSP we can work with, for a login with @req_flags: IU sizes that fit, indirect
+ * A LOGIN_RSP we can work with, for a login with @req_flags asking for IUs of @it_iu_len: IU
+ * sizes that fit (the target takes that much, its answers fit our receives), indirect
  * buffers, 2 credits at least; for SINGLE, no channel said maintained; for MULTI, the host's
  * other channels maintained (anything else: the target does not have them, or ended them).
  */
-int srp_login_rsp_check(u8 req_flags, const struct oib_srp_login_answer *a)
+int srp_login_rsp_check(u8 req_flags, u32 it_iu_len, const struct oib_srp_login_answer *a)
 {
 	u8 result = a->flags & 3;
 
-	if (a->max_ti_iu_len > SRP_RECV_LEN || a->max_it_iu_len < SRP_IT_IU_LEN ||
+	if (a->max_ti_iu_len > SRP_RECV_LEN || a->max_it_iu_len < it_iu_len ||
 	    !(a->buf_fmt & OIB_SRP_BUF_FMT_INDIRECT) || a->req_lim_delta < 2)
 		return -EPROTO;
 	if (req_flags == OIB_SRP_MULTICHAN_MULTI)
@@ -178,7 +179,7 @@ static int srp_logged_in(struct srp_ch *ch, const struct oib_cma_conn_param *p)
 	ret = oib_srp_parse_login_answer(p->private_data, p->private_data_len, &a);
 	if (ret != OIB_SRP_LOGIN_RSP)
 		return ret < 0 ? ret : -EPROTO;
-	ret = srp_login_rsp_check(srp_ch_login_flags(ch), &a);
+	ret = srp_login_rsp_check(srp_ch_login_flags(ch), ch->h->it_iu_len, &a);
 	if (ret)
 		return ret;
 	spin_lock_irqsave(&ch->lock, flags);

@@ -118,7 +118,7 @@ static int srp_host_alloc_chs(struct srp_host *h)
 {
 	u32 c, i;
 
-	h->nch = clamp(READ_ONCE(srp_ch_count), 1U, (u32)SRP_MAX_CH);
+	h->nch = clamp(h->nch ?: READ_ONCE(srp_ch_count), 1U, (u32)SRP_MAX_CH);
 	h->ch = kcalloc(SRP_MAX_CH, sizeof(*h->ch), GFP_KERNEL);
 	if (!h->ch)
 		return -ENOMEM;
@@ -216,16 +216,18 @@ static void srp_host_queues(struct srp_host *h)
 	h->added = true;
 }
 
-/* A host logged in to @dst and scanned; ERR_PTR: the login's failure, -ENOMEM. */
-struct srp_host *srp_host_add(const struct sockaddr *dst)
+/* A host logged in to @s's target and scanned; ERR_PTR: the login's failure, -ENOMEM. */
+struct srp_host *srp_host_add(const struct srp_target_spec *s)
 {
 	struct srp_host *h = srp_host_new();
 	int ret;
 
 	if (!h)
 		return ERR_PTR(-ENOMEM);
-	memcpy(&h->dst, dst, dst->sa_family == AF_INET ? sizeof(struct sockaddr_in) :
-							 sizeof(struct sockaddr_in6));
+	h->dst = s->dst;
+	memcpy(h->target_port_id, s->port_id, sizeof(h->target_port_id));
+	h->it_iu_len = s->it_iu_len;
+	h->nch = s->ch_count;
 	srp_host_init_removal(h);
 	mutex_init(&h->tsk_mutex);
 	init_completion(&h->tsk_done);

@@ -180,7 +180,7 @@ static int srp_send_cmd(struct srp_ch *ch, struct scsi_cmnd *cmd, struct srp_req
 	memcpy(req->info.cdb, cmd->cmnd, cmd->cmd_len);
 	if (scsi_sg_count(cmd) && srp_map(req, &reg, idx))
 		return -EINVAL;
-	len = oib_srp_pack_cmd(iu, SRP_IT_IU_LEN, &req->info);
+	len = oib_srp_pack_cmd(iu, ch->h->it_iu_len, &req->info);
 	if (len < 0)
 		return -EINVAL;
 	sge.length = len;

@@ -3,8 +3,10 @@
  * oib_srp: the SRP initiator (Documentation/srp.md).  Targets are added and removed through
  *   /sys/module/oib_srp/parameters/add_target	"ADDRESS PORT": log in, add a SCSI host
  *   /sys/module/oib_srp/parameters/remove_target	"ADDRESS PORT": remove it
- * A write returns when the host is there (its LUNs scanned) or gone; reading add_target lists
- * the hosts, one "ADDRESS PORT hostN STATE" a line.  Logins name the target port ID "oib_srpt".
+ * or with the in-tree ib_srp's "id_ext=..,ioc_guid=..,dest=IP:PORT" (srp_options.c).  A write
+ * returns when the host is there (its LUNs scanned) or gone; reading add_target lists the hosts,
+ * one "ADDRESS PORT hostN STATE" a line.  Logins name the target port ID of id_ext and ioc_guid,
+ * or "oib_srpt".
  * A lost connection is logged in again, its commands held until fail_timeout seconds passed.
  * The SRP wire (srp_wire_*.c) is exported for oib_srpt.
  */
@@ -65,16 +67,6 @@ module_param_cb(ch_count, &srp_ch_count_ops, &srp_ch_count, 0644);
 MODULE_PARM_DESC(ch_count,
 		 "RDMA channels (hardware queues) a host added next opens at most (1-16, default 4); fewer if the device has fewer completion vectors or fewer CPUs are online");
 
-static int srp_parse_addr(const char *val, struct sockaddr_storage *ss)
-{
-	char addr[INET6_ADDRSTRLEN + 1], port[8];
-
-	memset(ss, 0, sizeof(*ss));
-	if (sscanf(val, "%46s %7s", addr, port) != 2)
-		return -EINVAL;
-	return inet_pton_with_scope(&init_net, AF_UNSPEC, addr, port, ss);
-}
-
 static bool srp_same_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
 {
 	size_t len = a->ss_family == AF_INET ? sizeof(struct sockaddr_in) :
@@ -95,16 +87,16 @@ static struct srp_host *srp_find_locked(const struct sockaddr_storage *ss)
 
 static int srp_add_target(const char *val, const struct kernel_param *kp)
 {
-	struct sockaddr_storage ss;
+	struct srp_target_spec s;
 	struct srp_host *h;
-	int ret = srp_parse_addr(val, &ss);
+	int ret = srp_target_parse(val, &s);
 
 	if (ret)
 		return ret;
 	mutex_lock(&srp_hosts_mutex);
-	ret = srp_find_locked(&ss) ? -EEXIST : 0;
+	ret = srp_find_locked(&s.dst) ? -EEXIST : 0;
 	if (!ret) {
-		h = srp_host_add((struct sockaddr *)&ss);
+		h = srp_host_add(&s);
 		ret = PTR_ERR_OR_ZERO(h);
 	}
 	if (!ret)
@@ -135,16 +127,17 @@ static void srp_host_remove_free(struct srp_host *h)
 	srp_host_free(h);
 }
 
+/* By the target's address and port, in either form add_target takes. */
 static int srp_remove_target(const char *val, const struct kernel_param *kp)
 {
-	struct sockaddr_storage ss;
+	struct srp_target_spec s;
 	struct srp_host *h;
-	int ret = srp_parse_addr(val, &ss);
+	int ret = srp_target_parse(val, &s);
 
 	if (ret)
 		return ret;
 	mutex_lock(&srp_hosts_mutex);
-	h = srp_find_locked(&ss);
+	h = srp_find_locked(&s.dst);
 	if (h)
 		list_del_init(&h->entry);
 	mutex_unlock(&srp_hosts_mutex);
@@ -186,13 +179,14 @@ static const struct kernel_param_ops srp_add_ops = {
 	.get = srp_list_targets,
 };
 module_param_cb(add_target, &srp_add_ops, NULL, 0644);
-MODULE_PARM_DESC(add_target, "\"ADDRESS PORT\": log in to that target; read: the hosts");
+MODULE_PARM_DESC(add_target,
+		 "\"ADDRESS PORT\" or \"id_ext=HEX,ioc_guid=HEX,dest=IP:PORT[,max_it_iu_size=N]\": log in to that target; read: the hosts");
 
 static const struct kernel_param_ops srp_remove_ops = {
 	.set = srp_remove_target,
 };
 module_param_cb(remove_target, &srp_remove_ops, NULL, 0200);
-MODULE_PARM_DESC(remove_target, "\"ADDRESS PORT\": remove that target's host");
+MODULE_PARM_DESC(remove_target, "\"ADDRESS PORT\" or \"...,dest=IP:PORT\": remove that target's host");
 
 static int __init srp_init(void)
 {

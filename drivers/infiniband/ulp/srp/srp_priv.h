@@ -79,6 +79,8 @@ struct srp_host {
 	struct Scsi_Host *shost;
 	struct list_head entry;		/* in srp_hosts */
 	struct sockaddr_storage dst;
+	u8 target_port_id[16];		/* what its logins name */
+	u32 it_iu_len;			/* what they ask for: the IUs we send, at most */
 	u32 nch;			/* channels: shost->nr_hw_queues once added */
 	bool added;			/* to the midlayer: @nch fixed */
 	struct srp_ch *ch;		/* @nch of them (SRP_MAX_CH at most) */
@@ -128,6 +130,8 @@ void srp_wc_error(struct srp_host *h, const char *what, const struct oib_wc *wc)
 /* srp_tiu.c */
 void srp_target_iu(struct srp_ch *ch, struct srp_recv *r, u32 len);
 void srp_requeue_all(struct srp_host *h);
+
+/* srp_options.c: srp_target_parse() (include/oib/kunit/srp.h) */
 
 /* srp_main.c */
 void srp_host_init_removal(struct srp_host *h);
