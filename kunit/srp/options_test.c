@@ -48,8 +48,8 @@ static void options_test_intree(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, s.port_id, "oib_srpt\0\0\0\0\0\0\0", 16);	/* no IDs */
 	KUNIT_EXPECT_EQ(test, s.it_iu_len, 600);
 	KUNIT_EXPECT_EQ(test, s.ch_count, 0);	/* the module parameter's */
-	KUNIT_ASSERT_EQ(test, srp_target_parse("dest=10.0.0.1:1,max_it_iu_size=8260,ch_count=2", &s),
-			0);
+	KUNIT_ASSERT_EQ(test, srp_target_parse("dest=10.0.0.1:1,max_it_iu_size=8260,ch_count=2",
+					       &s), 0);
 	KUNIT_EXPECT_EQ(test, s.it_iu_len, 1024);	/* a cap: we send no more than 1024 */
 	KUNIT_EXPECT_EQ(test, s.ch_count, 2);
 	KUNIT_EXPECT_EQ(test, srp_target_parse("dest=10.0.0.1:1,ch_count=0", &s), -EINVAL);
