@@ -14,13 +14,15 @@
 #                  first all that do not depend on a late module, then the late driver modules
 #                  (tools/testing/guest/modules.late and, recursively, what depends on them) and
 #                  what depends on them.
-# Usage: tools/initramfs.sh OUT TREE MODROOT MODE [--kmods "NAME..."] [--extra "NAME..."] [--bin PATH]...
-#        [--add FILE DIR]...
+# Usage: tools/initramfs.sh OUT TREE MODROOT MODE [--kmods "NAME..."] [--extra "NAME..."]
+#        [--extra-group GROUP "NAME..."] [--bin PATH]... [--add FILE DIR]...
 #   MODROOT is the booting kernel's lib/modules/<kver> directory, used to resolve dependencies.
 #   MODE (check|run|smoke|bench) goes to /oib/mode, the default when the command line has no oib.mode=.
 #   --kmods: more kernel modules (and what they need) for /oib/ko/deps, loaded at boot; --extra: kernel
 #   modules (and what they need) for /oib/ko/extra, in load order in /oib/ko/extra.order, loaded by
-#   the tests that want them (the in-tree RDMA stack); --bin: a host binary and its libraries, into
+#   the tests that want them (the in-tree RDMA stack); --extra-group: more of them (and what they
+#   need) in /oib/ko/extra too, their order in /oib/ko/extra-GROUP.order, loaded only by the tests
+#   that name GROUP (lib.sh's load_extra GROUP); --bin: a host binary and its libraries, into
 #   /bin; --add: a file into the directory DIR of the guest.
 set -euo pipefail
 
@@ -37,11 +39,12 @@ trap 'rm -rf "$stage"' EXIT
 chmod 755 "$stage"	# the guest's /: mktemp's 0700 would keep every user but root out of everything
 mkdir -p "$stage"/{bin,dev,proc,sys,tmp,oib/ko/kunit,oib/ko/deps,oib/guest,oib/integration}
 
-kmods=() extra=()
+kmods=() extra=() groups=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kmods) read -ra kmods <<<"$2"; shift 2 ;;
 	--extra) read -ra extra <<<"$2"; shift 2 ;;
+	--extra-group) groups+=("$2" "$3"); shift 3 ;;
 	--bin)
 		cp "$2" "$stage/bin/"
 		for lib in $(ldd "$2" | grep -o '/[^ ]*'); do
@@ -217,6 +220,10 @@ kmods_into "$stage/oib/ko/deps" "$stage/oib/ko/deps.order" \
 		[ -n "${kind[$d]:-}" ] || echo "$d"
 	done)
 [ ${#extra[@]} -eq 0 ] || kmods_into "$stage/oib/ko/extra" "$stage/oib/ko/extra.order" "${extra[@]}"
+for ((i = 0; i < ${#groups[@]}; i += 2)); do
+	# shellcheck disable=SC2086 # module names are words
+	kmods_into "$stage/oib/ko/extra" "$stage/oib/ko/extra-${groups[i]}.order" ${groups[i + 1]}
+done
 
 (cd "$stage" && find . -print0 | cpio --null -o -H newc --owner=0:0 --quiet) | gzip -6 >"$out"
 plan=$(awk '{ n[$1]++; if ($1 == "driver" && seen) late = late " " $2 } $1 == "test" { seen = 1 }

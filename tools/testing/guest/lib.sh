@@ -317,10 +317,14 @@ kunit_net() {
 	return 0
 }
 
-# load_extra / unload_extra: the kernel modules in $OIB_KO/extra (the in-tree RDMA stack), in
-# order / in reverse; unload_extra takes out only what load_extra loaded.
+# load_extra [GROUP] / unload_extra: the kernel modules in $OIB_KO/extra (the in-tree RDMA stack),
+# in order, and those of GROUP after them (initramfs.sh's --extra-group: the in-tree SRP
+# initiator, srp) / in reverse; unload_extra takes out only what load_extra loaded.
 load_extra() {
 	words $OIB_KO/extra.order
+	_all=$W
+	[ -z "$1" ] || { words $OIB_KO/extra-$1.order; _all="$_all $W"; }
+	W=$_all
 	EXTRA_LOADED=
 	for _f in $W; do
 		loaded "${_f%.ko}" && continue
