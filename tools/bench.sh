@@ -31,7 +31,9 @@
 # (rounds of every benchmark, alternating; default 3), BENCH_ARGS='bench.PARAM=V ...' (module
 # parameters for every benchmark module, or oib_bench.PARAM=V / oib_bench_intree.PARAM=V).
 # Logs: build/bench.log (console), build/bench-build.log and build/bench-modules.log (compilers),
-# build/bench.results (the modules' raw result lines).
+# build/bench.results (the run's "host KEY VALUE" lines: date, commit, CPU, cores, load, accel,
+# rounds, args, only, profile; then the modules' raw result lines; make bench-doc puts its tables in
+# Documentation/benchmarks.md, tools/bench-doc.sh).
 # Exit status non-zero when the harness failed (build, guest, kernel log findings, no memcpy, rxe or
 # siw figures); oib figures reported as n/a (a phase that failed or timed out) are printed, not
 # failures.
@@ -73,6 +75,20 @@ if [ "$PROFILE" != 0 ]; then
 	profile=oib.bench_profile=1
 fi
 [ -z "$ONLY" ] || profile="$profile bench.only=$ONLY"
+# the run, as build/bench.results's first lines ("host KEY VALUE", for tools/bench-doc.sh): when it
+# began, the code, the host and how loaded it was as the guest booted, and how it was asked for
+run_info=(
+	"date $(date -u '+%Y-%m-%d %H:%M UTC')"
+	"commit $(git describe --always --dirty --abbrev=7 2>/dev/null || echo unknown)"
+	"cpu $(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+	"cores $(nproc)"
+	"load $(cut -d' ' -f1-3 /proc/loadavg)"
+	"accel $([ "${OIB_KVM:-0}" = 1 ] && echo kvm || echo tcg)"
+	"rounds ${ROUNDS:-3}"
+	"args ${BENCH_ARGS:-}"
+	"only $ONLY"
+	"profile $PROFILE"
+)
 # shellcheck disable=SC2086 # BENCH_ARGS: words for the kernel command line
 guest bench "$out/bench-build" "$modroot" "$bzimage" "${TIMEOUT:-900}" "${extra[@]}" -- \
 	oib.bench_rounds="${ROUNDS:-3}" $profile ${BENCH_ARGS:-}
@@ -80,13 +96,14 @@ guest bench "$out/bench-build" "$modroot" "$bzimage" "${TIMEOUT:-900}" "${extra[
 # the figures, from the modules' lines (kernel timestamps stripped): the guest's dmesg between its
 # markers, or, if it died before printing that, the same lines as the console showed them
 echo
+printf 'host %s\n' "${run_info[@]}" >"$out/bench.results"
 if grep -q '^oib-guest: bench results end' "$out/bench.log"; then
 	sed -n '/^oib-guest: bench results begin/,/^oib-guest: bench results end/p' "$out/bench.log"
 else
 	echo "bench: the guest did not finish; figures from the console" >&2
 	cat "$out/bench.log"
-fi | sed -n 's/^\(\[[ 0-9.]*\] \)*oib-bench: //p' >"$out/bench.results"
-grep -v '^\(result\|n/a\|clock\|mem\|idle\) ' "$out/bench.results" | awk '!seen[$0]++ { print "bench: " $0 }' || true
+fi | sed -n 's/^\(\[[ 0-9.]*\] \)*oib-bench: //p' >>"$out/bench.results"
+grep -v '^\(host\|result\|n/a\|clock\|mem\|idle\) ' "$out/bench.results" | awk '!seen[$0]++ { print "bench: " $0 }' || true
 missing=0
 one=$ONLY
 figs=$(tools/bench-figures.sh "$out/bench.results" "$out/bench.missing" "$one")
