@@ -43,7 +43,7 @@ section() {
 	echo
 	echo "The run of $(host date): commit \`$(host commit)\`, $(host rounds) rounds, on a host with" \
 		"$(host cores) cores ($(host cpu)), load average $(host load) as the guest booted;" \
-		"QEMU with ${accel^^}, ${cpus:-?} vCPUs${args:+; \`BENCH_ARGS=$args\`}."
+		"QEMU with ${accel^^}, ${cpus:-?} vCPUs${args:+; \`BENCH_ARGS=$args\`}." | fmt -w 100
 	awk '
 	function heading(h) {
 		if (h ~ /^test \(median\)/) return "RC: oib_rxe against the in-tree rxe and siw"

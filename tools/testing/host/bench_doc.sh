@@ -29,14 +29,16 @@ end='<!-- bench-doc end -->'
 printf '# Benchmarks\n\nintro\n\n%s\nold tables\n%s\n\nafter the tables\n' "$begin" "$end" >"$tmp/doc.md"
 cp "$tmp/doc.md" "$tmp/orig.md"
 
-t "writes the doc from the sample" "$gen" "$sample" "$tmp/doc.md"
+quiet() { "$@" >/dev/null; }
+t "writes the doc from the sample" quiet "$gen" "$sample" "$tmp/doc.md"
 t "the text before the section is kept" hasx "$tmp/doc.md" "intro"
 t "the text after the section is kept" hasx "$tmp/doc.md" "after the tables"
 t "the old tables are gone" sh -c "! grep -qx 'old tables' '$tmp/doc.md'"
 t "both markers are kept, once each" sh -c "[ \$(grep -cxF -- '$begin' '$tmp/doc.md') = 1 ] &&
 	[ \$(grep -cxF -- '$end' '$tmp/doc.md') = 1 ]"
-t "the run's date, commit, host and load" has "$tmp/doc.md" \
-	'The run of 2026-01-01 00:00 UTC: commit `sample`, 3 rounds, on a host with 2 cores (Sample CPU @ 2.60GHz), load average 0.50 0.40 0.30 as the guest booted; QEMU with TCG, 2 vCPUs.'
+t "the run's date, commit, host and load, within 100 columns" sh -c "awk '/^The run of/,/^\$/' '$tmp/doc.md' |
+	tr '\n' ' ' | grep -qF 'The run of 2026-01-01 00:00 UTC: commit \`sample\`, 3 rounds, on a host with 2 cores (Sample CPU @ 2.60GHz), load average 0.50 0.40 0.30 as the guest booted; QEMU with TCG, 2 vCPUs.' &&
+	! awk '/^The run of/,/^\$/' '$tmp/doc.md' | grep -q '.\{101\}'"
 for h in "RC: oib_rxe against the in-tree rxe and siw" "RC: cycles per message and per byte" \
 	"XRC fan-in" "iWARP: oib_siw against the in-tree siw" "MAD layer and IB CM" \
 	"RDMA CM and krping" "RoCEv2 over UDP" "Userspace verbs" "Storage: SRP"; do
