@@ -18,8 +18,9 @@ die() { echo "bench-doc: $*" >&2; exit 1; }
 
 [ -r "$results" ] || die "$results: no such file (make bench writes it)"
 [ -r "$doc" ] || die "$doc: no such file"
-[ "$(grep -cxF "$begin" "$doc")" = 1 ] && [ "$(grep -cxF "$end" "$doc")" = 1 ] ||
+if [ "$(grep -cxF "$begin" "$doc")" != 1 ] || [ "$(grep -cxF "$end" "$doc")" != 1 ]; then
 	die "$doc: wants each marker line once: '$begin' and '$end'"
+fi
 
 # host KEY: the value of the results' "host KEY VALUE" line
 host() { awk -v k="$1" '$1 == "host" && $2 == k { sub(/^host [^ ]* ?/, ""); print; exit }' "$results"; }

@@ -12,7 +12,7 @@
 #   in-tree rxe's and siw's), or "memcpy" alone; PHASE: the one phase a run measured (ONLY=): no
 #   memcpy reference then is no failure.
 set -euo pipefail
-[ $# -ge 1 ] && [ $# -le 3 ] || { echo "usage: $0 RESULTS [MISSING [PHASE]]" >&2; exit 2; }
+if [ $# -lt 1 ] || [ $# -gt 3 ]; then echo "usage: $0 RESULTS [MISSING [PHASE]]" >&2; exit 2; fi
 [ -r "$1" ] || { echo "bench-figures: $1: no such file" >&2; exit 2; }
 exec awk -v out="${2:-/dev/null}" -v one="${3:-}" '
 # one figure from raw counts: one-way latency in us, a rate in Mpps (Mops/s), MAD round trips per
