@@ -1443,11 +1443,13 @@ static void rc_remove_busy(struct kunit *test)
  * A WRITE and a READ behind it, the WRITE's ACK and the READ's response lost: the requester sends
  * both again, and the responder acknowledges the duplicate WRITE with the WRITE's PSN, never the
  * READ's (requesters such as the in-tree rxe take an ACK for a read's PSN as its completion, data
- * or not).  Then the READ's answer completes it with the bytes.
+ * or not).  Then the READ's answer completes it with the bytes.  The ACK timeout is the pair's
+ * default (67 ms, 7 retries): with 1 ms (timeout 8) the retries ran out whenever the guest's vCPUs
+ * were descheduled for 8 ms, as on a loaded host, and the WRITE failed with RETRY_EXC_ERR.
  */
 static void rc_dup_ack_psn(struct kunit *test)
 {
-	struct rc_cfg cfg = { .timeout = 8 };
+	struct rc_cfg cfg = {};
 	struct rc_pair *p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
 	struct orxe_fault_rule ack = { .action = ORXE_FAULT_DROP, .opcode = ORXE_RC_ACKNOWLEDGE,
 				      .qpn = ORXE_FAULT_ANY, .count = 1 };

@@ -13,9 +13,11 @@ exec </dev/console >/dev/console 2>&1
 
 read -r mode </oib/mode
 glob=
+parts=kunit,integration,user
 for arg in $CMDLINE; do
 	case $arg in
 	oib.mode=*) mode=${arg#*=} ;;
+	oib.parts=*) parts=${arg#*=} ;;
 	kunit.filter_glob=*) glob=${arg#*=} ;;
 	esac
 done
@@ -28,7 +30,7 @@ while [ "$V" != tsc ] && [ $i -lt 100 ]; do
 	i=$((i + 1))
 	get $cs
 done
-msg "mode $mode, clocksource $V${glob:+, filter $glob}"
+msg "mode $mode, clocksource $V${glob:+, filter $glob}, parts $parts"
 
 # insmod of a KUnit module waits for all its suites (the allocation-failure sweeps take minutes under
 # TCG): give the hung-task detector 10 minutes, still well inside the run's own timeout.
@@ -102,6 +104,7 @@ integration() {
 		i=$((i + 1))
 		n=${s##*/}
 		n=${n%.sh}
+		msg "integration: $n"
 		{ timeout 600 sh "$s"; echo $? >/tmp/rc; } 2>&1 | sed 's/^/    # /'
 		read -r rc </tmp/rc
 		case $rc in
@@ -122,15 +125,21 @@ userprogs() {
 		[ -x "$p" ] || continue
 		n=${p##*/}
 		[ -z "$glob" ] || case $n in $sg) ;; *) continue ;; esac
+		msg "user: $n"
 		timeout 600 "$p" || msg "$n: exit status $?"
 	done
 }
 
-# check mode: $OIB_KO/plan, one "driver|lib|test NAME" a line, in order: a driver or a KUnit helper
-# (lib) is loaded and stays; a test module is loaded (its suites run) and unloaded.
-check() {
-	kmemleak_mark
-	load_deps
+# part NAME: check mode's part NAME (kunit, integration or user) is this guest's (oib.parts=, a
+# comma-separated list, default all three: make check boots two guests at once, each with its parts).
+part() {
+	case ",$parts," in *",$1,"*) return 0 ;; esac
+	return 1
+}
+
+# check mode's KUnit part: $OIB_KO/plan, one "driver|lib|test NAME" a line, in order: a driver or a
+# KUnit helper (lib) is loaded and stays; a test module is loaded (its suites run) and unloaded.
+kunit_modules() {
 	kunit_net up
 	libs=
 	while read -r kind m; do
@@ -143,10 +152,23 @@ check() {
 	for m in $libs; do unload $m; done
 	kunit_net down
 	msg "kunit modules done"
-	integration
-	msg "integration done"
-	userprogs
-	msg "userspace tests done"
+}
+
+# check mode: this guest's parts, with every driver module loaded around the integration scripts and
+# the userspace tests; then the driver modules unload and kmemleak looks for what they left.
+check() {
+	kmemleak_mark
+	load_deps
+	! part kunit || kunit_modules
+	load_drivers
+	if part integration; then
+		integration
+		msg "integration done"
+	fi
+	if part user; then
+		userprogs
+		msg "userspace tests done"
+	fi
 	unload_drivers
 	kmemleak
 }
