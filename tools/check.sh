@@ -137,6 +137,26 @@ smoke() {
 	echo "smoke: qemu $qrc"
 }
 
+# host_tests: each tools/testing/host/*.sh (tests of the host's own tools, TAP, no kernel), its
+# "ok" and "not ok" lines counted; one that exits non-zero with no "not ok" line fails once more.
+host_tests() {
+	local f res ok bad rc
+	for f in tools/testing/host/*.sh; do
+		[ -e "$f" ] || continue
+		res=$("$f" 2>&1) && rc=0 || rc=$?
+		ok=$(grep -c '^ok ' <<<"$res" || true)
+		bad=$(grep -c '^not ok ' <<<"$res" || true)
+		grep '^not ok ' <<<"$res" || true
+		echo "host: $(basename "$f" .sh): $ok passed, $bad failed"
+		passed=$((passed + ok)) failed=$((failed + bad))
+		[ "$rc" = 0 ] || [ "$bad" -gt 0 ] || fail "$f: exit status $rc"
+	done
+}
+if [ -z "${SUITE:-}" ]; then
+	section "tests of the host's tools"
+	host_tests
+fi
+
 section "dependencies and test kernel"
 kernel test iproute2 rdmacm-utils ibverbs-providers ibverbs-utils tcpdump
 echo "kernel: $kdir ($kver)"
