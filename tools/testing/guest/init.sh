@@ -14,10 +14,12 @@ exec </dev/console >/dev/console 2>&1
 read -r mode </oib/mode
 glob=
 parts=kunit,integration,user
+moved=
 for arg in $CMDLINE; do
 	case $arg in
 	oib.mode=*) mode=${arg#*=} ;;
 	oib.parts=*) parts=${arg#*=} ;;
+	oib.kunit_moved=*) moved=${arg#*=} ;;
 	kunit.filter_glob=*) glob=${arg#*=} ;;
 	esac
 done
@@ -130,23 +132,39 @@ userprogs() {
 	done
 }
 
-# part NAME: check mode's part NAME (kunit, integration or user) is this guest's (oib.parts=, a
-# comma-separated list, default all three: make check boots two guests at once, each with its parts).
+# part NAME: check mode's part NAME is this guest's (oib.parts=, a comma-separated list, default
+# kunit,integration,user: make check boots two guests at once, each with its parts).  The KUnit test
+# modules named in oib.kunit_moved= (comma-separated) are not part kunit's but part kunit_moved's, so
+# that make check can even out its two guests.
 part() {
 	case ",$parts," in *",$1,"*) return 0 ;; esac
 	return 1
 }
+# mine NAME: the KUnit test module NAME is this guest's to run.
+mine() {
+	case ",$moved," in
+	*",$1,"*) part kunit_moved ;;
+	*) part kunit ;;
+	esac
+}
 
-# check mode's KUnit part: $OIB_KO/plan, one "driver|lib|test NAME" a line, in order: a driver or a
-# KUnit helper (lib) is loaded and stays; a test module is loaded (its suites run) and unloaded.
+# check mode's KUnit parts: $OIB_KO/plan, one "driver|lib|test NAME" a line, in order: a driver or a
+# KUnit helper (lib) is loaded and stays; a test module of this guest's is loaded (its suites run)
+# and unloaded.
 kunit_modules() {
 	kunit_net up
 	libs=
+	_ifs=$IFS
+	IFS=,
+	for m in $moved; do
+		grep -q "^test $m\$" $OIB_KO/plan || fail "oib.kunit_moved: no KUnit test module $m"
+	done
+	IFS=$_ifs
 	while read -r kind m; do
 		case $kind in
 		driver) load $m ;;
 		lib) load $m && libs="$m $libs" ;;
-		test) load $m && unload $m ;;
+		test) ! mine $m || { load $m && unload $m; } ;;
 		esac
 	done <$OIB_KO/plan
 	for m in $libs; do unload $m; done
@@ -159,7 +177,9 @@ kunit_modules() {
 check() {
 	kmemleak_mark
 	load_deps
-	! part kunit || kunit_modules
+	if part kunit || part kunit_moved; then
+		kunit_modules
+	fi
 	load_drivers
 	if part integration; then
 		integration
