@@ -6,7 +6,6 @@
  * delivery, retry and RNR exhaustion, late receives, COMM_EST, sends posted in RTR, seeded fuzzes
  * of frames and of trains into the ports, and device removal with traffic in flight.
  */
-#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/prandom.h>
 #include <linux/skbuff.h>
@@ -413,12 +412,11 @@ static void rc_srq_solicited(struct kunit *test)
 	/*
 	 * Not solicited: the CQ stays quiet.  The send's completion means b added its receive
 	 * completion (b answers after it), and a wake would have queued the CQ's completion work
-	 * then; but no later event says that work has run, and the solicited send below leaves the
-	 * same count whether or not this one woke the CQ.  So this one negative waits a while.
+	 * then: once that work is flushed, a wrong handler call would have been counted.
 	 */
 	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 1, 0, 100, 0));
 	rc_expect_wc(test, p->a.scq, 1, OIB_WC_SUCCESS, OIB_WC_SEND, 100);
-	msleep(50);
+	oib_rxe_cq_flush(p->b.rcq);
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&p->b.comps));
 	/* solicited: it wakes */
 	KUNIT_ASSERT_EQ(test, 0, oib_post_send(p->a.qp, &wr, NULL));
