@@ -3,6 +3,7 @@
 #   make check      W=1 builds, KUnit and integration tests under QEMU, stock-kernel smoke
 #   make run        the demo under QEMU
 #   make bench      RC rate, RDMA bandwidth and latency of oib vs the in-tree rxe vs memcpy, under QEMU
+#   make bench-doc  the tables of the last make bench (build/bench.results) into Documentation/benchmarks.md
 #   make w1         W=1 build in a copy, build/w1 (tools/build.sh), fails on any warning
 #   make checkpatch | sparse | clean
 # Variables: KDIR=<kernel build dir>, SUITE=<KUnit glob>, TIMEOUT=<s>, SMOKE=0, V=1, OIB_KVM=1,
@@ -16,7 +17,7 @@ kdir = $(or $(KDIR),$(error KDIR is empty: tools/kernel.sh failed))
 KSRC ?= $(or $(OIB_CACHE),$(HOME)/.cache/oib)/src/linux-source-6.12
 export SUITE TIMEOUT SMOKE V OIB_KVM ROUNDS BENCH_ARGS
 
-.PHONY: all modules clean check run bench w1 checkpatch sparse
+.PHONY: all modules clean check run bench bench-doc w1 checkpatch sparse
 all: modules
 
 modules:
@@ -30,6 +31,9 @@ run:
 
 bench:
 	tools/bench.sh
+
+bench-doc:
+	tools/bench-doc.sh
 
 w1:
 	tools/build.sh $(kdir) build/w1

@@ -6,12 +6,13 @@
 # mode), whose results are counted after the test kernel's.
 # Environment: SUITE=<glob> (kunit.filter_glob; also selects integration scripts), TIMEOUT=<s> (test
 # kernel guest, default 1800), SMOKE=0 (skip the stock kernel), V=1 (whole console on stdout).
-# Logs: build/check.log, build/smoke.log (consoles), build/test.log, build/stock.log (compilers),
-# build/smoke.out (what the stock kernel's build and boot printed).
+# Logs: build/check-kunit.log, build/check-rest.log (the two test guests' consoles), build/smoke.log,
+# build/test.log, build/stock.log (compilers), build/smoke.out (what the stock kernel's build and boot
+# printed).
 # The last line is "N passed, N failed[, N skipped]"; the exit status is non-zero if anything failed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-passed=0 failed=0 skipped=0 done=0 smoke_pid=
+passed=0 failed=0 skipped=0 done=0 smoke_pid= pids=()
 
 # The summary line, also when something fails half-way.
 finish() {
@@ -30,14 +31,15 @@ kill_tree() {
 	for c in $(pgrep -P "$1" || true); do kill_tree "$c"; done
 	kill "$1" 2>/dev/null || true
 }
-trap 'rc=$?; [ -z "$smoke_pid" ] || kill_tree "$smoke_pid"; [ $done = 1 ] || { echo "check: aborted (exit status $rc)"; failed=$((failed + 1)); finish; }' EXIT
+trap 'rc=$?; for p in $smoke_pid "${pids[@]}"; do kill_tree "$p"; done; [ $done = 1 ] || { echo "check: aborted (exit status $rc)"; failed=$((failed + 1)); finish; }' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 section() { printf '\n== %s\n' "$*"; }
 fail() { echo "check: FAIL: $*"; failed=$((failed + 1)); }
 fatal() { fail "$*"; finish || exit 1; }
 
-# results NAME: counts the KTAP results and the findings of build/NAME.log.
+# results NAME: counts the KTAP results and the findings of build/NAME.log; sets nresults to the
+# number of results.
 results() {
 	local log=$out/$1.log res
 	[ "$qrc" = 0 ] || fail "QEMU exit status $qrc$([ "$qrc" = 124 ] && echo ' (timeout)')"
@@ -47,7 +49,7 @@ results() {
 	echo "$res"
 	set -- $(tail -1 <<<"$res")
 	passed=$((passed + $1)) failed=$((failed + $3)) skipped=$((skipped + $5))
-	[ $(($1 + $3 + $5)) -gt 0 ] || fail "no test results in $log${SUITE:+ (does SUITE=$SUITE match anything?)}"
+	nresults=$(($1 + $3 + $5))
 	section "$(basename "$log" .log): log findings"
 	findings "$log"
 	failed=$((failed + nfind))
@@ -85,13 +87,13 @@ counted() {
 	[ $bad = 0 ]
 }
 
-# captures NAME: pulls the captures a run printed out of its console log (build/pcap/) and has
+# captures NAME: pulls the captures a run printed out of its console log (build/pcap/NAME/) and has
 # tshark decode each, none malformed, with every field value the test expects (see expected) and
 # every count it gives (see counted).  An oib_rxe fabric's capture must decode as RoCEv2
 # (InfiniBand over UDP 4791) frame by frame; one named iwarp* (tcpdump on the wire of oib_siw's
 # TCP connections) must decode as iWARP: MPA, DDP and RDMAP.  Each capture counts as one test.
 captures() {
-	local log=$out/$1.log dir=$out/pcap f frames proto what decoded bad
+	local log=$out/$1.log dir=$out/pcap/$1 f frames proto what decoded bad
 	grep -q 'OIB-PCAP-BEGIN' "$log" || return 0
 	section "$1: captures"
 	rm -rf "$dir"
@@ -135,6 +137,26 @@ smoke() {
 	echo "smoke: qemu $qrc"
 }
 
+# host_tests: each tools/testing/host/*.sh (tests of the host's own tools, TAP, no kernel), its
+# "ok" and "not ok" lines counted; one that exits non-zero with no "not ok" line fails once more.
+host_tests() {
+	local f res ok bad rc
+	for f in tools/testing/host/*.sh; do
+		[ -e "$f" ] || continue
+		res=$("$f" 2>&1) && rc=0 || rc=$?
+		ok=$(grep -c '^ok ' <<<"$res" || true)
+		bad=$(grep -c '^not ok ' <<<"$res" || true)
+		grep '^not ok ' <<<"$res" || true
+		echo "host: $(basename "$f" .sh): $ok passed, $bad failed"
+		passed=$((passed + ok)) failed=$((failed + bad))
+		[ "$rc" = 0 ] || [ "$bad" -gt 0 ] || fail "$f: exit status $rc"
+	done
+}
+if [ -z "${SUITE:-}" ]; then
+	section "tests of the host's tools"
+	host_tests
+fi
+
 section "dependencies and test kernel"
 kernel test iproute2 rdmacm-utils ibverbs-providers ibverbs-utils tcpdump
 echo "kernel: $kdir ($kver)"
@@ -174,12 +196,37 @@ for p in rxe siw; do
 done
 args=(kunit.enable=1)
 [ -z "${SUITE:-}" ] || args+=("kunit.filter_glob=$SUITE")
-section "test kernel: boot (KUnit, integration)"
+# Two guests of the test kernel at once, from one initramfs: the KUnit suites in one
+# (build/check-kunit.log), the integration scripts and the userspace tests in the other
+# (build/check-rest.log).  A guest keeps about one host CPU busy (most of its work is one thread):
+# two use both of a 2-CPU machine.  Their output lines are prefixed with their part.  The KUnit
+# test modules of $moved run in the second guest, to even the two out (on a quiet 2-CPU host the
+# KUnit suites took 410 s, the rest 300 s; oib_cma_loss_test, 500 connections with losses twice,
+# about 60 s of the 410).
+moved=oib_cma_loss_test
+args+=("oib.kunit_moved=$moved")
+section "test kernel: boot (two guests: KUnit | integration and userspace)"
 t=$(date +%s)
-guest check "$out/test" "$modroot" "$bzimage" "${TIMEOUT:-1800}" "${interop[@]}" -- "${args[@]}"
-results check
-echo "check: the test kernel's guest took $(($(date +%s) - t)) s"
-captures check
+tools/initramfs.sh "$out/check.cpio.gz" "$out/test" "$modroot" check "${interop[@]}"
+pids=()
+for g in kunit:kunit rest:kunit_moved,integration,user; do
+	name=check-${g%%:*}
+	( rc=0
+	  tools/qemu.sh "$bzimage" "$out/check.cpio.gz" "$out/$name.log" "${TIMEOUT:-1800}" \
+		oib.mode=check "oib.parts=${g#*:}" "${args[@]}" | sed -u "s/^/[${g%%:*}] /" || rc=${PIPESTATUS[0]}
+	  echo "$rc" >"$out/$name.qrc" ) &
+	pids+=($!)
+done
+wait "${pids[@]}"
+echo "check: the test kernel's guests took $(($(date +%s) - t)) s"
+total=0
+for name in check-kunit check-rest; do
+	qrc=$(cat "$out/$name.qrc")
+	results "$name"
+	total=$((total + nresults))
+	captures "$name"
+done
+[ $total -gt 0 ] || fail "no test results${SUITE:+ (does SUITE=$SUITE match anything?)}"
 
 if [ -n "$smoke_pid" ]; then
 	section "stock kernel: build and boot (smoke)"
@@ -191,7 +238,7 @@ if [ -n "$smoke_pid" ]; then
 		none) fatal "no Debian 6.1 kernel with headers (linux-image-amd64, linux-headers-amd64)" ;;
 		build) fatal "build against the stock kernel" ;;
 		warnings) failed=$((failed + n)) ;;
-		qemu) qrc=$n; results smoke ;;
+		qemu) qrc=$n; results smoke; [ "$nresults" -gt 0 ] || fail "no smoke results" ;;
 		esac
 	done < <(sed -n 's/^smoke: //p' "$out/smoke.out")
 	grep -q '^smoke: qemu' "$out/smoke.out" || fail "the stock kernel's smoke run did not finish (build/smoke.out)"

@@ -6,7 +6,6 @@
  * QP recovery, unsupported requests answered, unsolicited and duplicate responses.
  */
 #include <linux/cpumask.h>
-#include <linux/delay.h>
 #include <linux/ktime.h>
 #include <linux/slab.h>
 #include "oib_toolkit_mad.h"
@@ -247,10 +246,12 @@ static void mad_cancel_before_send_completion(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, madt_wait(&p->b, &p->b.requests, 32));
 	/*
 	 * With a's send completions held, no fence through a's port can pass (a marker's own send
-	 * completion is held), and its handlers run at the end of a port work run that may still be
-	 * going: this negative waits a while.
+	 * completion is held), and its handlers run at the end of a port work run: once b's answers
+	 * to the 31 sends not cancelled have reached a's port, and its work is flushed, any wrong
+	 * completion would have been counted.
 	 */
-	msleep(100);
+	KUNIT_ASSERT_TRUE(test, madt_wait_stat(p->da, OIB_MAD_PORT_RESPONSES, 31));
+	KUNIT_ASSERT_EQ(test, 0, oib_mad_port_flush(p->da, 1));
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&p->a.completed));
 	KUNIT_EXPECT_EQ(test, 32ULL, oib_mad_port_stat(p->da, 1, OIB_MAD_PORT_MAX_OUTSTANDING));
 	KUNIT_ASSERT_EQ(test, 0, oib_mad_port_hold_send_completions(p->da, 1, false));
@@ -295,7 +296,7 @@ static void mad_response_before_send_completion(struct kunit *test)
 	madt_send(test, &p->a, p->ah, MADT_CLASS, 0, 20000, 0);
 	KUNIT_ASSERT_TRUE(test, madt_wait_stat(p->da, OIB_MAD_PORT_RESPONSES, 1));
 	/* No fence passes a port whose send completions are held: see above. */
-	msleep(50);
+	KUNIT_ASSERT_EQ(test, 0, oib_mad_port_flush(p->da, 1));
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&p->a.responses));
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&p->a.completed));
 	KUNIT_ASSERT_EQ(test, 0, oib_mad_port_hold_send_completions(p->da, 1, false));

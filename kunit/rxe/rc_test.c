@@ -6,7 +6,6 @@
  * delivery, retry and RNR exhaustion, late receives, COMM_EST, sends posted in RTR, seeded fuzzes
  * of frames and of trains into the ports, and device removal with traffic in flight.
  */
-#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/prandom.h>
 #include <linux/skbuff.h>
@@ -413,12 +412,11 @@ static void rc_srq_solicited(struct kunit *test)
 	/*
 	 * Not solicited: the CQ stays quiet.  The send's completion means b added its receive
 	 * completion (b answers after it), and a wake would have queued the CQ's completion work
-	 * then; but no later event says that work has run, and the solicited send below leaves the
-	 * same count whether or not this one woke the CQ.  So this one negative waits a while.
+	 * then: once that work is flushed, a wrong handler call would have been counted.
 	 */
 	KUNIT_ASSERT_EQ(test, 0, rc_post(&p->a, &p->b, OIB_WR_SEND, 1, 0, 100, 0));
 	rc_expect_wc(test, p->a.scq, 1, OIB_WC_SUCCESS, OIB_WC_SEND, 100);
-	msleep(50);
+	oib_rxe_cq_flush(p->b.rcq);
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&p->b.comps));
 	/* solicited: it wakes */
 	KUNIT_ASSERT_EQ(test, 0, oib_post_send(p->a.qp, &wr, NULL));
@@ -1443,11 +1441,13 @@ static void rc_remove_busy(struct kunit *test)
  * A WRITE and a READ behind it, the WRITE's ACK and the READ's response lost: the requester sends
  * both again, and the responder acknowledges the duplicate WRITE with the WRITE's PSN, never the
  * READ's (requesters such as the in-tree rxe take an ACK for a read's PSN as its completion, data
- * or not).  Then the READ's answer completes it with the bytes.
+ * or not).  Then the READ's answer completes it with the bytes.  The ACK timeout is the pair's
+ * default (67 ms, 7 retries): with 1 ms (timeout 8) the retries ran out whenever the guest's vCPUs
+ * were descheduled for 8 ms, as on a loaded host, and the WRITE failed with RETRY_EXC_ERR.
  */
 static void rc_dup_ack_psn(struct kunit *test)
 {
-	struct rc_cfg cfg = { .timeout = 8 };
+	struct rc_cfg cfg = {};
 	struct rc_pair *p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
 	struct orxe_fault_rule ack = { .action = ORXE_FAULT_DROP, .opcode = ORXE_RC_ACKNOWLEDGE,
 				      .qpn = ORXE_FAULT_ANY, .count = 1 };

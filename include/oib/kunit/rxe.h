@@ -454,6 +454,9 @@ u32 oib_rxe_train_split(struct sk_buff *skb, struct sk_buff_head *frames);
 /* Whether a port executes a train's RC write middle packets as runs (orxe_port.c); what it was. */
 bool oib_rxe_set_rx_runs(bool on);
 
+/* Wait until the completion handler call or CQ event the CQ had queued has run (orxe_cq.c). */
+void oib_rxe_cq_flush(struct oib_cq *cq);
+
 /* ---- Parsing frames ---- */
 
 /* Why the parser refused a frame; oib_rxe_pkt_parse() returns the negative. */

@@ -13,9 +13,13 @@ exec </dev/console >/dev/console 2>&1
 
 read -r mode </oib/mode
 glob=
+parts=kunit,integration,user
+moved=
 for arg in $CMDLINE; do
 	case $arg in
 	oib.mode=*) mode=${arg#*=} ;;
+	oib.parts=*) parts=${arg#*=} ;;
+	oib.kunit_moved=*) moved=${arg#*=} ;;
 	kunit.filter_glob=*) glob=${arg#*=} ;;
 	esac
 done
@@ -28,7 +32,7 @@ while [ "$V" != tsc ] && [ $i -lt 100 ]; do
 	i=$((i + 1))
 	get $cs
 done
-msg "mode $mode, clocksource $V${glob:+, filter $glob}"
+msg "mode $mode, clocksource $V${glob:+, filter $glob}, parts $parts"
 
 # insmod of a KUnit module waits for all its suites (the allocation-failure sweeps take minutes under
 # TCG): give the hung-task detector 10 minutes, still well inside the run's own timeout.
@@ -86,7 +90,8 @@ selected() {
 	return 1
 }
 
-# Runs the selected integration scripts as one KTAP suite; exit status 4 means skipped.
+# Runs the selected integration scripts as one KTAP suite; exit status 4 (a prerequisite missing)
+# fails like any other.
 integration() {
 	list=
 	for s in /oib/integration/*.sh; do
@@ -102,11 +107,14 @@ integration() {
 		i=$((i + 1))
 		n=${s##*/}
 		n=${n%.sh}
+		msg "integration: $n"
 		{ timeout 600 sh "$s"; echo $? >/tmp/rc; } 2>&1 | sed 's/^/    # /'
 		read -r rc </tmp/rc
 		case $rc in
 		0) echo "    ok $i $n" ;;
-		4) echo "    ok $i $n # SKIP" ;;
+		4)	# make check gives every script what it needs: a missing one is a failure
+			echo "    not ok $i $n # a prerequisite is missing (exit status 4)"
+			bad=1 ;;
 		*) echo "    not ok $i $n # exit status $rc"; bad=1 ;;
 		esac
 	done
@@ -122,31 +130,68 @@ userprogs() {
 		[ -x "$p" ] || continue
 		n=${p##*/}
 		[ -z "$glob" ] || case $n in $sg) ;; *) continue ;; esac
+		msg "user: $n"
 		timeout 600 "$p" || msg "$n: exit status $?"
 	done
 }
 
-# check mode: $OIB_KO/plan, one "driver|lib|test NAME" a line, in order: a driver or a KUnit helper
-# (lib) is loaded and stays; a test module is loaded (its suites run) and unloaded.
-check() {
-	kmemleak_mark
-	load_deps
+# part NAME: check mode's part NAME is this guest's (oib.parts=, a comma-separated list, default
+# kunit,integration,user: make check boots two guests at once, each with its parts).  The KUnit test
+# modules named in oib.kunit_moved= (comma-separated) are not part kunit's but part kunit_moved's, so
+# that make check can even out its two guests.
+part() {
+	case ",$parts," in *",$1,"*) return 0 ;; esac
+	return 1
+}
+# mine NAME: the KUnit test module NAME is this guest's to run.
+mine() {
+	case ",$moved," in
+	*",$1,"*) part kunit_moved ;;
+	*) part kunit ;;
+	esac
+}
+
+# check mode's KUnit parts: $OIB_KO/plan, one "driver|lib|test NAME" a line, in order: a driver or a
+# KUnit helper (lib) is loaded and stays; a test module of this guest's is loaded (its suites run)
+# and unloaded.
+kunit_modules() {
 	kunit_net up
 	libs=
+	_ifs=$IFS
+	IFS=,
+	for m in $moved; do
+		grep -q "^test $m\$" $OIB_KO/plan || fail "oib.kunit_moved: no KUnit test module $m"
+	done
+	IFS=$_ifs
 	while read -r kind m; do
 		case $kind in
 		driver) load $m ;;
 		lib) load $m && libs="$m $libs" ;;
-		test) load $m && unload $m ;;
+		test) ! mine $m || { load $m && unload $m; } ;;
 		esac
 	done <$OIB_KO/plan
 	for m in $libs; do unload $m; done
 	kunit_net down
 	msg "kunit modules done"
-	integration
-	msg "integration done"
-	userprogs
-	msg "userspace tests done"
+}
+
+# check mode: this guest's parts, with every driver module loaded around the integration scripts and
+# the userspace tests; then the driver modules unload and kmemleak looks for what they left.
+check() {
+	kmemleak_mark
+	load_deps
+	if part kunit || part kunit_moved; then
+		kunit_modules
+	fi
+	load_drivers
+	if part integration; then
+		integration
+		msg "integration done"
+	fi
+	if part user; then
+		userprogs
+		msg "userspace tests done"
+	fi
 	unload_drivers
 	kmemleak
 }

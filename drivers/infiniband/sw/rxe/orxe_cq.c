@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Completion queues: the ring, arming, the completion handler, and overflow. */
+#include <kunit/visibility.h>
 #include <linux/module.h>
 #include <linux/topology.h>
 #include "orxe.h"
@@ -22,6 +23,13 @@ static void orxe_cq_comp_work(struct work_struct *work)
 	if ((pending & ORXE_CQ_WAKE) && cq->ib.comp_handler)
 		cq->ib.comp_handler(&cq->ib, cq->ib.cq_context);
 }
+
+/* Tests: wait until a handler call or event the CQ had queued has run. */
+void oib_rxe_cq_flush(struct oib_cq *ibcq)
+{
+	flush_work(&to_rcq(ibcq)->comp_work);
+}
+EXPORT_SYMBOL_IF_KUNIT(oib_rxe_cq_flush);
 
 int orxe_create_cq(struct oib_cq *ibcq, const struct oib_cq_init_attr *attr)
 {
