@@ -185,8 +185,8 @@ fi
 # of the initial namespace), rdma-core's tools with their provider libraries, iproute2's ip and
 # tcpdump (oib_siw's wire, captured for tshark);
 # brd, the RAM disk driver, for oib_srpt's block device LUNs (loaded by that test, with its sizes);
-# the in-tree SRP initiator, loaded only by the SRP interop test
-interop=(--kmods veth --extra "rdma_rxe siw rdma_ucm ib_uverbs brd" --extra-group srp ib_srp)
+# the in-tree SRP initiator and target, each loaded only by its SRP interop test
+interop=(--kmods veth --extra "rdma_rxe siw rdma_ucm ib_uverbs brd" --extra-group srp ib_srp --extra-group lio ib_srpt)
 for b in ip rdma rping ibv_devices tcpdump; do interop+=(--bin "$(command -v $b)"); done
 for ko in "$out"/test/tools/testing/interop/*.ko; do interop+=(--add "$ko" oib/interop); done
 interop+=(--add /lib/x86_64-linux-gnu/libgcc_s.so.1 lib/x86_64-linux-gnu)	# rping's threads dlopen it
