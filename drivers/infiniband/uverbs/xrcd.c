@@ -13,17 +13,21 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/module.h>
+#include <linux/path.h>
 #include <linux/slab.h>
 #include "uverbs.h"
 
 /*
- * A table entry: the domain of the file @inode (held by ihold() while in the table).  @openers,
- * under udev->xrcd_lock, counts the open handles made through it, in every context; each of
- * them holds the domain, so the last one's close is the domain's last put.
+ * A table entry: the domain of the file @inode.  While in the table it holds @inode (ihold())
+ * and @path, the file's mount and dentry (path_get()): the mount stays busy (umount is -EBUSY,
+ * a lazy umount leaves the superblock alive) until the entry's iput() is done.  @openers, under
+ * udev->xrcd_lock, counts the open handles made through it, in every context; each of them
+ * holds the domain, so the last one's close is the domain's last put.
  */
 struct oib_uverbs_xrcd_inode {
 	struct list_head list;
 	struct inode *inode;
+	struct path path;
 	struct oib_xrcd *xrcd;
 	unsigned int openers;
 };
@@ -40,10 +44,9 @@ static struct oib_uverbs_xrcd_inode *oib_uverbs_xrcd_find(struct oib_uverbs_devi
 	return NULL;
 }
 
-/* A new domain for @inode, entered in the table with one opener. */
+/* A new domain for @f's inode, entered in the table with one opener. */
 static struct oib_uverbs_xrcd_inode *oib_uverbs_xrcd_new(struct oib_uverbs_device *udev,
-							 struct oib_device *ibdev,
-							 struct inode *inode)
+							 struct oib_device *ibdev, struct file *f)
 {
 	struct oib_uverbs_xrcd_inode *e = kzalloc(sizeof(*e), GFP_KERNEL);
 
@@ -56,29 +59,31 @@ static struct oib_uverbs_xrcd_inode *oib_uverbs_xrcd_new(struct oib_uverbs_devic
 		kfree(e);
 		return ERR_CAST(err);
 	}
-	ihold(inode);
-	e->inode = inode;
+	e->inode = file_inode(f);
+	ihold(e->inode);
+	e->path = f->f_path;
+	path_get(&e->path);
 	e->openers = 1;
 	list_add(&e->list, &udev->xrcd_inodes);
 	return e;
 }
 
-/* The domain of @inode for a new handle: found (and held) or made, as @oflags say. */
+/* The domain of @f's inode for a new handle: found (and held) or made, as @oflags say. */
 static struct oib_uverbs_xrcd_inode *oib_uverbs_xrcd_lookup(struct oib_uverbs_device *udev,
 							    struct oib_device *ibdev,
-							    struct inode *inode, u32 oflags)
+							    struct file *f, u32 oflags)
 {
 	struct oib_uverbs_xrcd_inode *e;
 
 	mutex_lock(&udev->xrcd_lock);
-	e = oib_uverbs_xrcd_find(udev, inode);
+	e = oib_uverbs_xrcd_find(udev, file_inode(f));
 	if (e && (oflags & O_EXCL)) {
 		e = ERR_PTR(-EEXIST);
 	} else if (e) {
 		oib_xrcd_get(e->xrcd);
 		e->openers++;
 	} else if (oflags & O_CREAT) {
-		e = oib_uverbs_xrcd_new(udev, ibdev, inode);
+		e = oib_uverbs_xrcd_new(udev, ibdev, f);
 	} else {
 		e = ERR_PTR(-ENOENT);
 	}
@@ -100,7 +105,7 @@ static int oib_uverbs_xrcd_attach(struct oib_uverbs_file *ufile, struct oib_uver
 	f = fget(fd);
 	if (!f)
 		return -EBADF;
-	e = oib_uverbs_xrcd_lookup(ufile->udev, ufile->ibdev, file_inode(f), oflags);
+	e = oib_uverbs_xrcd_lookup(ufile->udev, ufile->ibdev, f, oflags);
 	fput(f);
 	if (IS_ERR(e))
 		return PTR_ERR(e);
@@ -113,7 +118,7 @@ static int oib_uverbs_xrcd_attach(struct oib_uverbs_file *ufile, struct oib_uver
 static int oib_uverbs_xrcd_detach(struct oib_uverbs_device *udev, struct oib_uverbs_xrcd *ux)
 {
 	struct oib_uverbs_xrcd_inode *e = ux->ino;
-	struct inode *gone = NULL;
+	bool gone = false;
 	int ret;
 
 	if (!e)
@@ -122,11 +127,12 @@ static int oib_uverbs_xrcd_detach(struct oib_uverbs_device *udev, struct oib_uve
 	ret = oib_xrcd_put(ux->xrcd);	/* -EBUSY only if XRC SRQs still use it */
 	if (!ret && !--e->openers) {
 		list_del(&e->list);
-		gone = e->inode;
+		gone = true;
 	}
 	mutex_unlock(&udev->xrcd_lock);
 	if (gone) {
-		iput(gone);
+		iput(e->inode);		/* while the mount still keeps its superblock */
+		path_put(&e->path);
 		kfree(e);
 	}
 	return ret;
