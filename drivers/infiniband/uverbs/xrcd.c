@@ -8,6 +8,13 @@
  * or the context's teardown (also when the process is killed); the table entry goes with its
  * last opener's close, and with it the domain's last holder (oib_xrcd_put()), which destroys
  * the domain's unregistered receive QPs (Documentation/xrc.md).
+ *
+ * Who may name a domain by a file: only a regular file (an anonymous inode, shared by every
+ * anon_inode fd, a pipe or a socket names nothing: -EINVAL), and only through an fd open for
+ * writing or by the file's owner (inode_owner_or_capable()): -EACCES otherwise, for joining and
+ * for O_CREAT alike.  Reading a file grants no share in its owner's domain.  The check asks the
+ * filesystem nothing (no ->permission(), which a FUSE daemon could stall while the context's
+ * hw_rwsem is held): the fd's mode and the inode's owner are already at hand.
  */
 #include <linux/fcntl.h>
 #include <linux/file.h>
@@ -91,12 +98,26 @@ static struct oib_uverbs_xrcd_inode *oib_uverbs_xrcd_lookup(struct oib_uverbs_de
 	return e;
 }
 
+/* May the caller name a domain by @f (the rule at the top)?  0 or -errno. */
+static int oib_uverbs_xrcd_file_check(struct file *f)
+{
+	struct mnt_idmap *idmap = file_mnt_idmap(f);
+	struct inode *inode = file_inode(f);
+
+	if (!S_ISREG(inode->i_mode))
+		return -EINVAL;
+	if ((f->f_mode & FMODE_WRITE) || inode_owner_or_capable(idmap, inode))
+		return 0;
+	return -EACCES;
+}
+
 /* Attach @ux to the domain @fd and @oflags name (fd -1: a private one). */
 static int oib_uverbs_xrcd_attach(struct oib_uverbs_file *ufile, struct oib_uverbs_xrcd *ux,
 				  int fd, u32 oflags)
 {
 	struct oib_uverbs_xrcd_inode *e;
 	struct file *f;
+	int ret;
 
 	if (fd == -1) {
 		ux->xrcd = oib_alloc_xrcd(ufile->ibdev);
@@ -105,7 +126,8 @@ static int oib_uverbs_xrcd_attach(struct oib_uverbs_file *ufile, struct oib_uver
 	f = fget(fd);
 	if (!f)
 		return -EBADF;
-	e = oib_uverbs_xrcd_lookup(ufile->udev, ufile->ibdev, f, oflags);
+	ret = oib_uverbs_xrcd_file_check(f);
+	e = ret ? ERR_PTR(ret) : oib_uverbs_xrcd_lookup(ufile->udev, ufile->ibdev, f, oflags);
 	fput(f);
 	if (IS_ERR(e))
 		return PTR_ERR(e);
