@@ -7,7 +7,9 @@
  * DESTROY_CQ and DESTROY_QP report); destroying an object drops its unread events.  poll() and
  * epoll see EPOLLIN while events are queued.  Events are queued only while the queue is LIVE
  * (struct oib_uverbs_event_file): once its file is closed, or when the file made for it never
- * reached user space, what was queued goes and new events are dropped.
+ * reached user space, what was queued goes and new events are dropped.  A queue holds at most
+ * OIB_UVERBS_EVENTS_MAX unread events (their memory is charged to no one): a reader that falls
+ * that far behind loses the newer ones, as a full inotify queue does.
  */
 #include <linux/module.h>
 #include <linux/anon_inodes.h>
@@ -117,6 +119,7 @@ static void oib_uverbs_event_unlink(struct oib_uverbs_event_file *ef,
 	lockdep_assert_held(&ef->lock);
 	list_del(&ev->list);
 	list_del(&ev->obj_list);
+	ef->queued--;
 }
 
 /* Drop everything queued on @ef (unread, so not counted); under ef->lock. */
@@ -184,12 +187,13 @@ void oib_uverbs_event_queue(struct oib_uverbs_event_file *ef, struct list_head *
 	ev->desc = *desc;
 	ev->counter = counter;
 	spin_lock_irqsave(&ef->lock, flags);
-	if (ef->state != OIB_UVERBS_EF_LIVE) {
+	if (ef->state != OIB_UVERBS_EF_LIVE || ef->queued >= OIB_UVERBS_EVENTS_MAX) {
 		spin_unlock_irqrestore(&ef->lock, flags);
 		kfree(ev);
 		return;
 	}
 	list_add_tail(&ev->list, &ef->events);
+	ef->queued++;
 	if (obj_list)
 		list_add_tail(&ev->obj_list, obj_list);
 	else

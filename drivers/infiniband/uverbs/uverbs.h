@@ -54,8 +54,9 @@ enum oib_uverbs_ef_state {
  */
 struct oib_uverbs_event_file {
 	struct kref ref;
-	spinlock_t lock;		/* protects @events, @state, @file, every obj_list */
+	spinlock_t lock;		/* protects @events, @queued, @state, @file, obj_lists */
 	struct list_head events;	/* struct oib_uverbs_qevent.list, oldest first */
+	u32 queued;			/* on @events, at most OIB_UVERBS_EVENTS_MAX */
 	wait_queue_head_t wait;
 	enum oib_uverbs_ef_state state;
 	struct file *file;
