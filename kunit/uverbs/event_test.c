@@ -2,7 +2,8 @@
 /*
  * KUnit tests for oib_uverbs's event files (drivers/infiniband/uverbs/event.c), the queue behind
  * completion channels and the async event file: order, per-object counts of events read,
- * dropping an object's unread events, a closed file, and producers racing a reader.
+ * dropping an object's unread events, a closed file, the cap on unread events, and producers
+ * racing a reader.
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -125,6 +126,34 @@ static void event_closed_file(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a.read, 0);
 }
 
+/*
+ * A queue holds OIB_UVERBS_EVENTS_MAX unread events: the newer ones are dropped (not counted as
+ * read, not on the object's list) until a read makes room.
+ */
+static void event_queue_cap(struct kunit *test)
+{
+	struct oib_uverbs_event_file *ef = ev_file(test);
+	struct oib_uverbs_event ev;
+	struct ev_obj a;
+	u32 i, got = 0;
+
+	ev_obj_init(&a, 1);
+	for (i = 0; i < OIB_UVERBS_EVENTS_MAX + 10; i++)
+		ev_queue(ef, &a, i);
+	KUNIT_ASSERT_TRUE(test, oib_uverbs_test_event_take(ef, &ev));
+	KUNIT_EXPECT_EQ(test, ev.cpu, 0);
+	ev_queue(ef, &a, 1234567);		/* the room the read made */
+	ev_queue(ef, &a, 7654321);		/* dropped */
+	while (oib_uverbs_test_event_take(ef, &ev)) {
+		got++;
+		if (got == OIB_UVERBS_EVENTS_MAX)
+			KUNIT_EXPECT_EQ(test, ev.cpu, 1234567);
+	}
+	KUNIT_EXPECT_EQ(test, got, OIB_UVERBS_EVENTS_MAX);
+	KUNIT_EXPECT_EQ(test, a.read, OIB_UVERBS_EVENTS_MAX + 1);
+	KUNIT_EXPECT_TRUE(test, list_empty(&a.unread));
+}
+
 #define EV_PRODUCERS	4
 #define EV_EACH		2000
 
@@ -208,6 +237,7 @@ static struct kunit_case event_test_cases[] = {
 	KUNIT_CASE(event_drop_unread),
 	KUNIT_CASE(event_without_object),
 	KUNIT_CASE(event_closed_file),
+	KUNIT_CASE(event_queue_cap),
 	KUNIT_CASE(event_producers_race_reader),
 	{}
 };

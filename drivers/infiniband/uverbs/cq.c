@@ -123,7 +123,6 @@ int oib_uverbs_cq_destroy(struct oib_uverbs_uobj *uobj, void *resp)
 {
 	struct oib_uverbs_cq *ucq = container_of(uobj, struct oib_uverbs_cq, uobj);
 	struct oib_uverbs_destroy_reported *cmd = resp;
-	struct oib_uverbs_event_file *async = uobj->ufile->async;
 	u32 n;
 	int ret;
 
@@ -138,10 +137,9 @@ int oib_uverbs_cq_destroy(struct oib_uverbs_uobj *uobj, void *resp)
 		cmd->comp_events_reported = n;
 		oib_uverbs_event_file_put(ucq->channel);
 	}
-	if (async) {
-		n = oib_uverbs_event_drop_unread(async, &ucq->async_list, &ucq->async_reported);
-		cmd->async_events_reported = n;
-	}
+	cmd->async_events_reported = oib_uverbs_event_drop_unread(uobj->ufile->async,
+								  &ucq->async_list,
+								  &ucq->async_reported);
 	return 0;
 }
 

@@ -69,9 +69,21 @@ static struct attribute *oib_uverbs_attrs[] = {
 };
 ATTRIBUTE_GROUPS(oib_uverbs);
 
+/*
+ * The node is root's, 0600: opening it to users is the administrator's (a udev rule's MODE or
+ * GROUP), as Documentation/uverbs.md says, not something the kernel decides for every system.
+ */
+static char *oib_uverbs_devnode(const struct device *dev, umode_t *mode)
+{
+	if (mode)
+		*mode = 0600;
+	return NULL;
+}
+
 static struct class oib_uverbs_class = {
 	.name = "oib_uverbs",
 	.dev_groups = oib_uverbs_groups,
+	.devnode = oib_uverbs_devnode,
 };
 
 static void oib_uverbs_dev_release(struct device *dev)

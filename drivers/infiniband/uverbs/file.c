@@ -2,12 +2,13 @@
 /*
  * An open /dev/oib_uverbs<N>: a context and its lifetime.
  *
- * open() makes a struct oib_uverbs_file and puts it on its device's list.  Teardown destroys all
- * its objects in dependency order and closes its async event source; it runs once, at release()
- * (the last close, also when the process dies) or at the device's removal, whichever is first,
- * both under the device's lock (so removal returns only after every teardown is done) and under
- * hw_rwsem held exclusive (so no ioctl is running on the context meanwhile).  The
- * struct's memory lives on while completion channels made by the context are open (@ref).
+ * open() makes a struct oib_uverbs_file, its async event queue and its port event handler, and
+ * puts it on its device's list.  Teardown destroys all its objects in dependency order and
+ * unregisters the port event handler; it runs once, at release() (the last close, also when the
+ * process dies) or at the device's removal, whichever is first, both under the device's lock (so
+ * removal returns only after every teardown is done) and under hw_rwsem held exclusive (so no
+ * ioctl is running on the context meanwhile).  The struct's memory, and the async event queue
+ * with it, lives on while completion channels made by the context are open (@ref).
  */
 #include <linux/module.h>
 #include <linux/fs.h>
@@ -24,6 +25,8 @@ static void oib_uverbs_file_release_mem(struct kref *ref)
 	xa_destroy(&ufile->handles);
 	xa_destroy(&ufile->mr_keys);
 	xa_destroy(&ufile->rings);
+	if (ufile->async)
+		oib_uverbs_event_file_put(ufile->async);
 	put_device(&ufile->udev->dev);
 	kfree(ufile);
 }
@@ -48,6 +51,7 @@ void oib_uverbs_file_teardown(struct oib_uverbs_file *ufile)
 static struct oib_uverbs_file *oib_uverbs_file_new(struct oib_uverbs_device *udev)
 {
 	struct oib_uverbs_file *ufile;
+	int ret;
 
 	ufile = kzalloc(sizeof(*ufile), GFP_KERNEL);
 	if (!ufile)
@@ -60,17 +64,24 @@ static struct oib_uverbs_file *oib_uverbs_file_new(struct oib_uverbs_device *ude
 	xa_init_flags(&ufile->rings, XA_FLAGS_ALLOC1);
 	get_device(&udev->dev);
 	ufile->udev = udev;
+	ret = oib_uverbs_async_alloc(ufile);
+	if (ret)
+		goto put;
 
 	mutex_lock(&udev->lock);
 	if (udev->removed) {
 		mutex_unlock(&udev->lock);
-		oib_uverbs_file_put(ufile);
-		return ERR_PTR(-ENODEV);
+		ret = -ENODEV;
+		goto put;
 	}
 	ufile->ibdev = udev->ibdev;
+	oib_uverbs_async_start(ufile);
 	list_add_tail(&ufile->list, &udev->files);
 	mutex_unlock(&udev->lock);
 	return ufile;
+put:
+	oib_uverbs_file_put(ufile);
+	return ERR_PTR(ret);
 }
 
 /* The context's last close: tear down (if the device's removal has not) and drop the file's ref. */

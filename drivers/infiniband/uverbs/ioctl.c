@@ -140,7 +140,8 @@ long oib_uverbs_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	if (copy_to_user(uptr, &buf, buf.hdr.size))
 		ret = -EFAULT;
 	if (call.new_file) {
-		if (ret) {
+		if (ret) {	/* an event file: the next ask may make another */
+			oib_uverbs_event_file_unused(call.new_file);
 			put_unused_fd(call.new_fd);
 			fput(call.new_file);
 		} else {

@@ -208,7 +208,6 @@ int oib_uverbs_qp_destroy(struct oib_uverbs_uobj *uobj, void *resp)
 {
 	struct oib_uverbs_qp *uqp = container_of(uobj, struct oib_uverbs_qp, uobj);
 	struct oib_uverbs_destroy_reported *cmd = resp;
-	struct oib_uverbs_event_file *async = uobj->ufile->async;
 	int ret;
 
 	ret = oib_destroy_qp(uqp->qp);
@@ -216,9 +215,10 @@ int oib_uverbs_qp_destroy(struct oib_uverbs_uobj *uobj, void *resp)
 		return ret;
 	oib_uverbs_sq_ring_free(uqp);
 	oib_uverbs_rq_ring_free(&uqp->rq);
-	if (async)
-		cmd->async_events_reported =
-			oib_uverbs_event_drop_unread(async, &uqp->async_list, &uqp->async_reported);
+	/* No handler runs any more: drop what was not read, report what was. */
+	cmd->async_events_reported = oib_uverbs_event_drop_unread(uobj->ufile->async,
+								  &uqp->async_list,
+								  &uqp->async_reported);
 	if (uqp->upd)
 		oib_uverbs_pd_qp_del(uqp->upd);
 	if (uqp->uxrcd)

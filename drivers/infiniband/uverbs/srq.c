@@ -186,7 +186,6 @@ int oib_uverbs_srq_destroy(struct oib_uverbs_uobj *uobj, void *resp)
 {
 	struct oib_uverbs_srq *usrq = container_of(uobj, struct oib_uverbs_srq, uobj);
 	struct oib_uverbs_destroy_reported *cmd = resp;
-	struct oib_uverbs_event_file *async = uobj->ufile->async;
 	int ret;
 
 	ret = oib_destroy_srq(usrq->srq);	/* -EBUSY while QPs use it */
@@ -195,10 +194,10 @@ int oib_uverbs_srq_destroy(struct oib_uverbs_uobj *uobj, void *resp)
 	oib_uverbs_rq_ring_free(&usrq->rq);
 	if (usrq->uxrcd)
 		atomic_dec(&usrq->uxrcd->nusers);
-	if (async)
-		cmd->async_events_reported =
-			oib_uverbs_event_drop_unread(async, &usrq->async_list,
-						     &usrq->async_reported);
+	/* No handler runs any more: drop what was not read, report what was. */
+	cmd->async_events_reported = oib_uverbs_event_drop_unread(uobj->ufile->async,
+								  &usrq->async_list,
+								  &usrq->async_reported);
 	return 0;
 }
 

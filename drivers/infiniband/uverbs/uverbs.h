@@ -35,15 +35,31 @@ struct oib_uverbs_device {
 };
 
 /*
+ * Where an event file is: LIVE queues events (a channel from its making; the async file from
+ * GET_ASYNC_FD); UNOPENED drops them and may be given a file (the async file before
+ * GET_ASYNC_FD, or after one whose answer never reached user space); CLOSED drops them for good
+ * (its file was closed).
+ */
+enum oib_uverbs_ef_state {
+	OIB_UVERBS_EF_LIVE,
+	OIB_UVERBS_EF_UNOPENED,
+	OIB_UVERBS_EF_CLOSED,
+};
+
+/*
  * A queue of events read through a file: a completion channel or a context's async event file.
  * Refcount @ref: its own file, plus each CQ that uses it (channel), plus the context (async).
+ * @file is the file that delivers its events (not a reference; NULL before it has one and once
+ * it is closed or was never given out): only that file's release closes the queue.
  */
 struct oib_uverbs_event_file {
 	struct kref ref;
-	spinlock_t lock;		/* protects @events, @closed and every event's obj_list */
+	spinlock_t lock;		/* protects @events, @queued, @state, @file, obj_lists */
 	struct list_head events;	/* struct oib_uverbs_qevent.list, oldest first */
+	u32 queued;			/* on @events, at most OIB_UVERBS_EVENTS_MAX */
 	wait_queue_head_t wait;
-	bool closed;			/* its file is closed: new events are dropped */
+	enum oib_uverbs_ef_state state;
+	struct file *file;
 	struct oib_uverbs_file *owner;	/* channels: the context they belong to (a reference) */
 };
 
@@ -59,18 +75,23 @@ struct oib_uverbs_qevent {
  * One open /dev/oib_uverbs<N>: a context.  Refcount @ref (memory only): the open file plus each
  * completion channel it created.  The objects live until the file is released or the device is
  * removed, whichever comes first (oib_uverbs_file_teardown()).
+ *
+ * @async, the context's async event file, is made with the context (UNOPENED until
+ * GET_ASYNC_FD) and put with its memory: it is the same queue for the context's whole life, so
+ * every object's async events are on it or nowhere, and an object's destroy, once its handler
+ * can run no more, drops its unread ones from it (under its lock) before the object is freed.
  */
 struct oib_uverbs_file {
 	struct kref ref;
 	struct oib_uverbs_device *udev;		/* a reference on udev->dev */
-	/* ioctls hold it shared, teardown exclusive; protects @ibdev, @async, @event_handler */
+	/* ioctls hold it shared, teardown exclusive; protects @ibdev */
 	struct rw_semaphore hw_rwsem;
 	struct oib_device *ibdev;		/* NULL once torn down */
 	struct xarray handles;			/* handle -> struct oib_uverbs_uobj */
 	struct xarray mr_keys;			/* lkey -> struct oib_uverbs_mr */
 	struct xarray rings;			/* mmap key -> struct oib_uverbs_kring */
-	struct oib_uverbs_event_file *async;	/* a reference, or NULL */
-	struct oib_event_handler event_handler;	/* registered with @async */
+	struct oib_uverbs_event_file *async;	/* a reference, never NULL */
+	struct oib_event_handler event_handler;	/* port events, registered until teardown */
 	struct list_head list;			/* on udev->files, under udev->lock */
 };
 
@@ -307,12 +328,18 @@ void oib_uverbs_event_file_close(struct oib_uverbs_event_file *ef);
 int oib_uverbs_event_file_open(struct oib_uverbs_event_file *ef, const char *name,
 			       struct oib_uverbs_call *call, struct oib_uverbs_new_fd *cmd);
 struct oib_uverbs_event_file *oib_uverbs_channel_get(struct oib_uverbs_file *ufile, int fd);
+void oib_uverbs_event_file_unused(struct file *file);
+bool oib_uverbs_event_file_start(struct oib_uverbs_event_file *ef);
+void oib_uverbs_event_file_stop(struct oib_uverbs_event_file *ef, struct file *file,
+				enum oib_uverbs_ef_state state);
 void oib_uverbs_event_queue(struct oib_uverbs_event_file *ef, struct list_head *obj_list,
 			    u32 *counter, const struct oib_uverbs_event *desc);
 u32 oib_uverbs_event_drop_unread(struct oib_uverbs_event_file *ef, struct list_head *obj_list,
 				 u32 *counter);
 
 /* async.c */
+int oib_uverbs_async_alloc(struct oib_uverbs_file *ufile);
+void oib_uverbs_async_start(struct oib_uverbs_file *ufile);
 void oib_uverbs_async_object_event(struct oib_uverbs_uobj *uobj, struct list_head *obj_list,
 				   u32 *counter, enum oib_event_type type);
 void oib_uverbs_async_teardown(struct oib_uverbs_file *ufile);

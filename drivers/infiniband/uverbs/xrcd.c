@@ -8,22 +8,33 @@
  * or the context's teardown (also when the process is killed); the table entry goes with its
  * last opener's close, and with it the domain's last holder (oib_xrcd_put()), which destroys
  * the domain's unregistered receive QPs (Documentation/xrc.md).
+ *
+ * Who may name a domain by a file: only a regular file (an anonymous inode, shared by every
+ * anon_inode fd, a pipe or a socket names nothing: -EINVAL), and only through an fd open for
+ * writing or by the file's owner (inode_owner_or_capable()): -EACCES otherwise, for joining and
+ * for O_CREAT alike.  Reading a file grants no share in its owner's domain.  The check asks the
+ * filesystem nothing (no ->permission(), which a FUSE daemon could stall while the context's
+ * hw_rwsem is held): the fd's mode and the inode's owner are already at hand.
  */
 #include <linux/fcntl.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/module.h>
+#include <linux/path.h>
 #include <linux/slab.h>
 #include "uverbs.h"
 
 /*
- * A table entry: the domain of the file @inode (held by ihold() while in the table).  @openers,
- * under udev->xrcd_lock, counts the open handles made through it, in every context; each of
- * them holds the domain, so the last one's close is the domain's last put.
+ * A table entry: the domain of the file @inode.  While in the table it holds @inode (ihold())
+ * and @path, the file's mount and dentry (path_get()): the mount stays busy (umount is -EBUSY,
+ * a lazy umount leaves the superblock alive) until the entry's iput() is done.  @openers, under
+ * udev->xrcd_lock, counts the open handles made through it, in every context; each of them
+ * holds the domain, so the last one's close is the domain's last put.
  */
 struct oib_uverbs_xrcd_inode {
 	struct list_head list;
 	struct inode *inode;
+	struct path path;
 	struct oib_xrcd *xrcd;
 	unsigned int openers;
 };
@@ -40,10 +51,9 @@ static struct oib_uverbs_xrcd_inode *oib_uverbs_xrcd_find(struct oib_uverbs_devi
 	return NULL;
 }
 
-/* A new domain for @inode, entered in the table with one opener. */
+/* A new domain for @f's inode, entered in the table with one opener. */
 static struct oib_uverbs_xrcd_inode *oib_uverbs_xrcd_new(struct oib_uverbs_device *udev,
-							 struct oib_device *ibdev,
-							 struct inode *inode)
+							 struct oib_device *ibdev, struct file *f)
 {
 	struct oib_uverbs_xrcd_inode *e = kzalloc(sizeof(*e), GFP_KERNEL);
 
@@ -56,34 +66,49 @@ static struct oib_uverbs_xrcd_inode *oib_uverbs_xrcd_new(struct oib_uverbs_devic
 		kfree(e);
 		return ERR_CAST(err);
 	}
-	ihold(inode);
-	e->inode = inode;
+	e->inode = file_inode(f);
+	ihold(e->inode);
+	e->path = f->f_path;
+	path_get(&e->path);
 	e->openers = 1;
 	list_add(&e->list, &udev->xrcd_inodes);
 	return e;
 }
 
-/* The domain of @inode for a new handle: found (and held) or made, as @oflags say. */
+/* The domain of @f's inode for a new handle: found (and held) or made, as @oflags say. */
 static struct oib_uverbs_xrcd_inode *oib_uverbs_xrcd_lookup(struct oib_uverbs_device *udev,
 							    struct oib_device *ibdev,
-							    struct inode *inode, u32 oflags)
+							    struct file *f, u32 oflags)
 {
 	struct oib_uverbs_xrcd_inode *e;
 
 	mutex_lock(&udev->xrcd_lock);
-	e = oib_uverbs_xrcd_find(udev, inode);
+	e = oib_uverbs_xrcd_find(udev, file_inode(f));
 	if (e && (oflags & O_EXCL)) {
 		e = ERR_PTR(-EEXIST);
 	} else if (e) {
 		oib_xrcd_get(e->xrcd);
 		e->openers++;
 	} else if (oflags & O_CREAT) {
-		e = oib_uverbs_xrcd_new(udev, ibdev, inode);
+		e = oib_uverbs_xrcd_new(udev, ibdev, f);
 	} else {
 		e = ERR_PTR(-ENOENT);
 	}
 	mutex_unlock(&udev->xrcd_lock);
 	return e;
+}
+
+/* May the caller name a domain by @f (the rule at the top)?  0 or -errno. */
+static int oib_uverbs_xrcd_file_check(struct file *f)
+{
+	struct mnt_idmap *idmap = file_mnt_idmap(f);
+	struct inode *inode = file_inode(f);
+
+	if (!S_ISREG(inode->i_mode))
+		return -EINVAL;
+	if ((f->f_mode & FMODE_WRITE) || inode_owner_or_capable(idmap, inode))
+		return 0;
+	return -EACCES;
 }
 
 /* Attach @ux to the domain @fd and @oflags name (fd -1: a private one). */
@@ -92,6 +117,7 @@ static int oib_uverbs_xrcd_attach(struct oib_uverbs_file *ufile, struct oib_uver
 {
 	struct oib_uverbs_xrcd_inode *e;
 	struct file *f;
+	int ret;
 
 	if (fd == -1) {
 		ux->xrcd = oib_alloc_xrcd(ufile->ibdev);
@@ -100,7 +126,8 @@ static int oib_uverbs_xrcd_attach(struct oib_uverbs_file *ufile, struct oib_uver
 	f = fget(fd);
 	if (!f)
 		return -EBADF;
-	e = oib_uverbs_xrcd_lookup(ufile->udev, ufile->ibdev, file_inode(f), oflags);
+	ret = oib_uverbs_xrcd_file_check(f);
+	e = ret ? ERR_PTR(ret) : oib_uverbs_xrcd_lookup(ufile->udev, ufile->ibdev, f, oflags);
 	fput(f);
 	if (IS_ERR(e))
 		return PTR_ERR(e);
@@ -113,7 +140,7 @@ static int oib_uverbs_xrcd_attach(struct oib_uverbs_file *ufile, struct oib_uver
 static int oib_uverbs_xrcd_detach(struct oib_uverbs_device *udev, struct oib_uverbs_xrcd *ux)
 {
 	struct oib_uverbs_xrcd_inode *e = ux->ino;
-	struct inode *gone = NULL;
+	bool gone = false;
 	int ret;
 
 	if (!e)
@@ -122,11 +149,12 @@ static int oib_uverbs_xrcd_detach(struct oib_uverbs_device *udev, struct oib_uve
 	ret = oib_xrcd_put(ux->xrcd);	/* -EBUSY only if XRC SRQs still use it */
 	if (!ret && !--e->openers) {
 		list_del(&e->list);
-		gone = e->inode;
+		gone = true;
 	}
 	mutex_unlock(&udev->xrcd_lock);
 	if (gone) {
-		iput(gone);
+		iput(e->inode);		/* while the mount still keeps its superblock */
+		path_put(&e->path);
 		kfree(e);
 	}
 	return ret;

@@ -154,6 +154,9 @@ struct oib_uverbs_event {
 
 #define OIB_UVERBS_EVENT_COMP	0xffffffffu
 
+/* Unread events an event file holds at most; newer ones are dropped until it is read. */
+#define OIB_UVERBS_EVENTS_MAX	16384
+
 /* ALLOC_PD, and the common shape of every create: user_handle in, handle out. */
 struct oib_uverbs_alloc_pd {
 	struct oib_uverbs_hdr hdr;
