@@ -67,6 +67,10 @@ struct oib_device_ops {
 	int (*get_dma_mr)(struct oib_mr *mr, int access);
 	/* Requests name the memory at @addr by mr->iova (the core set it; often @addr itself). */
 	int (*reg_kernel_mr)(struct oib_mr *mr, void *addr, size_t len, int access);
+	/*
+	 * Sleeps if it must: returns only once no copy through the MR's keys is in progress and
+	 * none can start (a message under way resolves its key again for each packet and fails).
+	 */
 	void (*dereg_mr)(struct oib_mr *mr);
 	/*
 	 * Fast registration (optional; with OIB_DEVICE_MEM_MGT_EXTENSIONS and

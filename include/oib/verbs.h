@@ -129,6 +129,9 @@ enum oib_mr_type {
  * A memory region.  For OIB_MR_TYPE_MEM_REG (fast registration), lkey and rkey are the keys the
  * next OIB_WR_REG_MR should carry (oib_update_fast_reg_key() changes their low 8 bits), and iova,
  * length and page_size describe the last oib_map_mr_sg(); access is 0: the REG_MR grants it.
+ * Owned by its creator until oib_dereg_mr(), which returns only when the device no longer reads
+ * or writes the memory (copies in progress waited out, the rest of a message refused): the memory
+ * may be freed then, not before.
  */
 struct oib_mr {
 	struct oib_device *device;

@@ -4,7 +4,8 @@
  * its data checked (zero-length, one packet, many MTUs, scatter/gather lists, PSNs wrapping), the
  * completions and statuses the IBTA gives, loss/duplication/reordering with exactly-once in-order
  * delivery, retry and RNR exhaustion, late receives, COMM_EST, sends posted in RTR, seeded fuzzes
- * of frames and of trains into the ports, and device removal with traffic in flight.
+ * of frames and of trains into the ports, an MR deregistered in the middle of a message, and
+ * device removal with traffic in flight.
  */
 #include <linux/module.h>
 #include <linux/prandom.h>
@@ -1253,17 +1254,38 @@ static void rc_run_hdr(struct rc_pair *p, struct orxe_fabric_port *src, struct o
 }
 
 /*
+ * Wait until @to's port is done with what @src sent it: a frame left unsealed (its ICRC 0) goes
+ * behind, which the port counts as malformed when it gets there.
+ */
+static void rc_mark(struct kunit *test, struct rc_pair *p, struct rc_end *to,
+		    struct orxe_fabric_port *src)
+{
+	u64 marks = rc_stat(to, OIB_RXE_RX_DROP_MALFORMED) + 1;
+	struct orxe_tx_hdr h;
+	struct sk_buff *skb;
+
+	rc_run_hdr(p, src, &h);
+	h.dgid = to->gid;
+	oib_rxe_fabric_resolve(p->f, &to->gid, h.dmac);
+	h.dest_qpn = to->qp->qp_num;
+	h.opcode = ORXE_RC_SEND_ONLY;
+	skb = alloc_skb(256, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_frame_build_skb(&h, NULL, skb));
+	oib_rxe_fabric_xmit(src, skb);
+	KUNIT_ASSERT_TRUE(test, oib_test_wait_rxe_stat(to->dev, 1, OIB_RXE_RX_DROP_MALFORMED,
+						       marks));
+}
+
+/*
  * One RDMA WRITE of RC_RUN_PKTS packets of a page each (@pages') into b's buffer as one train,
- * changed as @change says; then a frame left unsealed (its ICRC 0), which b's port counts as
- * malformed once it is done with the train.
+ * changed as @change says; then b's port is waited for (rc_mark()).
  */
 static void rc_run_send(struct kunit *test, struct rc_pair *p, struct orxe_fabric_port *src,
 			struct page **pages, enum rc_run_change change)
 {
-	u64 marks = rc_stat(&p->b, OIB_RXE_RX_DROP_MALFORMED) + 1;
 	struct orxe_tx_hdr h;
 	struct orxe_train t;
-	struct sk_buff *skb;
 	u32 i;
 
 	oib_rxe_train_init(&t, NULL, RC_RUN_PKTS);
@@ -1281,15 +1303,7 @@ static void rc_run_send(struct kunit *test, struct rc_pair *p, struct orxe_fabri
 		KUNIT_ASSERT_TRUE(test, oib_rxe_train_add(&t, &h, page_address(pages[i])));
 	}
 	oib_rxe_fabric_xmit(src, oib_rxe_train_close(&t));
-
-	rc_run_hdr(p, src, &h);
-	h.opcode = ORXE_RC_SEND_ONLY;
-	skb = alloc_skb(256, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, skb);
-	KUNIT_ASSERT_EQ(test, 0, oib_rxe_frame_build_skb(&h, NULL, skb));
-	oib_rxe_fabric_xmit(src, skb);
-	KUNIT_ASSERT_TRUE(test,
-			  oib_test_wait_rxe_stat(p->b.dev, 1, OIB_RXE_RX_DROP_MALFORMED, marks));
+	rc_mark(test, p, &p->b, src);
 }
 
 static void rc_run_restore(void *was)
@@ -1368,6 +1382,247 @@ static void rc_write_runs(struct kunit *test)
 			KUNIT_EXPECT_EQ_MSG(test, 0, memcmp(p[1]->b.buf + i * PAGE_SIZE,
 							    page_address(pages[i]), PAGE_SIZE),
 					    "packet %u", i);
+}
+
+/* ---- An MR deregistered in the middle of a message (oib_rxe's struct orxe_mr) ---- */
+
+#define RC_MID_PKTS	4		/* a message of four 1 KiB packets */
+#define RC_MID_PAY	1024
+#define RC_MID_LEN	(RC_MID_PKTS * RC_MID_PAY)
+
+/* Which message the MR goes in the middle of. */
+enum rc_mid_kind {
+	RC_MID_WRITE,		/* an RC write to b, its later packets one by one */
+	RC_MID_RUN,		/* the same, its later packets as a train: a run */
+	RC_MID_UC,		/* a UC write to b */
+	RC_MID_READ,		/* an RC read's responses to a, into a's local MR */
+};
+
+struct rc_mid_case {
+	const char *name;
+	enum rc_mid_kind kind;
+};
+
+static const struct rc_mid_case rc_mid_cases[] = {
+	{ "rc_write", RC_MID_WRITE }, { "rc_write_run", RC_MID_RUN },
+	{ "uc_write", RC_MID_UC },    { "read_responses", RC_MID_READ },
+};
+
+KUNIT_ARRAY_PARAM_DESC(rc_dereg_mid_message, rc_mid_cases, name);
+
+/* The opcode of packet @i of the message of @kind. */
+static u8 rc_mid_opcode(enum rc_mid_kind kind, u32 i)
+{
+	static const u8 write[] = { ORXE_RC_RDMA_WRITE_FIRST, ORXE_RC_RDMA_WRITE_MIDDLE,
+				    ORXE_RC_RDMA_WRITE_LAST };
+	static const u8 read[] = { ORXE_RC_RDMA_READ_RESPONSE_FIRST,
+				   ORXE_RC_RDMA_READ_RESPONSE_MIDDLE,
+				   ORXE_RC_RDMA_READ_RESPONSE_LAST };
+	u32 at = !i ? 0 : i < RC_MID_PKTS - 1 ? 1 : 2;
+
+	if (kind == RC_MID_READ)
+		return read[at];
+	return kind == RC_MID_UC ? write[at] | 0x20 : write[at];
+}
+
+/*
+ * Packets [@from, @to) of the message of @kind from @src (a write to b at @va under @rkey, or a
+ * read's responses to a), @payload each: one frame each, or (RC_MID_RUN) one train; then the end
+ * they went to is waited for.
+ */
+static void rc_mid_send(struct kunit *test, struct rc_pair *p, struct orxe_fabric_port *src,
+			enum rc_mid_kind kind, u64 va, u32 rkey, u32 from, u32 to,
+			const u8 *payload)
+{
+	struct rc_end *dst = kind == RC_MID_READ ? &p->a : &p->b;
+	struct orxe_tx_hdr h;
+	struct orxe_train t;
+	struct sk_buff *skb;
+	u32 i;
+
+	oib_rxe_train_init(&t, NULL, RC_MID_PKTS);
+	for (i = from; i < to; i++) {
+		rc_run_hdr(p, src, &h);
+		if (kind == RC_MID_READ) {
+			h.sgid = p->b.gid;
+			h.dgid = p->a.gid;
+			oib_rxe_fabric_resolve(p->f, &p->a.gid, h.dmac);
+			h.dest_qpn = p->a.qp->qp_num;
+			h.aeth.syndrome = orxe_aeth_syn_ack(ORXE_AETH_NO_CREDITS);
+		}
+		h.opcode = rc_mid_opcode(kind, i);
+		h.psn = (p->cfg.psn + i) & ORXE_PSN_MASK;
+		h.ack_req = (kind == RC_MID_WRITE || kind == RC_MID_RUN) &&
+			    (!i || i == RC_MID_PKTS - 1);
+		h.reth.va = va;
+		h.reth.rkey = rkey;
+		h.reth.len = RC_MID_LEN;
+		h.paylen = RC_MID_PAY;
+		if (kind == RC_MID_RUN && from) {
+			KUNIT_ASSERT_TRUE(test, oib_rxe_train_add(&t, &h, payload));
+			continue;
+		}
+		skb = alloc_skb(2 * RC_MID_PAY, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, skb);
+		KUNIT_ASSERT_EQ(test, 0, oib_rxe_frame_build_skb(&h, payload, skb));
+		oib_rxe_fabric_xmit(src, skb);
+	}
+	skb = oib_rxe_train_close(&t);
+	if (skb)
+		oib_rxe_fabric_xmit(src, skb);
+	rc_mark(test, p, dst, src);
+}
+
+static enum oib_qp_state rc_qp_state(struct kunit *test, struct oib_qp *qp)
+{
+	struct oib_qp_init_attr init;
+	struct oib_qp_attr attr;
+
+	KUNIT_EXPECT_EQ(test, 0, oib_query_qp(qp, &attr, 0, &init));
+	return attr.qp_state;
+}
+
+static void rc_free_page(void *page)
+{
+	__free_page(page);
+}
+
+/*
+ * A message's first packet reaches an MR, the MR is deregistered, then the rest of the message
+ * arrives: it must neither be written there nor succeed.  A write to b: RC NAKs it with a remote
+ * access error (b's QP in ERR, QP_ACCESS_ERR; a run of its middle packets refused too), UC drops
+ * it.  A read's responses to a, into a's local MR: the read completes with LOC_PROT_ERR.  The
+ * memory is kept until the rest is in, to see it untouched (a GCC 12 KASAN kernel does not check
+ * memcpy(), which the data path copies with), and freed only then.
+ */
+static void rc_dereg_mid_message(struct kunit *test)
+{
+	const struct rc_mid_case *c = test->param_value;
+	bool read = c->kind == RC_MID_READ, uc = c->kind == RC_MID_UC;
+	struct rc_cfg cfg = { .type = uc ? OIB_QPT_UC : OIB_QPT_RC, .timeout = 18 };
+	struct page *page = alloc_page(GFP_KERNEL);
+	bool *was = kunit_kzalloc(test, sizeof(*was), GFP_KERNEL);
+	struct oib_sge sge = { .length = RC_MID_LEN };
+	struct oib_send_wr wr = { .wr_id = 1, .opcode = OIB_WR_RDMA_READ,
+				  .send_flags = OIB_SEND_SIGNALED, .sg_list = &sge, .num_sge = 1 };
+	u64 acks, naks, drops, runs;
+	struct orxe_fabric_port *src;
+	atomic_t *access_err;
+	u32 rkey;
+	struct rc_end *e;
+	struct rc_pair *p;
+	struct oib_mr *mr;
+	u8 *buf;
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rc_free_page, page));
+	KUNIT_ASSERT_NOT_NULL(test, was);
+	get_random_bytes(page_address(page), RC_MID_PAY);
+	*was = oib_rxe_set_rx_runs(true);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rc_run_restore, was));
+
+	/* a read's responder says nothing: the test's port answers for it */
+	p = rc_pair(test, &cfg, OIB_QPS_RTS, read ? OIB_QPS_INIT : OIB_QPS_RTS);
+	e = read ? &p->a : &p->b;
+	src = rc_fuzz_port(test, p);
+	buf = kunit_kzalloc(test, RC_MID_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	mr = oib_test_kernel_mr(test, e->pd, buf, RC_MID_LEN, RC_ACCESS);
+	if (read) {
+		sge.addr = (u64)(uintptr_t)buf;
+		sge.lkey = mr->lkey;
+		wr.wr.rdma.remote_addr = (u64)(uintptr_t)p->b.buf;
+		wr.wr.rdma.rkey = p->b.mr->rkey;
+		KUNIT_ASSERT_EQ(test, 0, oib_post_send(p->a.qp, &wr, NULL));
+	}
+	acks = rc_stat(&p->b, OIB_RXE_TX_ACKS);
+	naks = rc_stat(&p->b, OIB_RXE_TX_NAKS);
+	drops = rc_stat(&p->b, OIB_RXE_RX_DROP_ACCESS);
+	runs = rc_stat(&p->b, OIB_RXE_RX_WRITE_RUNS);
+
+	rkey = mr->rkey;
+	rc_mid_send(test, p, src, c->kind, (u64)(uintptr_t)buf, rkey, 0, 1, page_address(page));
+	KUNIT_ASSERT_EQ(test, 0, memcmp(buf, page_address(page), RC_MID_PAY));
+	oib_test_disown(test, mr);
+	KUNIT_ASSERT_EQ(test, 0, oib_dereg_mr(mr));
+	rc_mid_send(test, p, src, c->kind, (u64)(uintptr_t)buf, rkey, 1, RC_MID_PKTS,
+		    page_address(page));
+	KUNIT_EXPECT_NULL_MSG(test, memchr_inv(buf + RC_MID_PAY, 0, RC_MID_LEN - RC_MID_PAY),
+			      "written after deregistration");
+	kunit_kfree(test, buf);
+
+	if (read) {
+		rc_expect_wc(test, p->a.scq, 1, OIB_WC_LOC_PROT_ERR, 0, 0);
+		KUNIT_EXPECT_EQ(test, rc_qp_state(test, p->a.qp), OIB_QPS_ERR);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, rc_stat(&p->b, OIB_RXE_RX_WRITE_RUNS) - runs, 0);
+	if (uc) {
+		KUNIT_EXPECT_EQ(test, rc_stat(&p->b, OIB_RXE_RX_DROP_ACCESS) - drops, 1);
+		KUNIT_EXPECT_EQ(test, rc_qp_state(test, p->b.qp), OIB_QPS_RTS);
+		return;
+	}
+	/* the first packet's ACK, then one NAK for the next, nothing for the rest */
+	KUNIT_EXPECT_EQ(test, rc_stat(&p->b, OIB_RXE_TX_ACKS) - acks, 1);
+	KUNIT_EXPECT_EQ(test, rc_stat(&p->b, OIB_RXE_TX_NAKS) - naks, 1);
+	KUNIT_EXPECT_EQ(test, rc_qp_state(test, p->b.qp), OIB_QPS_ERR);
+	access_err = &p->b.events[OIB_EVENT_QP_ACCESS_ERR];
+	KUNIT_EXPECT_TRUE(test, oib_test_wait_for(atomic_read(access_err)));
+	KUNIT_EXPECT_EQ(test, atomic_read(access_err), 1);
+}
+
+/*
+ * An RDMA READ's responses are read from the MR while they are built: b's MR is deregistered
+ * from this thread as soon as the first response is out, from another CPU than the responder's
+ * (the fabric moves a port a thread sends to off the thread's CPU).  oib_dereg_mr() must not
+ * return before the last response is built, and the memory, freed then, is not read again
+ * (KASAN).  When the responder has finished before the deregistration starts, the case still
+ * holds, and says so.
+ */
+static void rc_dereg_mid_read_reply(struct kunit *test)
+{
+	const u32 len = SZ_256K, mtu = 256;
+	struct rc_cfg cfg = { .mtu = OIB_MTU_256, .timeout = 18 };
+	static u8 none[1];
+	struct orxe_fabric_port *src;
+	unsigned long deadline;
+	struct orxe_tx_hdr h;
+	struct sk_buff *skb;
+	u64 tx0, at, done;
+	struct rc_pair *p;
+	struct oib_mr *mr;
+	u8 *buf;
+
+	p = rc_pair(test, &cfg, OIB_QPS_RTS, OIB_QPS_RTS);
+	src = rc_fuzz_port(test, p);
+	buf = kunit_kzalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	mr = oib_test_kernel_mr(test, p->b.pd, buf, len, RC_ACCESS);
+
+	rc_run_hdr(p, src, &h);
+	h.opcode = ORXE_RC_RDMA_READ_REQUEST;
+	h.psn = p->cfg.psn;
+	h.reth.va = (u64)(uintptr_t)buf;
+	h.reth.rkey = mr->rkey;
+	h.reth.len = len;
+	skb = alloc_skb(256, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_frame_build_skb(&h, none, skb));
+	tx0 = rc_stat(&p->b, OIB_RXE_TX_FRAMES);
+	oib_rxe_fabric_xmit(src, skb);
+	deadline = jiffies + msecs_to_jiffies(OIB_TEST_WAIT_MS);
+	while (rc_stat(&p->b, OIB_RXE_TX_FRAMES) == tx0 && time_before(jiffies, deadline))
+		cpu_relax();
+	at = rc_stat(&p->b, OIB_RXE_TX_FRAMES) - tx0;
+	KUNIT_ASSERT_GT(test, at, 0);
+
+	oib_test_disown(test, mr);
+	KUNIT_ASSERT_EQ(test, 0, oib_dereg_mr(mr));
+	done = rc_stat(&p->b, OIB_RXE_TX_FRAMES) - tx0;
+	kunit_kfree(test, buf);
+	kunit_info(test, "deregistration began after %llu of %u responses", at, len / mtu);
+	KUNIT_EXPECT_EQ(test, done, len / mtu);
+	KUNIT_EXPECT_EQ(test, rc_qp_state(test, p->b.qp), OIB_QPS_RTS);
 }
 
 static int rc_client_add(struct oib_device *device)
@@ -1591,6 +1846,8 @@ static struct kunit_case rc_cases[] = {
 	KUNIT_CASE(rc_fuzz),
 	KUNIT_CASE(rc_fuzz_trains),
 	KUNIT_CASE_PARAM(rc_write_runs, rc_write_runs_gen_params),
+	KUNIT_CASE_PARAM(rc_dereg_mid_message, rc_dereg_mid_message_gen_params),
+	KUNIT_CASE(rc_dereg_mid_read_reply),
 	KUNIT_CASE_SLOW(rc_remove_busy),
 	{}
 };

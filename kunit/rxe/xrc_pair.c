@@ -227,11 +227,19 @@ void xrc_fuzz_detach(void *fp)
 void xrc_inject(struct kunit *test, struct xrc_pair *p, struct orxe_fabric_port *fp,
 		u8 opcode, u32 psn, u32 srqn, u32 paylen)
 {
+	xrc_inject_rdma(test, p, fp, opcode, psn, srqn, paylen, 0, 0, 0);
+}
+
+/* The same, with a RETH naming @len bytes at @va under @rkey (for opcodes that carry one). */
+void xrc_inject_rdma(struct kunit *test, struct xrc_pair *p, struct orxe_fabric_port *fp,
+		     u8 opcode, u32 psn, u32 srqn, u32 paylen, u64 va, u32 rkey, u32 len)
+{
 	static u8 payload[1024];
 	struct orxe_tx_hdr h = {
 		.sgid = p->i.gid, .dgid = p->t.gid, .hop_limit = 64, .opcode = opcode,
 		.pkey = 0xffff, .dest_qpn = p->t.qpn, .psn = psn, .xrc_srqn = srqn,
 		.ack_req = true, .paylen = paylen,
+		.reth = { .va = va, .rkey = rkey, .len = len },
 	};
 	struct sk_buff *skb = alloc_skb(2048, GFP_KERNEL);
 

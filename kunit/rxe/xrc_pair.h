@@ -90,5 +90,8 @@ void xrc_fuzz_detach(void *fp);
 /* A frame of the test's own to the target QP, from @fp, as the initiator would send it. */
 void xrc_inject(struct kunit *test, struct xrc_pair *p, struct orxe_fabric_port *fp,
 		u8 opcode, u32 psn, u32 srqn, u32 paylen);
+/* The same, with a RETH naming @len bytes at @va under @rkey; the payload is zeros. */
+void xrc_inject_rdma(struct kunit *test, struct xrc_pair *p, struct orxe_fabric_port *fp,
+		     u8 opcode, u32 psn, u32 srqn, u32 paylen, u64 va, u32 rkey, u32 len);
 
 #endif /* OIB_KUNIT_RXE_XRC_PAIR_H */

@@ -3,7 +3,8 @@
  * XRC between two oib_rxe devices over a private fabric: an initiator on one, a target QP (an
  * owner's, or a kernel-owned receive QP of the domain) and XRC SRQs on the other.  Messages are
  * steered to the SRQ each names, with its data checked on its CQ; RDMA WRITE, READ and atomics
- * go through the SRQ's PD; a message for an SRQ of another domain, or none, is NAKed and counted;
+ * go through the SRQ's PD, and an MR of that PD deregistered in the middle of a write fails the
+ * rest of it; a message for an SRQ of another domain, or none, is NAKed and counted;
  * loss, duplication and reordering deliver exactly once, in order per SRQ; the creator of a
  * kernel-owned receive QP goes while traffic goes on; the domain's last put destroys it, and the
  * initiator then fails with RETRY_EXC_ERR; a capture for tshark; a seeded fuzz of XRC frames.
@@ -576,6 +577,53 @@ static void xrc_split_srq_gone(struct kunit *test)
 	xrc_split_message(test, true);
 }
 
+/*
+ * An RDMA WRITE through the target to an MR of the XRC SRQ's PD (which neither the SRQ nor the
+ * target counts on), the MR deregistered after the first packet: the rest is NAKed with a remote
+ * access error, the target goes to ERR, and nothing more is written to the memory (kept until
+ * then to be looked at: a GCC 12 KASAN kernel does not check the data path's memcpy()).
+ */
+static void xrc_dereg_mid_write(struct kunit *test)
+{
+	struct xrc_pair *p = xrc_pair(test, true, 0, 0);
+	struct orxe_fabric_port *fp = kunit_kzalloc(test, sizeof(*fp), GFP_KERNEL);
+	u32 psn = p->tpath.rq_psn, srqn = p->t.srq[0]->srq_num;
+	u32 mtu = oib_mtu_to_int(p->tpath.mtu);
+	u64 acks = xrc_stat(p->t.dev, OIB_RXE_TX_ACKS), naks = xrc_stat(p->t.dev, OIB_RXE_TX_NAKS);
+	atomic_t *access_err = &p->t.events[OIB_EVENT_QP_ACCESS_ERR];
+	struct oib_mr *mr;
+	u8 *buf;
+
+	KUNIT_ASSERT_NOT_NULL(test, fp);
+	KUNIT_ASSERT_LE(test, mtu, 1024);	/* xrc_inject_rdma()'s payload */
+	memcpy(fp->mac, xrc_fuzz_mac, ETH_ALEN);
+	fp->rx = xrc_fuzz_rx;
+	KUNIT_ASSERT_EQ(test, 0, oib_rxe_fabric_attach(p->f, fp));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, xrc_fuzz_detach, fp));
+	buf = kunit_kmalloc(test, 3 * mtu, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	memset(buf, 0xa5, 3 * mtu);
+	mr = oib_test_kernel_mr(test, p->t.pd, buf, 3 * mtu, XRC_ACCESS);
+
+	xrc_inject_rdma(test, p, fp, ORXE_XRC_RDMA_WRITE_FIRST, psn, srqn, mtu,
+			(u64)(uintptr_t)buf, mr->rkey, 3 * mtu);
+	KUNIT_ASSERT_TRUE(test, oib_test_wait_rxe_stat(p->t.dev, 1, OIB_RXE_TX_ACKS, acks + 1));
+	KUNIT_EXPECT_NULL(test, memchr_inv(buf, 0, mtu));
+	oib_test_disown(test, mr);
+	KUNIT_ASSERT_EQ(test, 0, oib_dereg_mr(mr));
+	xrc_inject(test, p, fp, ORXE_XRC_RDMA_WRITE_MIDDLE, psn + 1, srqn, mtu);
+	xrc_inject(test, p, fp, ORXE_XRC_RDMA_WRITE_LAST, psn + 2, srqn, mtu);
+
+	KUNIT_EXPECT_TRUE(test, oib_test_wait_rxe_stat(p->t.dev, 1, OIB_RXE_TX_NAKS, naks + 1));
+	KUNIT_EXPECT_TRUE(test, oib_test_wait_for(READ_ONCE(p->t.qp->state) == OIB_QPS_ERR));
+	KUNIT_EXPECT_TRUE(test, oib_test_wait_for(atomic_read(access_err)));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(access_err));
+	KUNIT_EXPECT_EQ(test, xrc_stat(p->t.dev, OIB_RXE_TX_ACKS), acks + 1);
+	KUNIT_EXPECT_NULL_MSG(test, memchr_inv(buf + mtu, 0xa5, 2 * mtu),
+			      "written after deregistration");
+	kunit_kfree(test, buf);
+}
+
 /* An opener of the target QP: counts the events its handle hears. */
 struct xrc_opener {
 	struct oib_qp *qp;
@@ -642,6 +690,7 @@ static struct kunit_case xrc_cases[] = {
 	KUNIT_CASE(xrc_srq_limit),
 	KUNIT_CASE(xrc_split_two_srqs),
 	KUNIT_CASE(xrc_split_srq_gone),
+	KUNIT_CASE(xrc_dereg_mid_write),
 	KUNIT_CASE_PARAM_ATTR(xrc_loss, xrc_loss_gen_params, { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE(xrc_creator_goes),
 	KUNIT_CASE(xrc_last_put),

@@ -2,6 +2,13 @@
 /*
  * Memory regions.  An MR is owned by its creator and holds a count on its PD until
  * oib_dereg_mr().  lkey and rkey are the provider's; rkey is 0 unless remote access was asked for.
+ *
+ * The memory's lifetime: a provider resolves a key to the memory only for the copies of one packet
+ * (or a batch of them, or one read's responses) and holds the MR while it copies; a message that
+ * spans packets resolves its key again for each.  The provider's dereg_mr takes the keys away and
+ * waits for the copies in progress, so once oib_dereg_mr() returns nothing reads or writes the
+ * memory: the registrant may free it, whatever requests were under way (the rest of a message then
+ * fails its key check), on any QP type.  oib_dereg_mr() may sleep.
  */
 #include <linux/module.h>
 #include <linux/mm.h>
@@ -102,10 +109,11 @@ int oib_dereg_mr(struct oib_mr *mr)
 {
 	struct oib_pd *pd;
 
+	might_sleep();
 	if (IS_ERR_OR_NULL(mr))
 		return -EINVAL;
 	pd = mr->pd;
-	mr->device->ops->dereg_mr(mr);
+	mr->device->ops->dereg_mr(mr);	/* returns with the memory let go */
 	oib_free_object(pd->device, OIB_OBJ_MR, mr);
 	atomic_dec(&pd->usecnt);
 	return 0;

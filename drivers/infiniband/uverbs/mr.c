@@ -2,11 +2,13 @@
 /*
  * Memory regions over user memory.  The pages are pinned (pin_user_pages_fast(), FOLL_LONGTERM),
  * charged to the process's RLIMIT_MEMLOCK unless it has CAP_IPC_LOCK (mm->pinned_vm, as the
- * in-tree stack does), mapped into the kernel with vmap() and registered as a kernel MR; posted
- * registered as a kernel MR whose iova is the user address: posted SGEs and remote requests name
+ * in-tree stack does), mapped into the kernel with vmap() and registered as a kernel MR whose
+ * iova is the user address: posted SGEs and remote requests name
  * the memory as the process sees it.  An SGE's lkey must be one of this context's MRs (mr_keys):
  * never another context's, nor the PD's local DMA lkey (kernel memory).  The remote keys a peer
  * uses are checked by the provider against the QP's PD and the MR's access, as the kernel's are.
+ * The pages are unpinned as the MR is deregistered: oib_dereg_mr() returns once the provider is
+ * done with them (struct oib_uverbs_umem).
  */
 #include <linux/module.h>
 #include <linux/mm.h>
@@ -53,11 +55,6 @@ static int oib_uverbs_pin(struct oib_uverbs_umem *umem, unsigned long start, boo
 	return 0;
 }
 
-static void oib_uverbs_umem_retired_free(struct oib_uverbs_retired *r)
-{
-	oib_uverbs_umem_free(container_of(r, struct oib_uverbs_umem, retired));
-}
-
 static struct oib_uverbs_umem *oib_uverbs_umem_get(u64 addr, u64 length, bool write)
 {
 	unsigned long start = addr & PAGE_MASK;
@@ -69,7 +66,6 @@ static struct oib_uverbs_umem *oib_uverbs_umem_get(u64 addr, u64 length, bool wr
 		return ERR_PTR(-ENOMEM);
 	umem->npages = (PAGE_ALIGN(addr + length) - start) >> PAGE_SHIFT;
 	umem->mm = current->mm;
-	umem->retired.free = oib_uverbs_umem_retired_free;
 	ret = oib_uverbs_charge(umem->mm, umem->npages);
 	if (ret)
 		goto err_free;
@@ -186,7 +182,7 @@ int oib_uverbs_mr_destroy(struct oib_uverbs_uobj *uobj, void *resp)
 		xa_store_irq(&ufile->mr_keys, umr->mr->lkey, umr, GFP_KERNEL);
 		return ret;
 	}
-	oib_uverbs_pd_retire(umr->upd, &umr->umem->retired);
+	oib_uverbs_umem_free(umr->umem);	/* the device is done with it: see uverbs.h */
 	return 0;
 }
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Protection domains, and what a PD keeps for its QPs' requests: the memory of a deregistered
- * user MR (pinned pages and their kernel mapping, mr.c) may still be read or written by a request
- * the provider resolved just before the key went away, and a UD request names its AH until it is
- * sent (ah.c), until the QP that carries it is destroyed.  Such things are retired on their PD and
- * freed once the PD has no user QP (QPs of a PD are the only users of its MRs' keys and AHs, and
- * a destroyed QP is done with its requests).
+ * Protection domains, and what a PD keeps for its QPs' requests: a UD request names its AH until
+ * it is sent (ah.c), until the QP that carries it is destroyed.  Such things are retired on their
+ * PD and freed once the PD has no user QP (QPs of a PD are the only users of its AHs, and a
+ * destroyed QP is done with its requests).  A deregistered MR's memory is not among them: the
+ * provider is done with it when oib_dereg_mr() returns (mr.c), whichever QP, SRQ or XRC target
+ * a request used it through.
  */
 #include <linux/module.h>
 #include <linux/slab.h>

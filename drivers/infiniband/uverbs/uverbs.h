@@ -121,17 +121,21 @@ struct oib_uverbs_uobj {
 };
 
 /*
- * What the requests of a PD's QPs may still use after user space destroyed it (an MR's memory, an
- * AH): kept on the PD's retired list until the PD has no user QP, then freed by @free (pd.c).
+ * What the requests of a PD's QPs may still use after user space destroyed it (an AH): kept on
+ * the PD's retired list until the PD has no user QP, then freed by @free (pd.c).
  */
 struct oib_uverbs_retired {
 	struct list_head list;
 	void (*free)(struct oib_uverbs_retired *r);
 };
 
-/* A user MR's pinned pages and their kernel mapping. */
+/*
+ * A user MR's pinned pages and their kernel mapping, freed as DEREG_MR (or the context's teardown)
+ * deregisters the MR: once oib_dereg_mr() returns, the provider no longer touches the memory
+ * (a copy in progress is waited out, a message's later packets resolve the key again and fail),
+ * whatever QP (an XRC target's too) or SRQ the requests came through.
+ */
 struct oib_uverbs_umem {
-	struct oib_uverbs_retired retired;
 	struct mm_struct *mm;		/* mmgrab()bed: pinned_vm is charged to it */
 	struct page **pages;
 	unsigned long npages;

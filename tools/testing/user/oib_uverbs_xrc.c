@@ -2,9 +2,10 @@
 /*
  * oib_uverbs_xrc: XRC from user space (Documentation/xrc.md), on two oib_rxe devices it makes:
  * the receiving one (test_dev) and the initiators' (tx_dev).  Domains shared through a file,
- * every new command with bad arguments, XRC SRQs behind one kernel-owned receive QP, and the
- * 2007 XRC receive-QP design's scenario between processes, with kill -9 at each step
- * (uverbs_xrc_procs.c).  Prints KTAP (suite oib_uverbs_xrc).
+ * every new command with bad arguments, XRC SRQs behind one kernel-owned receive QP, an MR
+ * deregistered under RDMA WRITEs through it, and the 2007 XRC receive-QP design's scenario
+ * between processes, with kill -9 at each step (uverbs_xrc_procs.c).  Prints KTAP (suite
+ * oib_uverbs_xrc).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -151,6 +152,93 @@ static bool send_to_srqs(bool ring)
 static bool t_send_to_srqs(void)
 {
 	return send_to_srqs(true) && send_to_srqs(false);
+}
+
+/* Post @n signalled RDMA WRITEs of @len bytes from @sge's memory to SRQ @srqn's @va under @rkey. */
+static bool post_writes(struct xrc_ini *s, struct oibv_sge *sge, uint32_t srqn, uint64_t va,
+			uint32_t rkey, int n)
+{
+	struct oibv_send_wr wr = {
+		.sg_list = sge, .num_sge = 1, .opcode = OIBV_WR_RDMA_WRITE,
+		.send_flags = OIBV_SEND_SIGNALED, .xrc_remote_srq_num = srqn,
+		.wr.rdma = { .remote_addr = va, .rkey = rkey },
+	};
+	struct oibv_send_wr *bad;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		wr.wr_id = i;
+		if (!CHECK(!oibv_post_send(s->qp, &wr, &bad)))
+			return false;
+	}
+	return true;
+}
+
+#define MID_LEN		(1 << 20)
+#define MID_WRITES	8
+
+/*
+ * 1 MiB RDMA WRITEs through the kernel's receive QP to an MR of the XRC SRQ's PD (no user QP
+ * counts on that PD), the MR deregistered and its memory unmapped as the first write completes,
+ * the others under way: DEREG_MR lets go of the pinned pages only once the device is done with
+ * them (else the responder writes into unmapped memory: an oops), and the writes behind fail.
+ * What completes: writes that succeeded, then REM_ACCESS_ERR, then flushed ones.
+ */
+static bool t_dereg_mid_write(void)
+{
+	char *buf = mmap(NULL, MID_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *src = mmap(NULL, MID_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct oibv_mr *mr = NULL, *smr = NULL;
+	struct oibv_wc wc[MID_WRITES];
+	struct xrc_rcv r = { 0 };
+	struct oibv_qp_attr a;
+	struct xrc_ini ini;
+	int good = 0, i;
+	uint32_t qpn = 0;
+	bool ok;
+
+	ok = CHECK(buf != MAP_FAILED && src != MAP_FAILED) && CHECK(ini_make(&ini, tx_ctx)) &&
+	     CHECK(rcv_make(&r, rx_ctx, -1, 0));
+	rcv_qp_attr(ok ? ini.qp->qp_num : 0, &a);
+	a.qp_access_flags = OIBV_ACCESS_REMOTE_WRITE;
+	ok = ok && CHECK(!oibv_create_xrc_rcv_qp(r.xrcd, &a, XRC_RCV_MASK, &qpn)) &&
+	     CHECK(ini_connect(&ini, qpn));
+	mr = ok ? oibv_reg_mr(r.pd, buf, MID_LEN,
+			      OIBV_ACCESS_LOCAL_WRITE | OIBV_ACCESS_REMOTE_WRITE) : NULL;
+	smr = mr ? oibv_reg_mr(ini.pd, src, MID_LEN, OIBV_ACCESS_LOCAL_WRITE) : NULL;
+	ok = ok && CHECK(mr && smr);
+	if (ok) {
+		struct oibv_sge sge = { (uintptr_t)src, MID_LEN, smr->lkey };
+
+		memset(src, 0x5a, MID_LEN);
+		ok = post_writes(&ini, &sge, r.srq->xrc_srq_num, (uintptr_t)buf, mr->rkey,
+				 MID_WRITES) && poll_n(ini.cq, 1, wc) &&
+		     CHECK(wc[0].status == OIBV_WC_SUCCESS);
+		/* as soon as one is done, the next under way */
+		ok = CHECK(!oibv_dereg_mr(mr)) && ok;
+		mr = NULL;
+		munmap(buf, MID_LEN);
+		buf = MAP_FAILED;
+		ok = ok && poll_n(ini.cq, MID_WRITES - 1, wc + 1);
+	}
+	for (i = 0; ok && i < MID_WRITES && wc[i].status == OIBV_WC_SUCCESS; i++)
+		good++;
+	if (ok)
+		diag("%d of %d writes done before DEREG_MR took effect", good, MID_WRITES);
+	ok = ok && CHECK(good < MID_WRITES) && CHECK(wc[good].status == OIBV_WC_REM_ACCESS_ERR);
+	for (i = good + 1; ok && i < MID_WRITES; i++)
+		ok = CHECK(wc[i].status == OIBV_WC_WR_FLUSH_ERR);
+	if (mr)
+		CHECK(!oibv_dereg_mr(mr));
+	if (smr)
+		CHECK(!oibv_dereg_mr(smr));
+	rcv_free(&r);
+	ini_free(&ini);
+	if (buf != MAP_FAILED)
+		munmap(buf, MID_LEN);
+	if (src != MAP_FAILED)
+		munmap(src, MID_LEN);
+	return ok && CHECK(xrc_state_is(0, qpn, false)) && CHECK(objects_back_to(base_objects));
 }
 
 /* An owner's target QP: the creator's, modified by it to RTR, gone when it destroys it. */
@@ -564,6 +652,7 @@ static const struct ktap_case cases[] = {
 	{ "domain_fork", t_domain_fork },
 	{ "send_to_srqs", t_send_to_srqs },
 	{ "owner_target", t_owner_target },
+	{ "dereg_mid_write", t_dereg_mid_write },
 	{ "bad_open_close", abuse_open_close },
 	{ "bad_xrc_srq", abuse_xrc_srq },
 	{ "bad_rcv_qp_and_reg", abuse_rcv_qp },

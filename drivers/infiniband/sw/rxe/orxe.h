@@ -105,9 +105,22 @@ enum orxe_mr_state {
  * kernel address.  A fast-registration MR goes FREE -> VALID (REG_MR) -> INVALID (LOCAL_INV,
  * SEND_WITH_INV) -> VALID (REG_MR) ...; map_mr_sg fills @staged, REG_MR swaps it with @pages (the
  * kernel addresses of the page_size blocks of [iova, iova + length)).
+ *
+ * Lifetime of the memory: @ref is 1 while the MR is in mr_keys, plus one for each copy in
+ * progress.  Whoever resolves a key to a kernel address (orxe_sge_get(), orxe_rkey_get()) takes a
+ * reference under mr_keys' lock and drops it (orxe_mr_put()) as soon as its copies are done: at
+ * the end of one packet, of a responder's write run, of a read's responses, of an atomic, of a
+ * requester's run (orxe_sge_memo).  Nothing keeps an address across packets: a multi-packet
+ * write keeps its R_Key and next address and resolves each packet again, so a deregistered or
+ * invalidated MR fails the rest of the message (RC: a remote access NAK; UC: it is dropped).
+ * Deregistration takes the MR out of mr_keys, drops the first reference and waits for ref_done:
+ * once oib_dereg_mr() returns, the device neither reads nor writes the memory (a page that a frame
+ * still carries by reference is kept by the frame's own page count, orxe_train.c).
  */
 struct orxe_mr {
 	struct oib_mr ib;
+	refcount_t ref;			/* see above */
+	struct completion ref_done;
 	u32 index;			/* in orxe_dev.mr_keys */
 	enum orxe_mr_state state;
 	u32 lkey, rkey;			/* rkey 0: no remote access */
@@ -215,8 +228,8 @@ struct orxe_rsrc {
 
 /*
  * The RC/UC responder, under the QP's rq_lock.  'epsn' is the next request PSN expected.  A message
- * spanning packets keeps its receive WQE (sends, writes with immediate) or its target (writes) here
- * from the first packet to the last.
+ * spanning packets keeps its receive WQE (sends, writes with immediate) or its target (writes: the
+ * R_Key and address, never a resolved kernel address) here from the first packet to the last.
  */
 struct orxe_resp {
 	u32 epsn;
@@ -232,7 +245,8 @@ struct orxe_resp {
 	bool uc_drop;			/* UC: a message was lost; wait for a first packet */
 	u16 op;				/* the message in progress: ORXE_OPF_SEND, _WRITE or 0 */
 	u32 off;			/* bytes of it received */
-	u8 *dst;			/* writes: where the next byte goes ... */
+	u64 va;				/* writes: where the next byte goes, under ... */
+	u32 rkey;			/* ... this R_Key (checked again for each packet), ... */
 	u32 resid;			/* ... and how many are still to come */
 	bool have_recv;			/* recv holds a receive WQE taken for the message */
 	struct {
@@ -517,20 +531,27 @@ void orxe_ud_recv(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_
 u16 orxe_udp_sport(u32 src_qpn, u32 dst_qpn);
 
 /* orxe_mr.c */
-void *orxe_sge_kva(struct orxe_dev *rdev, struct oib_pd *pd, const struct oib_sge *sge, int access);
-void *orxe_rkey_kva(struct orxe_dev *rdev, struct oib_pd *pd, u32 rkey, u64 va, u32 len,
-		    int access);
+void *orxe_sge_get(struct orxe_dev *rdev, struct oib_pd *pd, const struct oib_sge *sge, int access,
+		   struct orxe_mr **mrp);
+void *orxe_rkey_get(struct orxe_dev *rdev, struct oib_pd *pd, u32 rkey, u64 va, u32 len,
+		    int access, struct orxe_mr **mrp);
+bool orxe_rkey_ok(struct orxe_dev *rdev, struct oib_pd *pd, u32 rkey, u64 va, u32 len,
+		  int access);
+void orxe_mr_put(struct orxe_mr *mr);
 /*
- * The SGE a sender took bytes from last and its kernel address: within one run of the sender
- * (under sq_lock, where the SQ's WQEs stay put) an SGE's key is checked once (orxe_sgl_kva()).
+ * The SGE a sender took bytes from last, its kernel address and the reference on its MR that
+ * keeps the address good: within one run of the sender (under sq_lock, where the SQ's WQEs stay
+ * put) an SGE's key is checked once (orxe_sgl_kva()); orxe_sge_memo_drop() ends the run.
  */
 struct orxe_sge_memo {
 	const struct oib_sge *sge;
 	u8 *kva;
+	struct orxe_mr *mr;		/* held; NULL: none, or the local DMA lkey */
 };
 
 const void *orxe_sgl_kva(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_sge, u32 off,
 			 u32 len, struct orxe_sge_memo *memo);
+void orxe_sge_memo_drop(struct orxe_sge_memo *memo);
 bool orxe_sgl_copy(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_sge, u32 off, void *buf,
 		   u32 len, bool to_sgl);
 int orxe_invalidate(struct orxe_dev *rdev, struct oib_pd *pd, u32 key, bool remote);

@@ -3,6 +3,10 @@
  * Memory regions and their keys.  A key is (index << 8 | variant): the index names the MR in the
  * device's mr_keys table, the low byte is a per-registration variant so a stale key from an earlier
  * registration of the same index does not match.  Index 0 is the local DMA lkey of every PD.
+ *
+ * A key resolved to a kernel address holds the MR (struct orxe_mr's ref) until the copies through
+ * it are done, and deregistration waits for them: the registrant may free the memory as soon as
+ * oib_dereg_mr() returns.
  */
 #include <linux/module.h>
 #include <linux/math64.h>
@@ -16,6 +20,8 @@ static int orxe_mr_add_key(struct orxe_dev *rdev, struct orxe_mr *mr, int access
 	u32 key;
 	int ret;
 
+	refcount_set(&mr->ref, 1);	/* the table's, from the moment it can be found */
+	init_completion(&mr->ref_done);
 	ret = xa_alloc_cyclic(&rdev->mr_keys, &mr->index, mr, XA_LIMIT(1, ORXE_MR_INDEX_MAX),
 			      &rdev->next_mr_index, GFP_KERNEL);
 	if (ret < 0)
@@ -111,11 +117,25 @@ int orxe_map_mr_sg(struct oib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 	return oib_sg_to_pages(ibmr, sg, sg_nents, sg_offset, orxe_mr_set_page);
 }
 
+/* Drop a reference orxe_sge_get() or orxe_rkey_get() took (NULL: they took none). */
+void orxe_mr_put(struct orxe_mr *mr)
+{
+	if (mr && refcount_dec_and_test(&mr->ref))
+		complete(&mr->ref_done);
+}
+
+/*
+ * No key finds the MR any more, and the copies that resolved one before are waited out (they are
+ * short: a packet, a run, a read's responses): the memory is the registrant's again.
+ */
 void orxe_dereg_mr(struct oib_mr *ibmr)
 {
 	struct orxe_mr *mr = to_rmr(ibmr);
 
+	might_sleep();
 	xa_erase(&to_rdev(ibmr->device)->mr_keys, mr->index);
+	orxe_mr_put(mr);
+	wait_for_completion(&mr->ref_done);
 	kfree(mr->pages);
 	kfree(mr->staged);
 }
@@ -144,19 +164,33 @@ static void *orxe_mr_kva_locked(struct orxe_mr *mr, u64 va, u32 len)
 	return (void *)(uintptr_t)(mr->pages[first] + (va - base) % mr->page_size);
 }
 
+/* The kernel address of [@va, @va + @len) in @mr, which then holds a reference for the caller. */
+static void *orxe_mr_get_locked(struct orxe_mr *mr, u64 va, u32 len, struct orxe_mr **mrp)
+{
+	void *kva = orxe_mr_kva_locked(mr, va, len);
+
+	if (kva) {
+		refcount_inc(&mr->ref);		/* in mr_keys: the table's reference stands */
+		*mrp = mr;
+	}
+	return kva;
+}
+
 /*
  * The kernel address of the bytes an SGE names, after checking its key against @pd, its bounds and
  * @access; NULL if any check fails.  The local DMA lkey (0) names kernel memory directly.  The
- * checks run under the key table's lock, so a concurrent deregistration either precedes them (and
- * the key fails) or follows: the memory itself is the consumer's to keep until its requests are
- * done.
+ * checks run under the key table's lock, and a key that passes them holds its MR (*@mrp; NULL if
+ * none was needed) until the caller's orxe_mr_put(): a deregistration either comes first (and
+ * the key fails) or waits for the copy.
  */
-void *orxe_sge_kva(struct orxe_dev *rdev, struct oib_pd *pd, const struct oib_sge *sge, int access)
+void *orxe_sge_get(struct orxe_dev *rdev, struct oib_pd *pd, const struct oib_sge *sge, int access,
+		   struct orxe_mr **mrp)
 {
 	struct orxe_mr *mr;
 	unsigned long flags;
 	void *kva = NULL;
 
+	*mrp = NULL;
 	if (!sge->length)
 		return ZERO_SIZE_PTR;
 	if (sge->addr + sge->length < sge->addr)
@@ -168,22 +202,24 @@ void *orxe_sge_kva(struct orxe_dev *rdev, struct oib_pd *pd, const struct oib_sg
 	mr = xa_load(&rdev->mr_keys, sge->lkey >> 8);
 	if (mr && mr->state == ORXE_MR_VALID && mr->lkey == sge->lkey && mr->ib.pd == pd &&
 	    (mr->access & access) == access)
-		kva = orxe_mr_kva_locked(mr, sge->addr, sge->length);
+		kva = orxe_mr_get_locked(mr, sge->addr, sge->length, mrp);
 	xa_unlock_irqrestore(&rdev->mr_keys, flags);
 	return kva;
 }
 
 /*
  * The kernel address of @len bytes at @va under @rkey, for a remote request on a QP of @pd needing
- * @access; NULL if the key is not a valid remote key of @pd for that range and access.  A
- * zero-length request names no memory and needs no key.
+ * @access; NULL if the key is not a valid remote key of @pd for that range and access.  The MR is
+ * held as by orxe_sge_get().  A zero-length request names no memory and needs no key.
  */
-void *orxe_rkey_kva(struct orxe_dev *rdev, struct oib_pd *pd, u32 rkey, u64 va, u32 len, int access)
+void *orxe_rkey_get(struct orxe_dev *rdev, struct oib_pd *pd, u32 rkey, u64 va, u32 len,
+		    int access, struct orxe_mr **mrp)
 {
 	struct orxe_mr *mr;
 	unsigned long flags;
 	void *kva = NULL;
 
+	*mrp = NULL;
 	if (!len)
 		return ZERO_SIZE_PTR;
 	if (va + len < va)
@@ -192,9 +228,20 @@ void *orxe_rkey_kva(struct orxe_dev *rdev, struct oib_pd *pd, u32 rkey, u64 va, 
 	mr = xa_load(&rdev->mr_keys, rkey >> 8);
 	if (mr && mr->state == ORXE_MR_VALID && mr->rkey && mr->rkey == rkey && mr->ib.pd == pd &&
 	    (mr->access & access) == access)
-		kva = orxe_mr_kva_locked(mr, va, len);
+		kva = orxe_mr_get_locked(mr, va, len, mrp);
 	xa_unlock_irqrestore(&rdev->mr_keys, flags);
 	return kva;
+}
+
+/* Whether @rkey allows what orxe_rkey_get() would resolve, nothing held afterwards. */
+bool orxe_rkey_ok(struct orxe_dev *rdev, struct oib_pd *pd, u32 rkey, u64 va, u32 len, int access)
+{
+	struct orxe_mr *mr;
+
+	if (!orxe_rkey_get(rdev, pd, rkey, va, len, access, &mr))
+		return false;
+	orxe_mr_put(mr);
+	return true;
 }
 
 /*
@@ -207,6 +254,7 @@ bool orxe_sgl_copy(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_sge, u
 {
 	struct orxe_dev *rdev = to_rdev(qp->ib.device);
 	int access = to_sgl ? OIB_ACCESS_LOCAL_WRITE : 0;
+	struct orxe_mr *mr;
 	u32 i, n;
 	u8 *kva;
 
@@ -215,7 +263,7 @@ bool orxe_sgl_copy(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_sge, u
 			off -= sge->length;
 			continue;
 		}
-		kva = orxe_sge_kva(rdev, orxe_qp_data_pd(qp), sge, access);
+		kva = orxe_sge_get(rdev, orxe_qp_data_pd(qp), sge, access, &mr);
 		if (!kva)
 			return false;
 		n = min(len, sge->length - off);
@@ -223,6 +271,7 @@ bool orxe_sgl_copy(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_sge, u
 			memcpy(kva + off, buf, n);
 		else
 			memcpy(buf, kva + off, n);
+		orxe_mr_put(mr);
 		buf += n;
 		len -= n;
 		off = 0;
@@ -233,11 +282,13 @@ bool orxe_sgl_copy(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_sge, u
 /*
  * The kernel address of the @len bytes @off bytes into the SGL @sge[@num_sge], if they lie in one
  * SGE whose key allows reading them; NULL otherwise (orxe_sgl_copy() then copies them, or finds
- * the key that fails).  An SGE @memo holds is not looked up again; one looked up goes into it.
+ * the key that fails).  An SGE @memo holds is not looked up again; one looked up goes into it,
+ * with its MR's reference, in place of the one before.
  */
 const void *orxe_sgl_kva(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_sge, u32 off,
 			 u32 len, struct orxe_sge_memo *memo)
 {
+	struct orxe_mr *mr;
 	u8 *kva;
 	u32 i;
 
@@ -250,14 +301,25 @@ const void *orxe_sgl_kva(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_
 			return NULL;
 		if (memo->sge == sge)
 			return memo->kva + off;
-		kva = orxe_sge_kva(to_rdev(qp->ib.device), orxe_qp_data_pd(qp), sge, 0);
+		kva = orxe_sge_get(to_rdev(qp->ib.device), orxe_qp_data_pd(qp), sge, 0, &mr);
 		if (!kva)
 			return NULL;
+		orxe_sge_memo_drop(memo);
 		memo->sge = sge;
 		memo->kva = kva;
+		memo->mr = mr;
 		return kva + off;
 	}
 	return NULL;
+}
+
+/* The end of a sender's run: what @memo holds is let go. */
+void orxe_sge_memo_drop(struct orxe_sge_memo *memo)
+{
+	orxe_mr_put(memo->mr);
+	memo->sge = NULL;
+	memo->kva = NULL;
+	memo->mr = NULL;
 }
 
 /*

@@ -175,8 +175,9 @@ void orxe_req_start(struct orxe_qp *qp)
 
 /*
  * Send the packet of @hdr with the @hdr->paylen bytes @off bytes into @wqe's payload, on @train:
- * by reference when they lie in one page of one SGE (its key checked once a run: @memo), else
- * copied into a frame of its own.  -ENOMEM without memory (a packet lost), -EACCES if a key fails.
+ * by reference when they lie in one page of one SGE (its key checked, and its MR held, once a
+ * run: @memo; the frame holds the page itself), else copied into a frame of its own.  -ENOMEM
+ * without memory (a packet lost), -EACCES if a key fails.
  */
 static int orxe_req_frame(struct orxe_qp *qp, struct orxe_send_wqe *wqe,
 			  const struct orxe_tx_hdr *hdr, u32 off, struct orxe_train *train,
@@ -381,6 +382,7 @@ static void orxe_req_send(struct orxe_qp *qp)
 			req->una = req->psn;
 	}
 	orxe_train_send(&train);
+	orxe_sge_memo_drop(&memo);
 }
 
 /*

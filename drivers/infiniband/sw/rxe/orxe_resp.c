@@ -44,7 +44,8 @@ void orxe_resp_reset(struct orxe_qp *qp)
 	resp->uc_drop = false;
 	resp->op = 0;
 	resp->off = 0;
-	resp->dst = NULL;
+	resp->va = 0;
+	resp->rkey = 0;
 	resp->resid = 0;
 	resp->have_recv = false;
 	resp->rsrc_next = 0;
@@ -190,7 +191,10 @@ static bool orxe_resp_get_recv(struct orxe_qp *qp, struct orxe_resp_after *after
 	return resp->have_recv;
 }
 
-/* The write target of a first packet, checked against the R_Key for the whole message. */
+/*
+ * The write target of a first packet, checked against the R_Key for the whole message; the key
+ * and address are kept, not what they resolve to (see orxe_resp_write_place()).
+ */
 static enum orxe_resp_result orxe_resp_write_start(struct orxe_qp *qp, const struct orxe_pkt *pkt)
 {
 	struct orxe_resp *resp = &qp->resp;
@@ -198,13 +202,37 @@ static enum orxe_resp_result orxe_resp_write_start(struct orxe_qp *qp, const str
 
 	if (!(qp->attr.qp_access_flags & OIB_ACCESS_REMOTE_WRITE))
 		return ORXE_RESP_ACCESS;
-	resp->dst = orxe_rkey_kva(to_rdev(qp->ib.device), orxe_qp_data_pd(qp),
-				  be32_to_cpu(pkt->reth->rkey), be64_to_cpu(pkt->reth->va), len,
-				  OIB_ACCESS_REMOTE_WRITE);
-	if (!resp->dst)
+	resp->va = be64_to_cpu(pkt->reth->va);
+	resp->rkey = be32_to_cpu(pkt->reth->rkey);
+	if (!orxe_rkey_ok(to_rdev(qp->ib.device), orxe_qp_data_pd(qp), resp->rkey, resp->va, len,
+			  OIB_ACCESS_REMOTE_WRITE))
 		return ORXE_RESP_ACCESS;
 	resp->resid = len;
 	return ORXE_RESP_OK;
+}
+
+/*
+ * Place @n payloads of @len bytes each where the write in progress goes on, their bytes resolved
+ * now under its R_Key, the MR held only while they are copied: an MR deregistered or invalidated
+ * since the first packet fails them.  False, nothing written, if the key no longer allows them.
+ */
+static bool orxe_resp_write_place(struct orxe_qp *qp, const void *const *payload, u32 n, u32 len)
+{
+	struct orxe_resp *resp = &qp->resp;
+	struct orxe_mr *mr;
+	u8 *dst;
+	u32 i;
+
+	dst = orxe_rkey_get(to_rdev(qp->ib.device), orxe_qp_data_pd(qp), resp->rkey, resp->va,
+			    n * len, OIB_ACCESS_REMOTE_WRITE, &mr);
+	if (!dst)
+		return false;
+	for (i = 0; i < n; i++, dst += len)
+		memcpy(dst, payload[i], len);
+	orxe_mr_put(mr);
+	resp->va += n * len;
+	resp->resid -= n * len;
+	return true;
 }
 
 /* A send or write packet at epsn. */
@@ -215,6 +243,7 @@ static enum orxe_resp_result orxe_resp_data(struct orxe_qp *qp, const struct orx
 	u16 f = pkt->info->flags, kind = f & (ORXE_OPF_SEND | ORXE_OPF_WRITE);
 	u32 mtu = oib_mtu_to_int(qp->attr.path_mtu);
 	bool first = f & ORXE_OPF_FIRST, last = f & ORXE_OPF_LAST;
+	const void *payload = pkt->payload;
 	enum orxe_resp_result res;
 
 	/* a first packet between messages, the rest of the same message otherwise */
@@ -235,9 +264,8 @@ static enum orxe_resp_result orxe_resp_data(struct orxe_qp *qp, const struct orx
 			return ORXE_RESP_INVALID;
 		if ((f & ORXE_OPF_RECV) && !orxe_resp_get_recv(qp, after))
 			return ORXE_RESP_RNR;	/* before the data: the retry writes it again */
-		memcpy(resp->dst, pkt->payload, pkt->paylen);
-		resp->dst += pkt->paylen;
-		resp->resid -= pkt->paylen;
+		if (!orxe_resp_write_place(qp, &payload, 1, pkt->paylen))
+			return ORXE_RESP_ACCESS;
 	} else {
 		if (!orxe_resp_get_recv(qp, after))
 			return ORXE_RESP_RNR;
@@ -276,6 +304,7 @@ static enum orxe_resp_result orxe_resp_read(struct orxe_qp *qp, const struct orx
 	u32 len = be32_to_cpu(pkt->reth->len), npsn;
 	u64 va = be64_to_cpu(pkt->reth->va);
 	struct orxe_rsrc *r;
+	struct orxe_mr *mr;
 	void *src;
 
 	if (!(qp->attr.qp_access_flags & OIB_ACCESS_REMOTE_READ))
@@ -286,8 +315,8 @@ static enum orxe_resp_result orxe_resp_read(struct orxe_qp *qp, const struct orx
 	 */
 	if ((!dup && resp->op) || !resp->nrsrc || len > SZ_2G)
 		return ORXE_RESP_INVALID;
-	src = orxe_rkey_kva(to_rdev(qp->ib.device), orxe_qp_data_pd(qp),
-			    be32_to_cpu(pkt->reth->rkey), va, len, OIB_ACCESS_REMOTE_READ);
+	src = orxe_rkey_get(to_rdev(qp->ib.device), orxe_qp_data_pd(qp),
+			    be32_to_cpu(pkt->reth->rkey), va, len, OIB_ACCESS_REMOTE_READ, &mr);
 	if (!src)
 		return ORXE_RESP_ACCESS;
 	npsn = len ? DIV_ROUND_UP(len, mtu) : 1;
@@ -302,7 +331,8 @@ static enum orxe_resp_result orxe_resp_read(struct orxe_qp *qp, const struct orx
 		resp->epsn = orxe_psn_add(resp->epsn, npsn);
 		resp->msn = orxe_psn_add(resp->msn, 1);
 	}
-	orxe_resp_read_reply(qp, src, len, pkt->psn);
+	orxe_resp_read_reply(qp, src, len, pkt->psn);	/* the MR held while it reads */
+	orxe_mr_put(mr);
 	return ORXE_RESP_OK;
 }
 
@@ -313,14 +343,15 @@ static enum orxe_resp_result orxe_resp_atomic(struct orxe_qp *qp, const struct o
 	struct orxe_resp *resp = &qp->resp;
 	u64 va = be64_to_cpu(a->va), orig;
 	struct orxe_rsrc *r;
+	struct orxe_mr *mr;
 	u64 *target;
 
 	if (!(qp->attr.qp_access_flags & OIB_ACCESS_REMOTE_ATOMIC))
 		return ORXE_RESP_ACCESS;
 	if (resp->op || !resp->nrsrc || (va & 7))
 		return ORXE_RESP_INVALID;
-	target = orxe_rkey_kva(rdev, orxe_qp_data_pd(qp), be32_to_cpu(a->rkey), va, sizeof(u64),
-			       OIB_ACCESS_REMOTE_ATOMIC);
+	target = orxe_rkey_get(rdev, orxe_qp_data_pd(qp), be32_to_cpu(a->rkey), va, sizeof(u64),
+			       OIB_ACCESS_REMOTE_ATOMIC, &mr);
 	if (!target)
 		return ORXE_RESP_ACCESS;
 
@@ -331,6 +362,7 @@ static enum orxe_resp_result orxe_resp_atomic(struct orxe_qp *qp, const struct o
 	else if (orig == be64_to_cpu(a->compare))
 		*target = be64_to_cpu(a->swap_add);
 	spin_unlock(&rdev->atomic_lock);
+	orxe_mr_put(mr);
 
 	r = orxe_resp_rsrc_new(resp);
 	r->opcode = pkt->opcode;
@@ -492,9 +524,10 @@ static void orxe_resp_uc(struct orxe_port *port, struct orxe_qp *qp, const struc
  *	the AckReq bit (orxe_port.c checked), so each is what @pkt is, and the payload the same size
  *
  * If the QP is where the run needs it (receiving, a write going on that the run continues and
- * does not end, the first PSN the one expected), they are executed as one by one they would be:
- * their bytes placed, epsn moved past them, and an ACK sent for each that asks, once all are
- * placed.  Otherwise nothing is done and the caller hands them over one by one.
+ * does not end, the first PSN the one expected, its R_Key still allowing all of them), they are
+ * executed as one by one they would be: their bytes placed, epsn moved past them, and an ACK sent
+ * for each that asks, once all are placed.  Otherwise nothing is done and the caller hands them
+ * over one by one.
  *
  * Return: how many were executed: all or none.
  */
@@ -506,19 +539,15 @@ u32 orxe_resp_write_run(struct orxe_port *port, struct orxe_qp *qp, const struct
 	unsigned long flags;
 
 	spin_lock_irqsave(&qp->rq_lock, flags);
+	/* the last check places the bytes: when it fails, nothing was written */
 	if (qp->ib.qp_type != OIB_QPT_RC || qp->state < OIB_QPS_RTR || qp->state == OIB_QPS_ERR ||
 	    (qp->state == OIB_QPS_RTR && !resp->comm_est) || qp->attr.port_num != port->port_num ||
 	    !orxe_conn_pkey_ok(qp, pkt) || resp->op != ORXE_OPF_WRITE ||
 	    resp->epsn != run->psn || len != oib_mtu_to_int(qp->attr.path_mtu) ||
-	    resp->resid <= run->n * len) {
+	    resp->resid <= run->n * len || !orxe_resp_write_place(qp, run->payload, run->n, len)) {
 		spin_unlock_irqrestore(&qp->rq_lock, flags);
 		return 0;
 	}
-	for (i = 0; i < run->n; i++) {
-		memcpy(resp->dst, run->payload[i], len);
-		resp->dst += len;
-	}
-	resp->resid -= run->n * len;
 	resp->off += run->n * len;
 	resp->epsn = orxe_psn_add(resp->epsn, run->n);
 	resp->ack_psn = orxe_psn_add(run->psn, run->n - 1);

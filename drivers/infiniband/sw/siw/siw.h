@@ -14,8 +14,10 @@
 #ifndef OIB_SIW_PRIV_H
 #define OIB_SIW_PRIV_H
 
+#include <linux/completion.h>
 #include <linux/kref.h>
 #include <linux/netdevice.h>
+#include <linux/refcount.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <oib/provider.h>
@@ -94,9 +96,18 @@ void siw_cq_post(struct siw_cq *cq, const struct oib_wc *wc, bool solicited);
 
 enum siw_mr_state { SIW_MR_FREE, SIW_MR_INVALID, SIW_MR_VALID };
 
-/* An MR, in the key table from creation to dereg; its registered state under the table's lock. */
+/*
+ * An MR, in the key table from creation to dereg; its registered state under the table's lock.
+ * @ref is 1 while it is in the table, plus one for each copy in progress through a key resolved
+ * under the table's lock (siw_mem_copy(), a piece at a time: nothing keeps an address across DDP
+ * segments or read responses, each resolves its STag again).  Dereg takes the MR out of the table,
+ * drops the first reference and waits for ref_done: the memory is the registrant's again once
+ * oib_dereg_mr() returns.
+ */
 struct siw_mr {
 	struct oib_mr ib;
+	refcount_t ref;			/* see above */
+	struct completion ref_done;
 	u32 index;			/* key >> 8 */
 	enum siw_mr_state state;
 	u32 lkey, rkey;			/* what works now (0: nothing) */

@@ -4,7 +4,8 @@
  * (index << 8 | variant): the index names the MR in the device's key table, the low byte tells
  * registrations of one index apart.  Index 0 is the local DMA lkey of every PD (kernel memory,
  * never a remote key).  The registered state of an MR changes and is read under the table's
- * xa_lock; the memory itself is the consumer's to keep until its requests complete.
+ * xa_lock; the memory itself is the consumer's to keep until its requests complete, or until it
+ * deregisters the MR, which waits for the copies in progress (struct siw_mr).
  */
 #include <linux/math64.h>
 #include <linux/random.h>
@@ -21,6 +22,8 @@ static int siw_mr_add(struct siw_dev *sdev, struct siw_mr *mr, int access,
 	u32 key;
 	int ret;
 
+	refcount_set(&mr->ref, 1);	/* the table's, from the moment it can be found */
+	init_completion(&mr->ref_done);
 	ret = xa_alloc_cyclic(&sdev->mr_keys, &mr->index, mr, XA_LIMIT(1, SIW_MR_INDEX_MAX),
 			      &sdev->next_mr_index, GFP_KERNEL);
 	if (ret < 0)
@@ -79,11 +82,21 @@ int siw_map_mr_sg(struct oib_mr *ib, struct scatterlist *sg, int n, unsigned int
 	return oib_sg_to_pages(ib, sg, n, off, siw_mr_set_page);
 }
 
+static void siw_mr_put(struct siw_mr *mr)
+{
+	if (refcount_dec_and_test(&mr->ref))
+		complete(&mr->ref_done);
+}
+
+/* No key finds the MR any more; the copies that found it before are waited out. */
 void siw_dereg_mr(struct oib_mr *ib)
 {
 	struct siw_mr *mr = to_smr(ib);
 
+	might_sleep();
 	xa_erase(&to_sdev(ib->device)->mr_keys, mr->index);
+	siw_mr_put(mr);
+	wait_for_completion(&mr->ref_done);
 	kfree(mr->pages);
 	kfree(mr->staged);
 }
@@ -158,9 +171,12 @@ static u8 *siw_mr_kva_locked(struct siw_mr *mr, u64 va, u32 len, u32 *n)
 	return (u8 *)(uintptr_t)(mr->pages[i] + in);
 }
 
-/* One contiguous piece of a copy: its kernel address and length, or an error. */
+/*
+ * One contiguous piece of a copy: its kernel address and length, its MR held (*@mrp) until the
+ * caller's siw_mr_put(); or an error.
+ */
 static int siw_mem_piece(struct siw_dev *sdev, struct oib_pd *pd, u32 key, u64 va, u32 len,
-			 int access, bool remote, u8 **kva, u32 *n)
+			 int access, bool remote, u8 **kva, u32 *n, struct siw_mr **mrp)
 {
 	struct siw_mr *mr;
 	unsigned long flags;
@@ -179,6 +195,10 @@ static int siw_mem_piece(struct siw_dev *sdev, struct oib_pd *pd, u32 key, u64 v
 		goto out;
 	*kva = siw_mr_kva_locked(mr, va, len, n);
 	ret = *kva ? 0 : -ERANGE;
+	if (!ret) {
+		refcount_inc(&mr->ref);		/* in the table: its reference stands */
+		*mrp = mr;
+	}
 out:
 	xa_unlock_irqrestore(&sdev->mr_keys, flags);
 	return ret;
@@ -187,6 +207,7 @@ out:
 int siw_mem_copy(struct siw_dev *sdev, struct oib_pd *pd, u32 key, u64 va, void *buf, u32 len,
 		 int access, bool remote, bool to_mem)
 {
+	struct siw_mr *mr;
 	u8 *kva;
 	u32 n;
 	int ret;
@@ -204,13 +225,14 @@ int siw_mem_copy(struct siw_dev *sdev, struct oib_pd *pd, u32 key, u64 va, void 
 		return 0;
 	}
 	while (len) {
-		ret = siw_mem_piece(sdev, pd, key, va, len, access, remote, &kva, &n);
+		ret = siw_mem_piece(sdev, pd, key, va, len, access, remote, &kva, &n, &mr);
 		if (ret)
 			return ret;
 		if (to_mem)
 			memcpy(kva, buf, n);
 		else
 			memcpy(buf, kva, n);
+		siw_mr_put(mr);
 		va += n;
 		buf += n;
 		len -= n;
