@@ -6,7 +6,7 @@
 # mode), whose results are counted after the test kernel's.
 # Environment: SUITE=<glob> (kunit.filter_glob; also selects integration scripts), TIMEOUT=<s> (test
 # kernel guest, default 1800), SMOKE=0 (skip the stock kernel), V=1 (whole console on stdout).
-# Logs: build/check-kunit.log, build/check-rest.log (the two test guests' consoles), build/smoke.log,
+# Logs: build/check-kunit.log, build/check-integration.log (the test guests' consoles), smoke.log,
 # build/test.log, build/stock.log (compilers), build/smoke.out (what the stock kernel's build and boot
 # printed).
 # The last line is "N passed, N failed[, N skipped]"; the exit status is non-zero if anything failed.
@@ -196,20 +196,20 @@ for p in rxe siw; do
 done
 args=(kunit.enable=1)
 [ -z "${SUITE:-}" ] || args+=("kunit.filter_glob=$SUITE")
-# Two guests of the test kernel at once, from one initramfs: the KUnit suites in one
-# (build/check-kunit.log), the integration scripts and the userspace tests in the other
-# (build/check-rest.log).  A guest keeps about one host CPU busy (most of its work is one thread):
-# two use both of a 2-CPU machine.  Their output lines are prefixed with their part.  The KUnit
-# test modules of $moved run in the second guest, to even the two out (on a quiet 2-CPU host the
-# KUnit suites took 410 s, the rest 300 s; oib_cma_loss_test, 500 connections with losses twice,
-# about 60 s of the 410).
+# Two guests of the test kernel at once, from one initramfs: the KUnit suites and the userspace
+# tests in one (build/check-kunit.log), the integration scripts in the other
+# (build/check-integration.log).  A guest keeps about one host CPU busy (most of its work is one
+# thread, or waits on a timer): two use both of a 2-CPU machine.  Their output lines are prefixed
+# with their names.  The KUnit test modules of $moved run in the second guest, to even the two
+# out (on a quiet 2-CPU host: the KUnit suites about 410 s, oib_cma_loss_test's 500 connections with
+# losses, twice, 60 s of them; the userspace tests 170 s; the integration scripts 390 s).
 moved=oib_cma_loss_test
 args+=("oib.kunit_moved=$moved")
-section "test kernel: boot (two guests: KUnit | integration and userspace)"
+section "test kernel: boot (two guests: KUnit and userspace | integration)"
 t=$(date +%s)
 tools/initramfs.sh "$out/check.cpio.gz" "$out/test" "$modroot" check "${interop[@]}"
 pids=()
-for g in kunit:kunit rest:kunit_moved,integration,user; do
+for g in kunit:kunit,user integration:kunit_moved,integration; do
 	name=check-${g%%:*}
 	( rc=0
 	  tools/qemu.sh "$bzimage" "$out/check.cpio.gz" "$out/$name.log" "${TIMEOUT:-1800}" \
@@ -220,7 +220,7 @@ done
 wait "${pids[@]}"
 echo "check: the test kernel's guests took $(($(date +%s) - t)) s"
 total=0
-for name in check-kunit check-rest; do
+for name in check-kunit check-integration; do
 	qrc=$(cat "$out/$name.qrc")
 	results "$name"
 	total=$((total + nresults))
