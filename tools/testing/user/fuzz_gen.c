@@ -444,6 +444,61 @@ static void collide(struct fz_prog *p, uint64_t *s)
 		p->c[i].thread = i < p->split ? 0 : rnd(s, FZ_THREADS);
 }
 
+/* Calls of @cmd (-1: any) from @from on are on thread @t. */
+static void gen_on(struct fz_prog *p, struct model *m, int cmd, int t, uint64_t *s)
+{
+	int from = p->n;
+
+	gen_call(p, m, cmd < 0 ? pick_cmd(s) : cmd, s, 0);
+	while (from < p->n)
+		p->c[from++].thread = t;
+}
+
+/*
+ * The shape of the order and overlap bugs: connected QPs (and often an MR) made in order, then
+ * at once thread 0 destroys, thread 1 does what a context does besides (its async fd, events,
+ * channels), thread 2 makes traffic into the objects; random calls among them.
+ */
+static void gen_race(struct fz_prog *p, struct model *m, uint64_t *s)
+{
+	static const char *const side[] = { "GET_ASYNC_FD", "read_events", "delay",
+					    "CREATE_COMP_CHANNEL", "close" };
+	static const char *const traffic[] = { "peer_send", "peer_send", "POST_SEND",
+					       "ring_write", "DOORBELL", "POST_RECV" };
+	static const char *const destroys[] = { "DESTROY_QP", "DESTROY_QP", "DEREG_MR",
+						"DESTROY_CQ", "DESTROY_SRQ", "delay" };
+	int nq = 1 + rnd(s, 4), q, k, at;
+
+	for (q = 0; q < nq; q++) {
+		if (!gen_call(p, m, fz_desc_find("CREATE_QP"), s, 0))
+			break;
+		at = p->n - 1;
+		for (k = 0; k < 2 + (int)rnd(s, 2); k++) {
+			chain_qp = at;
+			gen_call(p, m, fz_desc_find("MODIFY_QP"), s, 3);
+		}
+		chain_qp = -1;
+		if (pct(s, 50))
+			gen_call(p, m, fz_desc_find("REG_MR"), s, 0);
+	}
+	p->split = p->n;
+	for (k = 0; k < 3 + (int)rnd(s, 8) && p->n < FZ_MAXCALLS - 8; k++) {
+		switch (rnd(s, 4)) {
+		case 0:
+			gen_on(p, m, fz_desc_find(destroys[rnd(s, 6)]), 0, s);
+			break;
+		case 1:
+			gen_on(p, m, fz_desc_find(side[rnd(s, 5)]), 1, s);
+			break;
+		case 2:
+			gen_on(p, m, fz_desc_find(traffic[rnd(s, 6)]), 2, s);
+			break;
+		default:
+			gen_on(p, m, -1, rnd(s, FZ_THREADS), s);
+		}
+	}
+}
+
 void fz_generate(struct fz_prog *p, uint64_t seed)
 {
 	uint64_t s = seed;
@@ -455,6 +510,10 @@ void fz_generate(struct fz_prog *p, uint64_t seed)
 	p->seeds[0] = seed;
 	m.n = 0;
 	gen_call(p, &m, fz_desc_find("open"), &s, 0);
+	if (pct(&s, 30)) {
+		gen_race(p, &m, &s);
+		return;
+	}
 	while (p->n < want && gen_call(p, &m, pick_cmd(&s), &s, 0))
 		;
 	collide(p, &s);
