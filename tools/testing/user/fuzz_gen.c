@@ -482,7 +482,15 @@ static void gen_race(struct fz_prog *p, struct model *m, uint64_t *s)
 			gen_call(p, m, fz_desc_find("REG_MR"), s, 0);
 	}
 	p->split = p->n;
-	for (k = 0; k < 3 + (int)rnd(s, 8) && p->n < FZ_MAXCALLS - 8; k++) {
+	/* each thread's first call: traffic, then a destroy and the async fd, maybe delayed */
+	gen_on(p, m, fz_desc_find(traffic[rnd(s, 2)]), 2, s);
+	if (pct(s, 50))
+		gen_on(p, m, fz_desc_find("delay"), 0, s);
+	gen_on(p, m, fz_desc_find(destroys[rnd(s, 5)]), 0, s);
+	if (pct(s, 50))
+		gen_on(p, m, fz_desc_find("delay"), 1, s);
+	gen_on(p, m, fz_desc_find(side[pct(s, 60) ? 0 : rnd(s, 5)]), 1, s);
+	for (k = 0; k < (int)rnd(s, 8) && p->n < FZ_MAXCALLS - 8; k++) {
 		switch (rnd(s, 4)) {
 		case 0:
 			gen_on(p, m, fz_desc_find(destroys[rnd(s, 6)]), 0, s);
