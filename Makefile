@@ -3,6 +3,7 @@
 #   make check      W=1 builds, KUnit and integration tests under QEMU, stock-kernel smoke
 #   make run        the demo under QEMU
 #   make bench      RC rate, RDMA bandwidth and latency of oib vs the in-tree rxe vs memcpy, under QEMU
+#   make fuzz       a soak of the user ABI's fuzzer (oib_uverbs_fuzz) alone: OIB_FUZZ_SECONDS (3600)
 #   make bench-doc  the tables of the last make bench (build/bench.results) into Documentation/benchmarks.md
 #   make w1         W=1 build in a copy, build/w1 (tools/build.sh), fails on any warning
 #   make checkpatch | sparse | clean
@@ -15,9 +16,10 @@ SHELL := /bin/bash
 KDIR ?= $(eval KDIR := $$(shell $(CURDIR)/tools/kernel.sh))$(KDIR)
 kdir = $(or $(KDIR),$(error KDIR is empty: tools/kernel.sh failed))
 KSRC ?= $(or $(OIB_CACHE),$(HOME)/.cache/oib)/src/linux-source-6.12
-export SUITE TIMEOUT SMOKE V OIB_KVM ROUNDS BENCH_ARGS
+export SUITE TIMEOUT SMOKE V OIB_KVM ROUNDS BENCH_ARGS OIB_FUZZ_SEED OIB_FUZZ_CALLS OIB_FUZZ_SECONDS \
+	OIB_FUZZ_REPLAY OIB_FUZZ_REPEAT OIB_USER_TIMEOUT
 
-.PHONY: all modules clean check run bench bench-doc w1 checkpatch sparse
+.PHONY: all modules clean check run fuzz bench bench-doc w1 checkpatch sparse
 all: modules
 
 modules:
@@ -28,6 +30,9 @@ check:
 
 run:
 	tools/run.sh
+
+fuzz:
+	tools/fuzz.sh
 
 bench:
 	tools/bench.sh

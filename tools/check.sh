@@ -196,6 +196,10 @@ for p in rxe siw; do
 done
 args=(kunit.enable=1)
 [ -z "${SUITE:-}" ] || args+=("kunit.filter_glob=$SUITE")
+# oib_uverbs_fuzz's settings, to the guest's /init (and its programs) as environment variables
+for v in OIB_FUZZ_SEED OIB_FUZZ_CALLS OIB_FUZZ_SECONDS OIB_FUZZ_REPLAY OIB_FUZZ_REPEAT OIB_USER_TIMEOUT; do
+	[ -z "${!v:-}" ] || args+=("$v=${!v}")
+done
 # Two guests of the test kernel at once, from one initramfs: the KUnit suites and the userspace
 # tests in one (build/check-kunit.log), the integration scripts in the other
 # (build/check-integration.log).  A guest keeps about one host CPU busy (most of its work is one

@@ -131,7 +131,7 @@ userprogs() {
 		n=${p##*/}
 		[ -z "$glob" ] || case $n in $sg) ;; *) continue ;; esac
 		msg "user: $n"
-		timeout 600 "$p" || msg "$n: exit status $?"
+		timeout "${OIB_USER_TIMEOUT:-600}" "$p" || msg "$n: exit status $?"
 	done
 }
 
