@@ -13,6 +13,7 @@
 #include <linux/idr.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
+#include <linux/version.h>
 #include "uverbs.h"
 #include "uverbs_dev.h"
 
@@ -73,7 +74,11 @@ ATTRIBUTE_GROUPS(oib_uverbs);
  * The node is root's, 0600: opening it to users is the administrator's (a udev rule's MODE or
  * GROUP), as Documentation/uverbs.md says, not something the kernel decides for every system.
  */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
 static char *oib_uverbs_devnode(const struct device *dev, umode_t *mode)
+#else	/* the stock 6.1 kernel's struct class: a device not yet const */
+static char *oib_uverbs_devnode(struct device *dev, umode_t *mode)
+#endif
 {
 	if (mode)
 		*mode = 0600;

@@ -22,6 +22,7 @@
 #include <linux/module.h>
 #include <linux/path.h>
 #include <linux/slab.h>
+#include <linux/version.h>
 #include "uverbs.h"
 
 /*
@@ -101,7 +102,11 @@ static struct oib_uverbs_xrcd_inode *oib_uverbs_xrcd_lookup(struct oib_uverbs_de
 /* May the caller name a domain by @f (the rule at the top)?  0 or -errno. */
 static int oib_uverbs_xrcd_file_check(struct file *f)
 {
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
 	struct mnt_idmap *idmap = file_mnt_idmap(f);
+#else	/* the stock 6.1 kernel: the mount's user namespace, before idmaps */
+	struct user_namespace *idmap = file_mnt_user_ns(f);
+#endif
 	struct inode *inode = file_inode(f);
 
 	if (!S_ISREG(inode->i_mode))
