@@ -206,7 +206,7 @@ done
 # thread, or waits on a timer): two use both of a 2-CPU machine.  Their output lines are prefixed
 # with their names.  The KUnit test modules of $moved run in the second guest, to even the two
 # out (on a quiet 2-CPU host: the KUnit suites about 410 s, oib_cma_loss_test's 500 connections with
-# losses, twice, 60 s of them; the userspace tests 170 s; the integration scripts 390 s).
+# losses, twice, 60 s of them; the userspace tests 110 s; the integration scripts 390 s).
 moved=oib_cma_loss_test
 args+=("oib.kunit_moved=$moved")
 section "test kernel: boot (two guests: KUnit and userspace | integration)"
