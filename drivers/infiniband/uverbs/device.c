@@ -13,7 +13,6 @@
 #include <linux/idr.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
-#include <linux/version.h>
 #include "uverbs.h"
 #include "uverbs_dev.h"
 
@@ -71,24 +70,13 @@ static struct attribute *oib_uverbs_attrs[] = {
 ATTRIBUTE_GROUPS(oib_uverbs);
 
 /*
- * The node is root's, 0600: opening it to users is the administrator's (a udev rule's MODE or
- * GROUP), as Documentation/uverbs.md says, not something the kernel decides for every system.
+ * The node is root's, 0600 (devtmpfs's mode for a node whose class names none): opening it to users
+ * is the administrator's (a udev rule's MODE or GROUP), as Documentation/uverbs.md says, not
+ * something the kernel decides for every system.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
-static char *oib_uverbs_devnode(const struct device *dev, umode_t *mode)
-#else	/* the stock 6.1 kernel's struct class: a device not yet const */
-static char *oib_uverbs_devnode(struct device *dev, umode_t *mode)
-#endif
-{
-	if (mode)
-		*mode = 0600;
-	return NULL;
-}
-
 static struct class oib_uverbs_class = {
 	.name = "oib_uverbs",
 	.dev_groups = oib_uverbs_groups,
-	.devnode = oib_uverbs_devnode,
 };
 
 static void oib_uverbs_dev_release(struct device *dev)

@@ -11,18 +11,19 @@
  *
  * Who may name a domain by a file: only a regular file (an anonymous inode, shared by every
  * anon_inode fd, a pipe or a socket names nothing: -EINVAL), and only through an fd open for
- * writing or by the file's owner (inode_owner_or_capable()): -EACCES otherwise, for joining and
- * for O_CREAT alike.  Reading a file grants no share in its owner's domain.  The check asks the
+ * writing or by the file's owner (its fsuid the inode's uid, or CAP_FOWNER): -EACCES otherwise,
+ * for joining and for O_CREAT alike.  Reading a file grants no share in its owner's domain.  The check asks the
  * filesystem nothing (no ->permission(), which a FUSE daemon could stall while the context's
  * hw_rwsem is held): the fd's mode and the inode's owner are already at hand.
  */
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/fcntl.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/path.h>
 #include <linux/slab.h>
-#include <linux/version.h>
 #include "uverbs.h"
 
 /*
@@ -102,16 +103,12 @@ static struct oib_uverbs_xrcd_inode *oib_uverbs_xrcd_lookup(struct oib_uverbs_de
 /* May the caller name a domain by @f (the rule at the top)?  0 or -errno. */
 static int oib_uverbs_xrcd_file_check(struct file *f)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
-	struct mnt_idmap *idmap = file_mnt_idmap(f);
-#else	/* the stock 6.1 kernel: the mount's user namespace, before idmaps */
-	struct user_namespace *idmap = file_mnt_user_ns(f);
-#endif
 	struct inode *inode = file_inode(f);
 
 	if (!S_ISREG(inode->i_mode))
 		return -EINVAL;
-	if ((f->f_mode & FMODE_WRITE) || inode_owner_or_capable(idmap, inode))
+	if ((f->f_mode & FMODE_WRITE) || uid_eq(current_fsuid(), inode->i_uid) ||
+	    capable(CAP_FOWNER))
 		return 0;
 	return -EACCES;
 }
