@@ -12,9 +12,9 @@
  * Who may name a domain by a file: only a regular file (an anonymous inode, shared by every
  * anon_inode fd, a pipe or a socket names nothing: -EINVAL), and only through an fd open for
  * writing or by the file's owner (its fsuid the inode's uid, or CAP_FOWNER): -EACCES otherwise,
- * for joining and for O_CREAT alike.  Reading a file grants no share in its owner's domain.  The check asks the
- * filesystem nothing (no ->permission(), which a FUSE daemon could stall while the context's
- * hw_rwsem is held): the fd's mode and the inode's owner are already at hand.
+ * for joining and for O_CREAT alike.  Reading a file grants no share in its owner's domain.  The
+ * check asks the filesystem nothing (no ->permission(), which a FUSE daemon could stall while the
+ * context's hw_rwsem is held): the fd's mode and the inode's owner are already at hand.
  */
 #include <linux/capability.h>
 #include <linux/cred.h>

@@ -174,7 +174,7 @@ static bool post_writes(struct xrc_ini *s, struct oibv_sge *sge, uint32_t srqn, 
 	return true;
 }
 
-#define MID_LEN		(1 << 20)
+#define MID_LEN		(1024 * 1024)
 #define MID_WRITES	8
 
 /*
