@@ -1,7 +1,7 @@
 #!/bin/sh
 # Integration test: the demo's two-host mode (TWO_HOSTS=1 make run) succeeds with the driver modules
 # already loaded: two devices, each on its end of a veth pair between two namespaces, with one
-# ACTIVE port each, and its krping figures (every test ending with result 0).  Skipped without
+# ACTIVE port each, and its krping figures (every test ending with result 0).  Fails (exit status 4) without
 # iproute2's ip.
 . "$OIB_GUEST/lib.sh"
 

@@ -5,7 +5,7 @@
 # rdma_rxe and librxe) against oib_krping, both ways and over IPv4 and IPv6, with hundreds of
 # iterations whose data both sides validate, then with 1% of the frames lost and message sizes
 # around and above the path MTU (SEND, RDMA READ and WRITE: rping's exchange); a capture of oib's
-# side decodes as RoCEv2 (make check's tshark pass).  Loads the in-tree modules it needs and unloads them after.  Skipped
+# side decodes as RoCEv2 (make check's tshark pass).  Loads the in-tree modules it needs and unloads them after.  Fails (exit status 4)
 # without oib_krping, iproute2's ip, rping or the in-tree modules.
 . "$OIB_GUEST/lib.sh"
 

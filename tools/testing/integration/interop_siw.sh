@@ -3,7 +3,7 @@
 # namespace's end of a veth pair (rdma link add works only there), oib_siw's wo on the other end
 # in a namespace of its own; rdma-core's rping (over the in-tree rdma_cm) against oib_krping
 # (over oib_cma), both ways, both address families, data verified, sizes across FPDU boundaries.
-# Skipped without oib_krping, oib_siw, rping, the in-tree modules or iproute2's ip.
+# Fails (exit status 4) without oib_krping, oib_siw, rping, the in-tree modules or iproute2's ip.
 . "$OIB_GUEST/lib.sh"
 
 loaded oib_krping || { echo "# oib_krping is not loaded"; exit 4; }

@@ -8,7 +8,7 @@
 # memory at the end.  With 1% of the frames lost on oib's side: exactly once, in order, intact.
 # Then the CM across implementations: a reject with private data each way, a disconnect from
 # either side, and rping (in-tree) killed in the middle of a connection to oib_krping, after which
-# nothing of the connection may be left on oib's side.  Skipped without the interop modules, ip,
+# nothing of the connection may be left on oib's side.  Fails (exit status 4) without the interop modules, ip,
 # rping or the in-tree modules.
 . "$OIB_GUEST/lib.sh"
 

@@ -6,7 +6,7 @@
 # MTU, DOWN with the link down; oib_krping runs the rping exchange over IPv4 and IPv6 and a
 # bandwidth test through them, data verified, and again with the MTU at 9000; a capture on one
 # device's fabric decodes as RoCEv2 (make check's tshark pass); the parameter refuses what it
-# must; deleting a namespace removes the devices on its netdevs.  Skipped without oib_krping or
+# must; deleting a namespace removes the devices on its netdevs.  Fails (exit status 4) without oib_krping or
 # iproute2's ip.
 . "$OIB_GUEST/lib.sh"
 

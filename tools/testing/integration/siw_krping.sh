@@ -4,7 +4,7 @@
 # exchange over IPv4 and IPv6 with data verified, 64 KiB RDMA WRITEs and READs, and connections
 # one after another; the devices count their connections and no malformed FPDU; the wire of three
 # connections captured with tcpdump, for tshark on the host; deleting a namespace removes its
-# device.  Skipped without oib_krping, oib_siw or iproute2's ip.
+# device.  Fails (exit status 4) without oib_krping, oib_siw or iproute2's ip.
 . "$OIB_GUEST/lib.sh"
 
 loaded oib_krping || { echo "# oib_krping is not loaded"; exit 4; }

@@ -4,7 +4,7 @@
 # data written to the disks is in the RAM disk and the file (read there directly), and what is
 # written there reads back through the disks; an ext4 filesystem on the RAM disk's LUN mounted,
 # written, checked clean; the configuration refused while the target serves; rmdir stops it.
-# Skipped without both modules, configfs, brd or e2fsprogs.
+# Fails (exit status 4) without both modules, configfs, brd or e2fsprogs.
 . "$OIB_GUEST/lib.sh"
 . "$OIB_GUEST/srp.sh"
 

@@ -6,7 +6,7 @@
 # logs in again, the writes succeed, the filesystem is clean); with oib_srpt unloaded under
 # writes (they fail once fail_timeout has passed, nothing hangs, the filesystem unmounts).
 # Last: logged out, both modules unloaded (the guest's kmemleak scan follows at the end).
-# Skipped without both modules or without e2fsprogs.
+# Fails (exit status 4) without both modules or without e2fsprogs.
 . "$OIB_GUEST/lib.sh"
 . "$OIB_GUEST/srp.sh"
 

@@ -8,7 +8,7 @@
 # data) and 1 MiB (RDMA READ) writes and read back; ext4 made, files copied, e2fsck clean,
 # remounted and every file compared; a LUN reset (task management); the target's QPs reset
 # under the mounted filesystem: ib_srp logs in again and the files still read back; logout.
-# Loads the in-tree modules it needs and unloads them after.  Skipped without oib_srpt,
+# Loads the in-tree modules it needs and unloads them after.  Fails (exit status 4) without oib_srpt,
 # iproute2's ip, the in-tree SRP initiator or e2fsprogs.
 . "$OIB_GUEST/lib.sh"
 . "$OIB_GUEST/srp.sh"

@@ -7,7 +7,7 @@
 # in with the in-tree grammar (id_ext and ioc_guid ib_srpt's service GUID: rxe0's node GUID): a
 # disk of its size; dd with the data read back; ext4 made, files copied, e2fsck clean, remounted
 # and compared; logout; the configuration removed.  Loads the in-tree modules it needs and unloads
-# them after.  Skipped without oib_srp, iproute2's ip, the in-tree SRP target or e2fsprogs.
+# them after.  Fails (exit status 4) without oib_srp, iproute2's ip, the in-tree SRP target or e2fsprogs.
 . "$OIB_GUEST/lib.sh"
 . "$OIB_GUEST/srp.sh"
 

@@ -3,7 +3,7 @@
 # the initiator's QP gives up, the host holds its commands and logs in again once the fabric
 # carries frames again; the write completes and reads back the same.  Then the target stopped
 # under writes with fail_timeout 3: one fails (nothing hangs), the host says failed, reads fail
-# at once, and the host is removed.  Skipped when either module is not loaded.
+# at once, and the host is removed.  Fails (exit status 4) when either module is not loaded.
 . "$OIB_GUEST/lib.sh"
 . "$OIB_GUEST/srp.sh"
 
