@@ -80,9 +80,9 @@ int oib_uverbs_create_ah(struct oib_uverbs_call *call, void *buf)
 	upd = oib_uobj_get(call->ufile, cmd->pd_handle, OIB_UVERBS_OBJ_PD);
 	if (IS_ERR(upd))
 		return PTR_ERR(upd);
-	uah = kzalloc(sizeof(*uah), GFP_KERNEL);
+	uah = kzalloc(sizeof(*uah), GFP_KERNEL_ACCOUNT);
 	if (uah)
-		uah->keep = kzalloc(sizeof(*uah->keep), GFP_KERNEL);
+		uah->keep = kzalloc(sizeof(*uah->keep), GFP_KERNEL_ACCOUNT);
 	ret = -ENOMEM;
 	if (uah && uah->keep) {
 		uah->upd = upd;

@@ -97,7 +97,7 @@ int oib_uverbs_create_cq(struct oib_uverbs_call *call, void *buf)
 	if (cmd->handle || cmd->reserved || (cmd->ring_flags & ~OIB_UVERBS_CREATE_MAPPED) ||
 	    memchr_inv(&cmd->ring, 0, sizeof(cmd->ring)))
 		return -EINVAL;
-	ucq = kzalloc(sizeof(*ucq), GFP_KERNEL);
+	ucq = kzalloc(sizeof(*ucq), GFP_KERNEL_ACCOUNT);
 	if (!ucq)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&ucq->comp_list);
@@ -176,12 +176,10 @@ int oib_uverbs_req_notify_cq(struct oib_uverbs_call *call, void *buf)
 
 #define OIB_UVERBS_POLL_BATCH	16
 
-/* Polls in batches; completions polled but not copied out are lost, as with a bad buffer. */
-static int oib_uverbs_poll_batches(struct oib_cq *cq, u32 count, u64 uaddr)
+/* Polls @count completions at most into @u, in batches; how many, or an -errno. */
+static int oib_uverbs_poll_batches(struct oib_cq *cq, u32 count, struct oib_uverbs_wc *u)
 {
-	struct oib_uverbs_wc __user *uwc = u64_to_user_ptr(uaddr);
 	struct oib_wc wc[OIB_UVERBS_POLL_BATCH];
-	struct oib_uverbs_wc u;
 	u32 done = 0;
 	int n, i;
 
@@ -189,13 +187,23 @@ static int oib_uverbs_poll_batches(struct oib_cq *cq, u32 count, u64 uaddr)
 		n = oib_poll_cq(cq, min_t(u32, count - done, OIB_UVERBS_POLL_BATCH), wc);
 		if (n <= 0)
 			return n < 0 ? n : done;
-		for (i = 0; i < n; i++, done++) {
-			oib_uverbs_wc_to_user(&u, &wc[i]);
-			if (copy_to_user(&uwc[done], &u, sizeof(u)))
-				return -EFAULT;
-		}
+		for (i = 0; i < n; i++, done++)
+			oib_uverbs_wc_to_user(&u[done], &wc[i]);
 	}
 	return done;
+}
+
+/* Room for the completions, which the handler fills and oib_uverbs_poll_cq_after() copies out. */
+int oib_uverbs_poll_cq_before(struct oib_uverbs_call *call, void *buf)
+{
+	struct oib_uverbs_poll_cq *cmd = buf;
+
+	if (cmd->count > OIB_UVERBS_POLL_MAX)
+		return -EINVAL;
+	if (!cmd->count)
+		return 0;
+	call->stage = kvmalloc_array(cmd->count, sizeof(struct oib_uverbs_wc), GFP_KERNEL);
+	return call->stage ? 0 : -ENOMEM;
 }
 
 int oib_uverbs_poll_cq(struct oib_uverbs_call *call, void *buf)
@@ -204,16 +212,28 @@ int oib_uverbs_poll_cq(struct oib_uverbs_call *call, void *buf)
 	struct oib_uverbs_cq *ucq;
 	int n;
 
-	if (cmd->count > OIB_UVERBS_POLL_MAX)
-		return -EINVAL;
 	ucq = oib_uobj_get(call->ufile, cmd->handle, OIB_UVERBS_OBJ_CQ);
 	if (IS_ERR(ucq))
 		return PTR_ERR(ucq);
 	/* A mapped CQ's completions are the ring's. */
-	n = ucq->mapped.ring ? -EINVAL : oib_uverbs_poll_batches(ucq->cq, cmd->count, cmd->wcs);
+	n = ucq->mapped.ring ? -EINVAL :
+	    cmd->count ? oib_uverbs_poll_batches(ucq->cq, cmd->count, call->stage) : 0;
 	oib_uobj_put(&ucq->uobj);
 	if (n < 0)
 		return n;
 	cmd->count = n;
 	return 0;
+}
+
+/* Completions polled but not copied out (a bad buffer) are lost. */
+int oib_uverbs_poll_cq_after(struct oib_uverbs_call *call, void *buf, int ret)
+{
+	struct oib_uverbs_poll_cq *cmd = buf;
+
+	if (!ret && cmd->count &&
+	    copy_to_user(u64_to_user_ptr(cmd->wcs), call->stage,
+			 cmd->count * sizeof(struct oib_uverbs_wc)))
+		ret = -EFAULT;
+	kvfree(call->stage);
+	return ret;
 }

@@ -25,7 +25,7 @@ static const struct file_operations oib_uverbs_event_fops;
 
 struct oib_uverbs_event_file *oib_uverbs_event_file_alloc(struct oib_uverbs_file *owner)
 {
-	struct oib_uverbs_event_file *ef = kzalloc(sizeof(*ef), GFP_KERNEL);
+	struct oib_uverbs_event_file *ef = kzalloc(sizeof(*ef), GFP_KERNEL_ACCOUNT);
 
 	if (!ef)
 		return NULL;

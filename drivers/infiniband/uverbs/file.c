@@ -53,7 +53,7 @@ static struct oib_uverbs_file *oib_uverbs_file_new(struct oib_uverbs_device *ude
 	struct oib_uverbs_file *ufile;
 	int ret;
 
-	ufile = kzalloc(sizeof(*ufile), GFP_KERNEL);
+	ufile = kzalloc(sizeof(*ufile), GFP_KERNEL_ACCOUNT);
 	if (!ufile)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&ufile->ref);

@@ -4,7 +4,8 @@
  * caller's size, copies the command in with copy_struct_from_user() (older, smaller structs are
  * zero-extended; bytes beyond what this version knows must be zero, else -E2BIG; more than a
  * page is -E2BIG at once), checks the header's flags, runs the handler with the context held
- * shared (-EIO once the context is torn down), and copies the answer back: min(caller's size,
+ * shared (-EIO once the context is torn down), between the command's own copies of other user
+ * memory, made without the lock (uverbs.h), and copies the answer back: min(caller's size,
  * ours) bytes.  include/uapi/oib/uverbs.h has the rules as user space sees them.
  */
 #include <linux/module.h>
@@ -20,6 +21,11 @@
 	[OIB_UVERBS_##nr] = { .handler = fn,					\
 			      .min_size = offsetofend(type, first_last),	\
 			      .size = sizeof(type) }
+/* A command with copies of its own before and after the handler */
+#define CMD_COPIES(nr, fn, in, out, type, first_last)				\
+	[OIB_UVERBS_##nr] = { .handler = fn, .before = in, .after = out,	\
+			      .min_size = offsetofend(type, first_last),	\
+			      .size = sizeof(type) }
 
 const struct oib_uverbs_ioctl oib_uverbs_ioctls[OIB_UVERBS_CMD_MAX] = {
 	CMD(QUERY_DEVICE, oib_uverbs_query_device, struct oib_uverbs_query_device, reserved),
@@ -33,22 +39,28 @@ const struct oib_uverbs_ioctl oib_uverbs_ioctls[OIB_UVERBS_CMD_MAX] = {
 	CMD(CREATE_CQ, oib_uverbs_create_cq, struct oib_uverbs_create_cq, handle),
 	CMD(DESTROY_CQ, oib_uverbs_destroy_cq, struct oib_uverbs_destroy_reported, reserved),
 	CMD(REQ_NOTIFY_CQ, oib_uverbs_req_notify_cq, struct oib_uverbs_req_notify_cq, notify),
-	CMD(POLL_CQ, oib_uverbs_poll_cq, struct oib_uverbs_poll_cq, wcs),
-	CMD(REG_MR, oib_uverbs_reg_mr, struct oib_uverbs_reg_mr, reserved),
+	CMD_COPIES(POLL_CQ, oib_uverbs_poll_cq, oib_uverbs_poll_cq_before,
+		   oib_uverbs_poll_cq_after, struct oib_uverbs_poll_cq, wcs),
+	CMD_COPIES(REG_MR, oib_uverbs_reg_mr, oib_uverbs_reg_mr_before, oib_uverbs_reg_mr_after,
+		   struct oib_uverbs_reg_mr, reserved),
 	CMD(DEREG_MR, oib_uverbs_dereg_mr, struct oib_uverbs_destroy, reserved),
 	CMD(CREATE_QP, oib_uverbs_create_qp, struct oib_uverbs_create_qp, cap),	/* v1: no SRQ */
 	CMD(MODIFY_QP, oib_uverbs_modify_qp, struct oib_uverbs_modify_qp, ah_attr),
 	CMD(DESTROY_QP, oib_uverbs_destroy_qp, struct oib_uverbs_destroy_reported, reserved),
-	CMD(POST_SEND, oib_uverbs_post_send, struct oib_uverbs_post, reserved),
-	CMD(POST_RECV, oib_uverbs_post_recv, struct oib_uverbs_post, reserved),
+	CMD_COPIES(POST_SEND, oib_uverbs_post_send, oib_uverbs_post_send_before,
+		   oib_uverbs_post_after, struct oib_uverbs_post, reserved),
+	CMD_COPIES(POST_RECV, oib_uverbs_post_recv, oib_uverbs_post_recv_before,
+		   oib_uverbs_post_after, struct oib_uverbs_post, reserved),
 	CMD(CREATE_AH, oib_uverbs_create_ah, struct oib_uverbs_create_ah, attr),
 	CMD(DESTROY_AH, oib_uverbs_destroy_ah, struct oib_uverbs_destroy, reserved),
 	CMD(CREATE_SRQ, oib_uverbs_create_srq, struct oib_uverbs_create_srq, attr),
 	CMD(MODIFY_SRQ, oib_uverbs_modify_srq, struct oib_uverbs_modify_srq, attr),
 	CMD(QUERY_SRQ, oib_uverbs_query_srq, struct oib_uverbs_modify_srq, attr),
 	CMD(DESTROY_SRQ, oib_uverbs_destroy_srq, struct oib_uverbs_destroy_reported, reserved),
-	CMD(POST_SRQ_RECV, oib_uverbs_post_srq_recv, struct oib_uverbs_post, reserved),
-	CMD(DOORBELL, oib_uverbs_doorbell, struct oib_uverbs_doorbell, reserved),
+	CMD_COPIES(POST_SRQ_RECV, oib_uverbs_post_srq_recv, oib_uverbs_post_recv_before,
+		   oib_uverbs_post_after, struct oib_uverbs_post, reserved),
+	CMD_COPIES(DOORBELL, oib_uverbs_doorbell, NULL, oib_uverbs_doorbell_after,
+		   struct oib_uverbs_doorbell, reserved),
 	CMD(QUERY_QP, oib_uverbs_query_qp, struct oib_uverbs_query_qp, sq_sig_all),
 	CMD(OPEN_XRCD, oib_uverbs_open_xrcd, struct oib_uverbs_open_xrcd, reserved),
 	CMD(CLOSE_XRCD, oib_uverbs_close_xrcd, struct oib_uverbs_destroy, reserved),
@@ -100,12 +112,14 @@ static int oib_uverbs_run(struct oib_uverbs_call *call, const struct oib_uverbs_
 			  void *buf)
 {
 	struct oib_uverbs_file *ufile = call->ufile;
-	int ret;
+	int ret = desc->before ? desc->before(call, buf) : 0;
 
-	down_read(&ufile->hw_rwsem);
-	ret = ufile->ibdev ? desc->handler(call, buf) : -EIO;
-	up_read(&ufile->hw_rwsem);
-	return ret;
+	if (!ret) {
+		down_read(&ufile->hw_rwsem);
+		ret = ufile->ibdev ? desc->handler(call, buf) : -EIO;
+		up_read(&ufile->hw_rwsem);
+	}
+	return desc->after ? desc->after(call, buf, ret) : ret;
 }
 
 long oib_uverbs_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)

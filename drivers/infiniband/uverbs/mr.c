@@ -8,7 +8,8 @@
  * never another context's, nor the PD's local DMA lkey (kernel memory).  The remote keys a peer
  * uses are checked by the provider against the QP's PD and the MR's access, as the kernel's are.
  * The pages are unpinned as the MR is deregistered: oib_dereg_mr() returns once the provider is
- * done with them (struct oib_uverbs_umem).
+ * done with them (struct oib_uverbs_umem).  They are pinned before the context's lock is taken
+ * (oib_uverbs_reg_mr_before()): faulting them in may wait on anything the process arranged.
  */
 #include <linux/module.h>
 #include <linux/mm.h>
@@ -61,7 +62,7 @@ static struct oib_uverbs_umem *oib_uverbs_umem_get(u64 addr, u64 length, bool wr
 	struct oib_uverbs_umem *umem;
 	int ret = -ENOMEM;
 
-	umem = kzalloc(sizeof(*umem), GFP_KERNEL);
+	umem = kzalloc(sizeof(*umem), GFP_KERNEL_ACCOUNT);
 	if (!umem)
 		return ERR_PTR(-ENOMEM);
 	umem->npages = (PAGE_ALIGN(addr + length) - start) >> PAGE_SHIFT;
@@ -69,7 +70,7 @@ static struct oib_uverbs_umem *oib_uverbs_umem_get(u64 addr, u64 length, bool wr
 	ret = oib_uverbs_charge(umem->mm, umem->npages);
 	if (ret)
 		goto err_free;
-	umem->pages = kvcalloc(umem->npages, sizeof(*umem->pages), GFP_KERNEL);
+	umem->pages = kvcalloc(umem->npages, sizeof(*umem->pages), GFP_KERNEL_ACCOUNT);
 	if (!umem->pages)
 		goto err_uncharge;
 	ret = oib_uverbs_pin(umem, start, write);
@@ -102,23 +103,17 @@ void oib_uverbs_umem_free(struct oib_uverbs_umem *umem)
 	kfree(umem);
 }
 
+/* The MR over the pinned pages @umr->umem; on failure the caller keeps them. */
 static int oib_uverbs_mr_make(struct oib_uverbs_call *call, struct oib_uverbs_mr *umr,
 			      struct oib_uverbs_reg_mr *cmd)
 {
 	struct oib_mr *mr;
 	int ret;
 
-	/* remote write and atomics imply local write (the core checks it) */
-	umr->umem = oib_uverbs_umem_get(cmd->addr, cmd->length,
-					cmd->access & OIB_UVERBS_ACCESS_LOCAL_WRITE);
-	if (IS_ERR(umr->umem))
-		return PTR_ERR(umr->umem);
 	mr = oib_reg_kernel_mr_iova(umr->upd->pd, umr->umem->vaddr + offset_in_page(cmd->addr),
 				    cmd->length, cmd->addr, cmd->access);
-	if (IS_ERR(mr)) {
-		oib_uverbs_umem_free(umr->umem);
+	if (IS_ERR(mr))
 		return PTR_ERR(mr);
-	}
 	umr->mr = mr;
 	ret = oib_uobj_insert(call->ufile, &umr->uobj, OIB_UVERBS_OBJ_MR, cmd->user_handle);
 	if (!ret) {
@@ -126,19 +121,16 @@ static int oib_uverbs_mr_make(struct oib_uverbs_call *call, struct oib_uverbs_mr
 		if (ret)
 			xa_erase(&call->ufile->handles, umr->uobj.handle);
 	}
-	if (ret) {
+	if (ret)
 		oib_dereg_mr(mr);
-		oib_uverbs_umem_free(umr->umem);
-	}
 	return ret;
 }
 
-int oib_uverbs_reg_mr(struct oib_uverbs_call *call, void *buf)
+/* The command checked and its pages pinned, into call->stage, before the context's lock. */
+int oib_uverbs_reg_mr_before(struct oib_uverbs_call *call, void *buf)
 {
 	struct oib_uverbs_reg_mr *cmd = buf;
-	struct oib_uverbs_mr *umr;
-	struct oib_uverbs_pd *upd;
-	int ret;
+	struct oib_uverbs_umem *umem;
 
 	if (cmd->reserved || cmd->handle || cmd->lkey || cmd->rkey ||
 	    cmd->access & ~OIB_UVERBS_ACCESS_ALL)
@@ -147,15 +139,33 @@ int oib_uverbs_reg_mr(struct oib_uverbs_call *call, void *buf)
 	    cmd->addr + cmd->length < cmd->addr || !access_ok(u64_to_user_ptr(cmd->addr),
 							       cmd->length))
 		return -EINVAL;
+	/* remote write and atomics imply local write (the core checks it) */
+	umem = oib_uverbs_umem_get(cmd->addr, cmd->length,
+				   cmd->access & OIB_UVERBS_ACCESS_LOCAL_WRITE);
+	if (IS_ERR(umem))
+		return PTR_ERR(umem);
+	call->stage = umem;
+	return 0;
+}
+
+/* Takes call->stage's pinned pages for the MR it makes. */
+int oib_uverbs_reg_mr(struct oib_uverbs_call *call, void *buf)
+{
+	struct oib_uverbs_reg_mr *cmd = buf;
+	struct oib_uverbs_mr *umr;
+	struct oib_uverbs_pd *upd;
+	int ret;
+
 	upd = oib_uobj_get(call->ufile, cmd->pd_handle, OIB_UVERBS_OBJ_PD);
 	if (IS_ERR(upd))
 		return PTR_ERR(upd);
-	umr = kzalloc(sizeof(*umr), GFP_KERNEL);
+	umr = kzalloc(sizeof(*umr), GFP_KERNEL_ACCOUNT);
 	ret = -ENOMEM;
 	if (umr) {
 		umr->upd = upd;
 		umr->uaddr = cmd->addr;
 		umr->length = cmd->length;
+		umr->umem = call->stage;
 		ret = oib_uverbs_mr_make(call, umr, cmd);
 	}
 	oib_uobj_put(&upd->uobj);
@@ -163,11 +173,20 @@ int oib_uverbs_reg_mr(struct oib_uverbs_call *call, void *buf)
 		kfree(umr);
 		return ret;
 	}
+	call->stage = NULL;
 	cmd->handle = umr->uobj.handle;
 	cmd->lkey = umr->mr->lkey;
 	cmd->rkey = umr->mr->rkey;
 	oib_uobj_commit(&umr->uobj);
 	return 0;
+}
+
+/* Pages no MR took are unpinned. */
+int oib_uverbs_reg_mr_after(struct oib_uverbs_call *call, void *buf, int ret)
+{
+	if (call->stage)
+		oib_uverbs_umem_free(call->stage);
+	return ret;
 }
 
 int oib_uverbs_mr_destroy(struct oib_uverbs_uobj *uobj, void *resp)

@@ -20,7 +20,7 @@ int oib_uverbs_alloc_pd(struct oib_uverbs_call *call, void *buf)
 
 	if (cmd->reserved || cmd->handle)
 		return -EINVAL;
-	upd = kzalloc(sizeof(*upd), GFP_KERNEL);
+	upd = kzalloc(sizeof(*upd), GFP_KERNEL_ACCOUNT);
 	if (!upd)
 		return -ENOMEM;
 	mutex_init(&upd->lock);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Posting work requests through ioctls: at most OIB_UVERBS_MAX_WR requests of at most
- * OIB_UVERBS_MAX_SGE SGEs a call, each copied in and its SGEs checked against the context's
- * MRs (mr.c: a user MR's iova is the user address) before anything is posted; the requests
+ * OIB_UVERBS_MAX_SGE SGEs a call, copied in with their SGEs before the context's lock is taken
+ * (a stage: struct oib_uverbs_post_stage), then each checked, its SGEs against the context's
+ * MRs (mr.c: a user MR's iova is the user address), before anything is posted; the requests
  * before the first bad one are posted, as libibverbs's post calls do, and bad_wr names it.
  * Sends: SEND, RDMA WRITE and READ, atomics (which the provider allows on which QP type), each
  * with only the fields its opcode uses; UD sends name an AH, held while the post runs (after it,
@@ -32,18 +33,19 @@ static int oib_uverbs_sges_check(struct oib_uverbs_file *ufile, struct oib_pd *p
 	return 0;
 }
 
-/* Copy in and check @num SGEs at user address @uaddr into @k. */
-static int oib_uverbs_sges(struct oib_uverbs_file *ufile, struct oib_pd *pd, u64 uaddr,
-			   u32 num, struct oib_sge *k)
-{
-	struct oib_uverbs_sge u[OIB_UVERBS_MAX_SGE];
-
-	if (num > OIB_UVERBS_MAX_SGE)
-		return -EINVAL;
-	if (copy_from_user(u, u64_to_user_ptr(uaddr), num * sizeof(u[0])))
-		return -EFAULT;
-	return oib_uverbs_sges_check(ufile, pd, u, num, k);
-}
+/*
+ * A post's requests as copied in: the first @n whole (a request of too many SGEs is staged
+ * without them, for the check to refuse), then @err (-EFAULT) if request @n could not be.
+ */
+struct oib_uverbs_post_stage {
+	u32 n;
+	int err;
+	union {
+		struct oib_uverbs_send_wr send[OIB_UVERBS_MAX_WR];
+		struct oib_uverbs_recv_wr recv[OIB_UVERBS_MAX_WR];
+	};
+	struct oib_uverbs_sge sge[OIB_UVERBS_MAX_WR][OIB_UVERBS_MAX_SGE];
+};
 
 struct oib_uverbs_recv_batch {
 	struct oib_recv_wr wr[OIB_UVERBS_MAX_WR];
@@ -111,8 +113,7 @@ static int oib_uverbs_ud_wr(struct oib_uverbs_file *ufile, const struct oib_uver
 
 /*
  * The kernel's request @k (SGEs in @sge, the AH held in *@ahp) from the user's @u, every field
- * checked.  @usge: the SGEs, already copied into kernel memory (a mapped ring's entry), or NULL
- * to copy them from u->sg_list (POST_SEND).
+ * checked; @usge: its SGEs, already in kernel memory (a mapped ring's entry, or a post's stage).
  */
 int oib_uverbs_send_wr(struct oib_uverbs_file *ufile, struct oib_qp *qp,
 		       const struct oib_uverbs_send_wr *u, const struct oib_uverbs_sge *usge,
@@ -149,9 +150,7 @@ int oib_uverbs_send_wr(struct oib_uverbs_file *ufile, struct oib_qp *qp,
 		ret = -EINVAL;
 	if (ret)
 		return ret;
-	if (usge)
-		return oib_uverbs_sges_check(ufile, qp->pd, usge, u->num_sge, sge);
-	return oib_uverbs_sges(ufile, qp->pd, u->sg_list, u->num_sge, sge);
+	return oib_uverbs_sges_check(ufile, qp->pd, usge, u->num_sge, sge);
 }
 
 /* Put the AHs the first @n requests of @b hold. */
@@ -164,26 +163,22 @@ void oib_uverbs_send_batch_put(struct oib_uverbs_send_batch *b, u32 n)
 
 static int oib_uverbs_post_send_batch(struct oib_uverbs_file *ufile, struct oib_qp *qp,
 				      struct oib_uverbs_post *cmd,
+				      const struct oib_uverbs_post_stage *st,
 				      struct oib_uverbs_send_batch *b)
 {
-	struct oib_uverbs_send_wr u;
 	const struct oib_send_wr *bad;
+	int ret, err = 0;
 	u32 i, n;
-	int ret;
 
-	int err = 0;
-
-	for (i = 0; i < cmd->count && !err; i++) {
+	for (i = 0; i < st->n && !err; i++) {
 		b->ah[i] = NULL;
-		if (copy_from_user(&u, u64_to_user_ptr(cmd->wrs + i * sizeof(u)), sizeof(u)))
-			err = -EFAULT;
-		else
-			err = oib_uverbs_send_wr(ufile, qp, &u, NULL, &b->wr[i], b->sge[i],
-						 &b->ah[i]);
+		err = oib_uverbs_send_wr(ufile, qp, &st->send[i], st->sge[i], &b->wr[i],
+					 b->sge[i], &b->ah[i]);
 		b->wr[i].next = &b->wr[i + 1];
 	}
 	/* The requests before a bad one are posted, as if posted one by one. */
 	n = err ? i - 1 : i;
+	err = err ?: st->err;
 	cmd->bad_wr = n;
 	ret = 0;
 	if (n) {
@@ -203,9 +198,8 @@ struct oib_uverbs_recv_target {
 };
 
 /*
- * The kernel's receive @k (SGEs in @sge) from the user's @u, every field checked.  @usge: the
- * SGEs, already in kernel memory (a mapped ring's entry, any context), or NULL to copy them from
- * u->sg_list (POST_RECV, process context).
+ * The kernel's receive @k (SGEs in @sge) from the user's @u, every field checked; @usge: its
+ * SGEs, already in kernel memory (a mapped ring's entry, any context, or a post's stage).
  */
 int oib_uverbs_recv_wr(struct oib_uverbs_file *ufile, struct oib_pd *pd,
 		       const struct oib_uverbs_recv_wr *u, const struct oib_uverbs_sge *usge,
@@ -214,32 +208,27 @@ int oib_uverbs_recv_wr(struct oib_uverbs_file *ufile, struct oib_pd *pd,
 	*k = (struct oib_recv_wr){ .wr_id = u->wr_id, .sg_list = sge, .num_sge = u->num_sge };
 	if (u->reserved)
 		return -EINVAL;
-	if (usge)
-		return oib_uverbs_sges_check(ufile, pd, usge, u->num_sge, sge);
-	return oib_uverbs_sges(ufile, pd, u->sg_list, u->num_sge, sge);
+	return oib_uverbs_sges_check(ufile, pd, usge, u->num_sge, sge);
 }
 
 static int oib_uverbs_post_recv_batch(struct oib_uverbs_file *ufile,
 				      const struct oib_uverbs_recv_target *t,
 				      struct oib_uverbs_post *cmd,
+				      const struct oib_uverbs_post_stage *st,
 				      struct oib_uverbs_recv_batch *b)
 {
 	struct oib_pd *pd = t->srq ? t->srq->pd : t->qp->pd;
-	struct oib_uverbs_recv_wr u;
 	const struct oib_recv_wr *bad;
+	int ret, err = 0;
 	u32 i, n;
-	int ret;
 
-	int err = 0;
-
-	for (i = 0; i < cmd->count && !err; i++) {
-		if (copy_from_user(&u, u64_to_user_ptr(cmd->wrs + i * sizeof(u)), sizeof(u)))
-			err = -EFAULT;
-		else
-			err = oib_uverbs_recv_wr(ufile, pd, &u, NULL, &b->wr[i], b->sge[i]);
+	for (i = 0; i < st->n && !err; i++) {
+		err = oib_uverbs_recv_wr(ufile, pd, &st->recv[i], st->sge[i], &b->wr[i],
+					 b->sge[i]);
 		b->wr[i].next = &b->wr[i + 1];
 	}
 	n = err ? i - 1 : i;
+	err = err ?: st->err;
 	cmd->bad_wr = n;
 	if (!n)
 		return err;
@@ -251,7 +240,8 @@ static int oib_uverbs_post_recv_batch(struct oib_uverbs_file *ufile,
 }
 
 static int oib_uverbs_post_batch(struct oib_uverbs_file *ufile, struct oib_uverbs_uobj *uobj,
-				 struct oib_uverbs_post *cmd, bool send)
+				 struct oib_uverbs_post *cmd,
+				 const struct oib_uverbs_post_stage *st, bool send)
 {
 	struct oib_uverbs_recv_target t = { 0 };
 	void *batch;
@@ -268,33 +258,83 @@ static int oib_uverbs_post_batch(struct oib_uverbs_file *ufile, struct oib_uverb
 	if (t.qp && t.qp->qp_type == OIB_QPT_XRC_TGT)
 		ret = -EINVAL;		/* no queues: its receives go to the domain's SRQs */
 	else if (send)
-		ret = oib_uverbs_post_send_batch(ufile, t.qp, cmd, batch);
+		ret = oib_uverbs_post_send_batch(ufile, t.qp, cmd, st, batch);
 	else
-		ret = oib_uverbs_post_recv_batch(ufile, &t, cmd, batch);
+		ret = oib_uverbs_post_recv_batch(ufile, &t, cmd, st, batch);
 	kvfree(batch);
+	return ret;
+}
+
+/* Copy in @cmd's requests (of @wsize bytes each) and their SGEs, into call->stage. */
+static int oib_uverbs_post_stage(struct oib_uverbs_call *call, struct oib_uverbs_post *cmd,
+				 bool send)
+{
+	size_t wsize = send ? sizeof(struct oib_uverbs_send_wr) :
+			      sizeof(struct oib_uverbs_recv_wr);
+	struct oib_uverbs_post_stage *st;
+	u32 i, num;
+	u64 sgl;
+
+	if (cmd->reserved || cmd->bad_wr || !cmd->count || cmd->count > OIB_UVERBS_MAX_WR)
+		return -EINVAL;
+	st = kvmalloc(sizeof(*st), GFP_KERNEL);
+	if (!st)
+		return -ENOMEM;
+	call->stage = st;
+	for (i = 0; i < cmd->count; i++) {
+		if (copy_from_user(send ? (void *)&st->send[i] : (void *)&st->recv[i],
+				   u64_to_user_ptr(cmd->wrs + i * wsize), wsize))
+			break;
+		num = send ? st->send[i].num_sge : st->recv[i].num_sge;
+		sgl = send ? st->send[i].sg_list : st->recv[i].sg_list;
+		if (num > OIB_UVERBS_MAX_SGE) {
+			i++;	/* staged for the check to refuse; nothing after it is read */
+			break;
+		}
+		if (copy_from_user(st->sge[i], u64_to_user_ptr(sgl), num * sizeof(st->sge[i][0])))
+			break;
+	}
+	st->n = i;
+	st->err = i < cmd->count ? -EFAULT : 0;
+	return 0;
+}
+
+int oib_uverbs_post_send_before(struct oib_uverbs_call *call, void *buf)
+{
+	return oib_uverbs_post_stage(call, buf, true);
+}
+
+int oib_uverbs_post_recv_before(struct oib_uverbs_call *call, void *buf)
+{
+	return oib_uverbs_post_stage(call, buf, false);
+}
+
+static int oib_uverbs_post(struct oib_uverbs_call *call, struct oib_uverbs_post *cmd,
+			   enum oib_uverbs_obj_type type, bool send)
+{
+	struct oib_uverbs_uobj *uobj;
+	int ret;
+
+	uobj = oib_uobj_get(call->ufile, cmd->handle, type);
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+	ret = oib_uverbs_post_batch(call->ufile, uobj, cmd, call->stage, send);
+	oib_uobj_put(uobj);
 	return ret;
 }
 
 /*
  * A failed post reports bad_wr in the answer: ioctl.c copies answers back on success only, so
- * the handler writes it itself.
+ * this writes it (a post refused before its requests were staged has none).
  */
-static int oib_uverbs_post(struct oib_uverbs_call *call, struct oib_uverbs_post *cmd,
-			   enum oib_uverbs_obj_type type, bool send)
+int oib_uverbs_post_after(struct oib_uverbs_call *call, void *buf, int ret)
 {
 	struct oib_uverbs_post __user *ucmd = call->ucmd;
-	struct oib_uverbs_uobj *uobj;
-	int ret;
+	struct oib_uverbs_post *cmd = buf;
 
-	if (cmd->reserved || cmd->bad_wr || !cmd->count || cmd->count > OIB_UVERBS_MAX_WR)
-		return -EINVAL;
-	uobj = oib_uobj_get(call->ufile, cmd->handle, type);
-	if (IS_ERR(uobj))
-		return PTR_ERR(uobj);
-	ret = oib_uverbs_post_batch(call->ufile, uobj, cmd, send);
-	oib_uobj_put(uobj);
-	if (ret && put_user(cmd->bad_wr, &ucmd->bad_wr))
+	if (ret && call->stage && ucmd && put_user(cmd->bad_wr, &ucmd->bad_wr))
 		ret = -EFAULT;
+	kvfree(call->stage);
 	return ret;
 }
 

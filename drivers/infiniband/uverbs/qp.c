@@ -190,7 +190,7 @@ int oib_uverbs_create_qp(struct oib_uverbs_call *call, void *buf)
 	if (cmd->cap.max_send_sge > OIB_UVERBS_MAX_SGE ||
 	    cmd->cap.max_recv_sge > OIB_UVERBS_MAX_SGE)
 		return -EINVAL;
-	uqp = kzalloc(sizeof(*uqp), GFP_KERNEL);
+	uqp = kzalloc(sizeof(*uqp), GFP_KERNEL_ACCOUNT);
 	if (!uqp)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&uqp->async_list);

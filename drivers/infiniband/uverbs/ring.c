@@ -43,11 +43,11 @@ static int oib_uverbs_kring_pages(struct oib_uverbs_kring *ring)
 {
 	unsigned int i;
 
-	ring->pages = kcalloc(ring->npages, sizeof(*ring->pages), GFP_KERNEL);
+	ring->pages = kcalloc(ring->npages, sizeof(*ring->pages), GFP_KERNEL_ACCOUNT);
 	if (!ring->pages)
 		return -ENOMEM;
 	for (i = 0; i < ring->npages; i++) {
-		ring->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
+		ring->pages[i] = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO | __GFP_NOWARN);
 		if (!ring->pages[i])
 			return -ENOMEM;
 	}
@@ -72,7 +72,7 @@ struct oib_uverbs_kring *oib_uverbs_kring_alloc(struct oib_uverbs_file *ufile, u
 	bytes = PAGE_ALIGN(sizeof(struct oib_uverbs_ring_hdr) + (u64)entries * stride);
 	if (bytes > OIB_UVERBS_RING_MAX_BYTES)
 		return ERR_PTR(-EINVAL);
-	ring = kzalloc(sizeof(*ring), GFP_KERNEL);
+	ring = kzalloc(sizeof(*ring), GFP_KERNEL_ACCOUNT);
 	if (!ring)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&ring->ref);
@@ -84,7 +84,7 @@ struct oib_uverbs_kring *oib_uverbs_kring_alloc(struct oib_uverbs_file *ufile, u
 	ret = oib_uverbs_kring_pages(ring);
 	if (!ret)
 		ret = xa_alloc(&ufile->rings, &ring->key, ring, XA_LIMIT(1, U32_MAX >> PAGE_SHIFT),
-			       GFP_KERNEL);
+			       GFP_KERNEL_ACCOUNT);
 	if (ret) {
 		oib_uverbs_kring_put(ring);
 		return ERR_PTR(ret);

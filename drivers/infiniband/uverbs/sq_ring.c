@@ -129,13 +129,8 @@ static int oib_uverbs_sq_doorbell(struct oib_uverbs_qp *uqp, struct oib_uverbs_d
 	return ret;
 }
 
-/*
- * A failed doorbell reports posted and bad_wr itself: ioctl.c answers on success only (a kernel
- * caller, the KUnit suite, has no user copy and reads @cmd).
- */
 int oib_uverbs_doorbell(struct oib_uverbs_call *call, void *buf)
 {
-	struct oib_uverbs_doorbell __user *ucmd = call->ucmd;
 	struct oib_uverbs_doorbell *cmd = buf;
 	struct oib_uverbs_qp *uqp;
 	int ret;
@@ -147,6 +142,18 @@ int oib_uverbs_doorbell(struct oib_uverbs_call *call, void *buf)
 		return PTR_ERR(uqp);
 	ret = uqp->sq.ring ? oib_uverbs_sq_doorbell(uqp, cmd) : -EINVAL;
 	oib_uobj_put(&uqp->uobj);
+	return ret;
+}
+
+/*
+ * A failed doorbell reports posted and bad_wr itself: ioctl.c answers on success only (a kernel
+ * caller, the KUnit suite, has no user copy and reads the command).
+ */
+int oib_uverbs_doorbell_after(struct oib_uverbs_call *call, void *buf, int ret)
+{
+	struct oib_uverbs_doorbell __user *ucmd = call->ucmd;
+	struct oib_uverbs_doorbell *cmd = buf;
+
 	if (ret && ucmd &&
 	    (put_user(cmd->posted, &ucmd->posted) || put_user(cmd->bad_wr, &ucmd->bad_wr)))
 		ret = -EFAULT;

@@ -126,7 +126,7 @@ int oib_uverbs_create_srq(struct oib_uverbs_call *call, void *buf)
 	    cmd->srq_type > OIB_UVERBS_SRQT_XRC || (xrc && cmd->ring_flags) ||
 	    (!xrc && (cmd->xrcd_handle || cmd->cq_handle)))
 		return -EINVAL;
-	usrq = kzalloc(sizeof(*usrq), GFP_KERNEL);
+	usrq = kzalloc(sizeof(*usrq), GFP_KERNEL_ACCOUNT);
 	if (!usrq)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&usrq->async_list);

@@ -35,7 +35,7 @@ int oib_uobj_insert(struct oib_uverbs_file *ufile, struct oib_uverbs_uobj *uobj,
 	uobj->type = type;
 	uobj->user_handle = user_handle;
 	atomic_set(&uobj->usecnt, -1);
-	return xa_alloc(&ufile->handles, &uobj->handle, uobj, xa_limit_32b, GFP_KERNEL);
+	return xa_alloc(&ufile->handles, &uobj->handle, uobj, xa_limit_32b, GFP_KERNEL_ACCOUNT);
 }
 
 void oib_uobj_commit(struct oib_uverbs_uobj *uobj)

@@ -295,11 +295,21 @@ struct oib_uverbs_call {
 	void __user *ucmd;		/* the caller's command */
 	struct file *new_file;
 	int new_fd;
+	void *stage;			/* what @before copied in, or made for @after */
 };
 
-/* A command: its handler and the sizes it accepts (ioctl.c). */
+/*
+ * A command: its handler and the sizes it accepts (ioctl.c).  The handler runs with the
+ * context's hw_rwsem held shared and never touches user memory: a copy that stalls (a page of a
+ * FUSE file, or one under userfaultfd) would hold up the device's removal for as long as the
+ * process likes.  A command with more user memory than its own struct copies it in @before and
+ * out in @after, both without the lock: @before may leave what it copied in call->stage;
+ * @after always runs, gets the result so far, frees call->stage and returns the result.
+ */
 struct oib_uverbs_ioctl {
 	int (*handler)(struct oib_uverbs_call *call, void *cmd);
+	int (*before)(struct oib_uverbs_call *call, void *cmd);
+	int (*after)(struct oib_uverbs_call *call, void *cmd, int ret);
 	u32 min_size;	/* the first version's size */
 	u32 size;	/* this version's size */
 };
@@ -384,6 +394,16 @@ int oib_uverbs_query_srq(struct oib_uverbs_call *call, void *cmd);
 int oib_uverbs_destroy_srq(struct oib_uverbs_call *call, void *cmd);
 int oib_uverbs_post_srq_recv(struct oib_uverbs_call *call, void *cmd);
 int oib_uverbs_doorbell(struct oib_uverbs_call *call, void *cmd);
+
+/* Their copies of user memory, without the context's lock (struct oib_uverbs_ioctl). */
+int oib_uverbs_poll_cq_before(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_poll_cq_after(struct oib_uverbs_call *call, void *cmd, int ret);
+int oib_uverbs_reg_mr_before(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_reg_mr_after(struct oib_uverbs_call *call, void *cmd, int ret);
+int oib_uverbs_post_send_before(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_post_recv_before(struct oib_uverbs_call *call, void *cmd);
+int oib_uverbs_post_after(struct oib_uverbs_call *call, void *cmd, int ret);
+int oib_uverbs_doorbell_after(struct oib_uverbs_call *call, void *cmd, int ret);
 int oib_uverbs_query_qp(struct oib_uverbs_call *call, void *cmd);
 int oib_uverbs_open_xrcd(struct oib_uverbs_call *call, void *cmd);
 int oib_uverbs_close_xrcd(struct oib_uverbs_call *call, void *cmd);

@@ -50,7 +50,7 @@ int oib_uverbs_create_xrc_tgt(struct oib_uverbs_call *call, struct oib_uverbs_cr
 	    cmd->port_num || cmd->sq_sig_all || cmd->ring_flags ||
 	    memchr_inv(&cmd->cap, 0, sizeof(cmd->cap)))
 		return -EINVAL;
-	uqp = kzalloc(sizeof(*uqp), GFP_KERNEL);
+	uqp = kzalloc(sizeof(*uqp), GFP_KERNEL_ACCOUNT);
 	if (!uqp)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&uqp->async_list);

@@ -174,7 +174,7 @@ int oib_uverbs_open_xrcd(struct oib_uverbs_call *call, void *buf)
 		return -EINVAL;
 	if (cmd->fd < -1)
 		return -EBADF;
-	ux = kzalloc(sizeof(*ux), GFP_KERNEL);
+	ux = kzalloc(sizeof(*ux), GFP_KERNEL_ACCOUNT);
 	if (!ux)
 		return -ENOMEM;
 	mutex_init(&ux->lock);

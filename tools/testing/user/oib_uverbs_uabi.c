@@ -7,7 +7,10 @@
  *  - an XRC domain's file keeps its mount busy: umount is -EBUSY while the domain is open, and
  *    a lazy umount leaves the superblock alive until the domain's close;
  *  - who may name a domain by a file (Documentation/xrc.md), across two uids, and fds that name
- *    no domain.
+ *    no domain;
+ *  - a process's rings are charged to its memory cgroup, and uncharged when they go;
+ *  - a command stalled in a copy of user memory does not hold up the device's removal
+ *    (uverbs_stall.c).
  * Prints KTAP (suite oib_uverbs_uabi).
  */
 #define _GNU_SOURCE
@@ -308,6 +311,86 @@ static bool t_domain_not_regular(void)
 	return ok && CHECK(xrcd_files() == 0);
 }
 
+#define CGROOT	"/sys/fs/cgroup"
+#define CGDIR	CGROOT "/oib_uabi"
+
+static bool put_str(const char *path, const char *v)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	bool ok = fd >= 0 && write(fd, v, strlen(v)) == (ssize_t)strlen(v);
+
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+static long long cg_current(void)
+{
+	char b[32] = "";
+	int fd = open(CGDIR "/memory.current", O_RDONLY | O_CLOEXEC);
+	ssize_t r = fd >= 0 ? read(fd, b, sizeof(b) - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	return r > 0 ? atoll(b) : -1;
+}
+
+/*
+ * In a child moved into CGDIR: a CQ's ring raises the group's memory.current by its size, and its
+ * destroy lowers it again.
+ */
+static int cg_child(void)
+{
+	struct oibv_context *ctx;
+	struct oibv_cq *cq;
+	long long before, with, after;
+	char pid[16];
+
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	if (!put_str(CGDIR "/cgroup.procs", pid))
+		return 2;
+	ctx = oibv_open_device(test_dev);
+	if (!ctx)
+		return 3;
+	before = cg_current();
+	cq = oibv_create_cq(ctx, 65536, NULL, NULL, 0);
+	if (!cq)
+		return 4;
+	with = cg_current();
+	diag("memory.current %lld, with a CQ of %zu ring bytes %lld", before, cq->ring.size, with);
+	/* less a batch the cgroup may have charged ahead (64 pages a CPU) */
+	if (cq->ring.size < (2u << 20) || with - before < (long long)cq->ring.size - (512 << 10))
+		return 5;
+	if (oibv_destroy_cq(cq))
+		return 6;
+	after = cg_current();
+	diag("after its destroy %lld", after);
+	if (with - after < (long long)cq->ring.size / 2)
+		return 7;
+	return oibv_close_device(ctx) ? 8 : 0;
+}
+
+static bool t_memcg_charged(void)
+{
+	int status = -1;
+	pid_t pid;
+
+	mkdir(CGROOT, 0755);
+	if (access(CGROOT "/cgroup.controllers", F_OK))
+		CHECK(!mount("cgroup2", CGROOT, "cgroup2", 0, NULL));
+	if (!CHECK(put_str(CGROOT "/cgroup.subtree_control", "+memory")) ||
+	    !CHECK(!mkdir(CGDIR, 0755) || errno == EEXIST))
+		return false;
+	pid = fork();
+	if (!pid)
+		_exit(cg_child());
+	if (!CHECK(pid > 0) || !CHECK(waitpid(pid, &status, 0) == pid))
+		return false;
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		diag("child: status %#x", status);
+	return CHECK(WIFEXITED(status) && !WEXITSTATUS(status)) && CHECK(!rmdir(CGDIR));
+}
+
 static bool t_cleanup(void)
 {
 	bool ok = CHECK(!oibv_close_device(rx_ctx)) && CHECK(objects_back_to(base_objects));
@@ -323,6 +406,8 @@ static const struct ktap_case cases[] = {
 	{ "domain_lazy_unmount", t_domain_lazy_unmount },
 	{ "domain_permissions", t_domain_permissions },
 	{ "domain_not_regular", t_domain_not_regular },
+	{ "memcg_charged", t_memcg_charged },
+	{ "removal_under_stalled_copy", t_removal_under_stalled_copy },
 	{ "cleanup", t_cleanup },
 };
 

@@ -11,5 +11,7 @@ struct oibv_context *ctx_without_async(struct oibv_device *dev);
 
 /* uverbs_async_race.c */
 bool t_async_destroy_race(void);
+/* uverbs_stall.c */
+bool t_removal_under_stalled_copy(void);
 
 #endif /* OIB_UVERBS_UABI_H */
