@@ -159,6 +159,38 @@ static void siwt_write_read(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, oib_siw_stat(ctx->b.dev, OIB_SIW_RX_ACCESS_ERRORS), 0);
 }
 
+/*
+ * A peer's SEND_WITH_INV may revoke only a fast-registration MR: naming the STag of a registered
+ * (kernel or user) MR is refused at the receiver, whose receive completes in error.
+ */
+static void siwt_invalidate_refused(struct kunit *test)
+{
+	struct cmat_ctx *ctx = siwt_ctx(test);
+	u8 *buf = kunit_kzalloc(test, 64, GFP_KERNEL);
+	struct oib_sge sge = { .length = 16 };
+	struct oib_send_wr wr = { .wr_id = 1, .opcode = OIB_WR_SEND_WITH_INV, .sg_list = &sge,
+				  .num_sge = 1, .send_flags = OIB_SEND_SIGNALED };
+	struct oib_recv_wr rwr = { .wr_id = 2, .sg_list = &sge, .num_sge = 1 };
+	struct cmat_rec *a, *b;
+	struct oib_mr *mr;
+	struct oib_wc wc;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	siwt_connect(ctx, false, &a, &b);
+	mr = oib_test_kernel_mr(test, b->end->pd, buf, 64, OIB_ACCESS_LOCAL_WRITE |
+				OIB_ACCESS_REMOTE_WRITE);
+	sge.addr = (uintptr_t)buf;
+	sge.lkey = b->end->pd->local_dma_lkey;
+	KUNIT_ASSERT_EQ(test, 0, oib_post_recv(b->id->qp, &rwr, NULL));
+	sge.lkey = a->end->pd->local_dma_lkey;
+	wr.ex.invalidate_rkey = mr->rkey;
+	KUNIT_ASSERT_EQ(test, 0, oib_post_send(a->id->qp, &wr, NULL));
+	KUNIT_ASSERT_EQ(test, 1, oib_test_poll_cq(b->end->cq, &wc, 1));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 2);
+	KUNIT_EXPECT_EQ(test, wc.status, OIB_WC_LOC_PROT_ERR);
+	KUNIT_EXPECT_FALSE(test, wc.wc_flags & OIB_WC_WITH_INVALIDATE);
+}
+
 /* ---- A raw TCP peer ---- */
 
 static struct cmat_rec *siwt_raw_peer(struct cmat_ctx *ctx, struct socket **sock)
@@ -232,6 +264,7 @@ static struct kunit_case siwt_cases[] = {
 	KUNIT_CASE(siwt_connect_v6),
 	KUNIT_CASE(siwt_reject),
 	KUNIT_CASE(siwt_write_read),
+	KUNIT_CASE(siwt_invalidate_refused),
 	KUNIT_CASE(siwt_malformed),
 	KUNIT_CASE(siwt_peer_reset),
 	{}

@@ -324,8 +324,10 @@ void orxe_sge_memo_drop(struct orxe_sge_memo *memo)
 
 /*
  * Invalidate the MR of @pd whose lkey (or, if @remote, rkey) is @key: its keys stop working.
- * -EINVAL if @pd has no such MR (a free one, or one whose keys changed, has none); -EACCES for a
- * remote invalidation of an MR without a remote key.  Invalidating an invalid MR again is no error.
+ * -EINVAL if @pd has no such MR (a free one, or one whose keys changed, has none); -EACCES for an
+ * MR not made for fast registration (a kernel or user registration: no peer and no work request
+ * may revoke it) or a remote invalidation of an MR without a remote key.  Invalidating an invalid
+ * MR again is no error.
  */
 int orxe_invalidate(struct orxe_dev *rdev, struct oib_pd *pd, u32 key, bool remote)
 {
@@ -337,7 +339,7 @@ int orxe_invalidate(struct orxe_dev *rdev, struct oib_pd *pd, u32 key, bool remo
 	mr = xa_load(&rdev->mr_keys, key >> 8);
 	if (mr && mr->state != ORXE_MR_FREE && mr->ib.pd == pd &&
 	    (mr->lkey == key || (mr->rkey && mr->rkey == key))) {
-		if (remote && !mr->rkey) {
+		if (mr->ib.type != OIB_MR_TYPE_MEM_REG || (remote && !mr->rkey)) {
 			ret = -EACCES;
 		} else {
 			mr->state = ORXE_MR_INVALID;

@@ -129,7 +129,10 @@ int siw_mr_reg(struct siw_dev *sdev, struct oib_pd *pd, const struct oib_send_wr
 	return ret;
 }
 
-/* Invalidate the MR of @pd whose lkey (@remote: rkey) is @key; -EINVAL if none, -EACCES. */
+/*
+ * Invalidate the MR of @pd whose lkey (@remote: rkey) is @key; -EINVAL if none, -EACCES if it is
+ * not a fast-registration MR (only those may be revoked) or, remotely, has no rkey.
+ */
 int siw_mr_invalidate(struct siw_dev *sdev, struct oib_pd *pd, u32 key, bool remote)
 {
 	struct siw_mr *mr;
@@ -140,7 +143,7 @@ int siw_mr_invalidate(struct siw_dev *sdev, struct oib_pd *pd, u32 key, bool rem
 	mr = xa_load(&sdev->mr_keys, key >> 8);
 	if (mr && mr->state != SIW_MR_FREE && mr->ib.pd == pd &&
 	    (mr->lkey == key || (mr->rkey && mr->rkey == key))) {
-		if (remote && !mr->rkey) {
+		if (mr->ib.type != OIB_MR_TYPE_MEM_REG || (remote && !mr->rkey)) {
 			ret = -EACCES;
 		} else {
 			mr->state = SIW_MR_INVALID;
