@@ -276,6 +276,7 @@ static void cm_fuzz(struct kunit *test)
 		   cmt_drops(&p->b, OIB_CM_DROP_UNKNOWN_ID),
 		   cmt_drops(&p->b, OIB_CM_DROP_PROTOCOL),
 		   cmt_drops(&p->b, OIB_CM_DROP_NO_ROUTE));
+	oib_test_fuzz_inputs(test, "cm_mads", FUZZ_MADS);
 }
 
 /* ---- Scale ---- */

@@ -15,6 +15,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <oib/kunit/cm.h>
+#include "oib_toolkit.h"
 
 #define WIRE_SEED	0xc0ffee07ULL
 #define WIRE_FUZZ	4000		/* MADs per fuzz mode and run */
@@ -852,6 +853,7 @@ static void wire_test_fuzz(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, total, 2U * WIRE_FUZZ);
 	KUNIT_EXPECT_GT(test, a->n[CM_NMSGS][CM_WIRE_ERR_BASE_VERSION], 0U);
 	kunit_info(test, "%u of %u random MADs unpacked\n", ok, total);
+	oib_test_fuzz_inputs(test, "cm_wire", 2 * total);
 }
 
 static struct kunit_case wire_test_cases[] = {

@@ -1422,6 +1422,7 @@ static void wire_test_fuzz(struct kunit *test)
 	kunit_info(test, "%d frames: %d accepted; bad_icrc %u, bad_ip_len %u, bad_ethertype %u",
 		   WIRE_FUZZ_ROUNDS, accepted, counts[ORXE_DROP_BAD_ICRC],
 		   counts[ORXE_DROP_BAD_IP_LEN], counts[ORXE_DROP_BAD_ETHERTYPE]);
+	oib_test_fuzz_inputs(test, "rxe_wire", WIRE_FUZZ_ROUNDS);
 }
 
 static struct kunit_case oib_rxe_wire_test_cases[] = {

@@ -11,10 +11,12 @@
  */
 #include <linux/module.h>
 #include <linux/prandom.h>
+#include <linux/sizes.h>
 #include <linux/skbuff.h>
 #include <oib/provider.h>
 #include "oib_toolkit.h"
 #include <oib/kunit/rxe.h>
+#include "mem_oracle.h"
 #include "xrc_pair.h"
 
 /* Sends to every SRQ behind one target QP land on that SRQ's CQ, whole, in order. */
@@ -435,20 +437,34 @@ static void xrc_capture(struct kunit *test)
 		pr_info("OIB-PCAP-EXPECT %s infiniband.bth.opcode %u\n", XRC_FABRIC, want[k]);
 }
 
+/* The initiator's own RDMA WRITE @k of 4 KiB to SRQ 0's domain: writes the oracle must allow. */
+static int xrc_fuzz_write(struct xrc_pair *p, struct rxe_mem_oracle *ot, u32 k)
+{
+	u32 roff = SZ_64K + (k % 64) * SZ_4K;
+
+	rxe_mem_oracle_allow(ot, (uintptr_t)p->t.buf + roff, SZ_4K);
+	return xrc_post(p, OIB_WR_RDMA_WRITE, p->t.srq[0]->srq_num, 1000 + k, (k % 16) * SZ_4K,
+			SZ_4K, roff);
+}
+
 /*
  * A seeded fuzz: XRC frames of every opcode, with random PSNs, SRQ numbers (the target's, the
  * other domain's, none), keys and payloads, to the target QP and the initiator from a port of
- * the test's own.  Nothing may crash or leak; the connection may die, and the counters move.
+ * the test's own, amid the initiator's own RDMA WRITEs (the first done before the fuzz starts).
+ * Nothing may crash or leak, nor change memory no frame could write (mem_oracle.c); the
+ * connection may die, and the counters move.
  */
 static void xrc_fuzz(struct kunit *test)
 {
 	struct xrc_pair *p = xrc_pair(test, false, 0, 0);
 	struct orxe_fabric_port *fp = kunit_kzalloc(test, sizeof(*fp), GFP_KERNEL);
 	const u64 seed = 0x0c5eed16;
+	struct rxe_mem_oracle oi, ot;
 	struct orxe_tx_hdr h;
 	struct rnd_state rnd;
 	struct sk_buff *skb;
 	u8 payload[256];
+	u32 ci, ct;
 	int k, n;
 
 	KUNIT_ASSERT_NOT_NULL(test, fp);
@@ -458,14 +474,22 @@ static void xrc_fuzz(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, xrc_fuzz_detach, fp));
 	kunit_info(test, "seed %#llx\n", seed);
 	prandom_seed_state(&rnd, seed);
+	rxe_mem_oracle_init(test, &oi, p->i.buf, XRC_BUF, p->i.mr, p->i.qp->qp_num,
+			    ORXE_TRANSPORT_XRC, 0, 1);
+	rxe_mem_oracle_init(test, &ot, p->t.buf, XRC_BUF, p->t.mr, p->t.qpn, ORXE_TRANSPORT_XRC,
+			    XRC_NSRQ * 8 * 256, 2);
 	for (n = 0; n < XRC_NSRQ; n++)
 		for (k = 0; k < 8; k++)
 			xrc_post_recv(test, &p->t, p->t.srq[n], k, (n * 8 + k) * 256, 256);
+	KUNIT_ASSERT_EQ(test, 0, xrc_fuzz_write(p, &ot, 0));
+	xrc_expect_wc(test, p->i.cq, 1000, OIB_WC_SUCCESS, OIB_WC_RDMA_WRITE, SZ_4K);
 	for (k = 0; k < 2000; k++) {
 		bool to_tgt = prandom_u32_state(&rnd) & 1;
 		const struct orxe_opcode_info *info;
 		u8 opcode;
 
+		if (k % 200 == 199)
+			xrc_fuzz_write(p, &ot, k / 200 + 1);	/* the QPs may be dead by now */
 		do {
 			opcode = ORXE_XRC_OPCODE | (prandom_u32_state(&rnd) & 0x1f);
 			info = oib_rxe_opcode(opcode);
@@ -500,6 +524,7 @@ static void xrc_fuzz(struct kunit *test)
 		h.aeth.syndrome = prandom_u32_state(&rnd);
 		h.paylen = info->flags & ORXE_OPF_PAYLOAD ? 4 * (prandom_u32_state(&rnd) % 64) : 0;
 		prandom_bytes_state(&rnd, payload, h.paylen);
+		rxe_mem_oracle_frame(to_tgt ? &ot : &oi, &h);
 		skb = alloc_skb(2048, GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, skb);
 		KUNIT_ASSERT_EQ(test, 0, oib_rxe_frame_build_skb(&h, payload, skb));
@@ -512,6 +537,12 @@ static void xrc_fuzz(struct kunit *test)
 		   xrc_stat(p->t.dev, OIB_RXE_RX_DROP_XRC), xrc_stat(p->t.dev, OIB_RXE_TX_NAKS),
 		   xrc_stat(p->t.dev, OIB_RXE_RX_DUPLICATES),
 		   xrc_stat(p->i.dev, OIB_RXE_RX_DROP_RESP));
+	oib_test_fuzz_inputs(test, "rxe_xrc_frames", 2000);
+	ci = rxe_mem_oracle_check(test, &oi, p->i.mr);
+	ct = rxe_mem_oracle_check(test, &ot, p->t.mr);
+	kunit_info(test, "bytes changed: initiator %u, target %u, each where a frame could write",
+		   ci, ct);
+	KUNIT_EXPECT_GT(test, ct, 0);	/* the oracle saw writes to judge */
 }
 
 /* An XRC SRQ's limit event goes to that SRQ, from the target's receive path. */

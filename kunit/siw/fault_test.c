@@ -390,6 +390,7 @@ static void siwt_fuzz(struct kunit *test)
 	for (i = 0; i < SIWT_FUZZ_ROUNDS && test->status != KUNIT_FAILURE; i++)
 		siwt_fuzz_round(test, &r, &rs, i);
 	KUNIT_EXPECT_EQ(test, oib_siw_stat(r.ctx->b.dev, OIB_SIW_CONNECTIONS), SIWT_FUZZ_ROUNDS);
+	oib_test_fuzz_inputs(test, "siw_fpdus", i);
 }
 
 static struct kunit_case siwt_fault_cases[] = {

@@ -156,6 +156,13 @@ static inline int oib_test_nothing(void)
 			   OIB_TEST_WAIT_MS * USEC_PER_MSEC, false);		\
 })
 
+/*
+ * A seeded fuzz's count of inputs (frames, MADs, rounds), for make check's total
+ * (tools/check.sh): one line per fuzz, under a name of its own.
+ */
+#define oib_test_fuzz_inputs(test, name, n)					\
+	kunit_info(test, "OIB-FUZZ-INPUTS %s %llu", name, (unsigned long long)(n))
+
 /* ---- Allocation failures (toolkit.c) ---- */
 
 /*
