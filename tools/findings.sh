@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Scans a guest console log for kernel splats (BUG, WARNING, KASAN, UBSAN, lockdep, RCU stalls, hung
-# tasks, list corruption, debugobjects, kmemleak leaks, panics, stray call traces) and for the
-# guest's own "oib-guest: FAIL:" lines.  Each distinct finding (same text once numbers and addresses
+# tasks, list corruption, debugobjects, kmemleak leaks, a freed page written (page_poison), panics,
+# stray call traces) and for the guest's own "oib-guest: FAIL:" lines.  Each distinct finding (same text once numbers and addresses
 # are masked) is printed once with some context.  A "Call Trace" within 300 lines after a finding, or
 # after a failslab "FAULT_INJECTION" message, belongs to that and is not a finding of its own.
 # Usage: tools/findings.sh LOG; the last line is "N findings".
@@ -13,7 +13,8 @@ BEGIN {
 		"|possible recursive locking|inconsistent lock state|INFO: task .* blocked for more than" \
 		"|rcu: INFO|rcu_sched self-detected stall|detected stall|unreferenced object|Kernel panic" \
 		"|kernel BUG|list_add corruption|list_del corruption|ODEBUG:|DEBUG_LOCKS_WARN_ON" \
-		"|turning off the locking correctness validator|Call Trace|oib-guest: FAIL"
+		"|turning off the locking correctness validator|pagealloc: memory corruption|Call Trace" \
+		"|oib-guest: FAIL"
 }
 { sub(/\r$/, ""); line[NR] = $0 }
 END {

@@ -128,9 +128,17 @@ extern unsigned long long fz_calls;	/* system calls made, all threads */
 bool fz_exec_init(void);
 /*
  * Run @p: errs[i] is call i's errno (0 success, -1 not run); sig[i] a value of the state it
- * reached (the feedback).
+ * reached (the feedback).  Returns how many coverage edges its calls were the first to reach.
  */
-void fz_exec(const struct fz_prog *p, int *errs, uint8_t *sig);
+unsigned int fz_exec(const struct fz_prog *p, int *errs, uint8_t *sig);
+
+/* fuzz_cover.c: KCOV's edges; fz_exec() answers how many its program found first. */
+bool fz_cover_init(void);
+void fz_cover_thread(void);
+void fz_cover_forget(void);
+void fz_cover_begin(void);
+unsigned int fz_cover_end(void);
+long fz_cover_edges(void);
 
 /* fuzz_peer.c: the second device, driven by the peer calls. */
 struct oibv_device;

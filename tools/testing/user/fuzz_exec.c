@@ -34,6 +34,7 @@ static const struct fz_prog *prog;	/* the program running */
 static uint64_t res[FZ_MAXCALLS][FZ_MAXOUT];
 static int done[FZ_MAXCALLS];		/* 1: the call ran and succeeded */
 static int *errs_out;
+static unsigned int fresh_cover;	/* edges the program's calls found first */
 static uint8_t *sig_out;
 
 struct ringinfo {
@@ -375,6 +376,7 @@ static int do_fork(int i, const struct fz_call *c, int tid)
 	if (pid < 0)
 		return errno;
 	if (!pid) {		/* the rest of this thread's calls, then exit mid-program */
+		fz_cover_forget();
 		run_thread(tid, i + 1, true);
 		_exit(0);
 	}
@@ -448,8 +450,14 @@ static void run_call(int i, int tid)
 {
 	const struct fz_call *c = &prog->c[i];
 	const struct fz_desc *d = &fz_descs[c->cmd];
-	int e = d->pseudo ? run_pseudo(i, c, d, tid) : run_ioctl(i, c, d);
+	unsigned int fresh;
+	int e;
 
+	fz_cover_begin();
+	e = d->pseudo ? run_pseudo(i, c, d, tid) : run_ioctl(i, c, d);
+	fresh = fz_cover_end();
+	if (fresh)
+		__atomic_add_fetch(&fresh_cover, fresh, __ATOMIC_RELAXED);
 	errs_out[i] = e;
 	if (!e)
 		__atomic_store_n(&done[i], 1, __ATOMIC_RELEASE);
@@ -469,6 +477,7 @@ static void *worker(void *arg)
 {
 	int tid = (intptr_t)arg;
 
+	fz_cover_thread();
 	for (;;) {
 		pthread_barrier_wait(&start);
 		run_thread(tid, prog->split, false);
@@ -497,14 +506,16 @@ bool fz_exec_init(void)
 	for (i = 1; i < FZ_THREADS; i++)
 		if (pthread_create(&t, NULL, worker, (void *)(intptr_t)i))
 			return false;
+	fz_cover_thread();
 	return true;
 }
 
-void fz_exec(const struct fz_prog *p, int *errs, uint8_t *sig)
+unsigned int fz_exec(const struct fz_prog *p, int *errs, uint8_t *sig)
 {
 	int i;
 
 	prog = p;
+	fresh_cover = 0;
 	errs_out = errs;
 	sig_out = sig;
 	memset(done, 0, sizeof(done));
@@ -531,4 +542,5 @@ void fz_exec(const struct fz_prog *p, int *errs, uint8_t *sig)
 	nfds = 0;
 	reserve(region, (size_t)SLOTS * SLOT_SIZE);
 	fz_peer_reset();
+	return fresh_cover;
 }

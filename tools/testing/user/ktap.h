@@ -28,6 +28,15 @@ static inline void diag(const char *fmt, ...)
 	fflush(stdout);
 }
 
+/*
+ * A fuzzer's count of inputs, for make check's total (tools/check.sh): one line per fuzz with
+ * the inputs it made (calls, commands, rounds), under a name of its own.
+ */
+static inline void fuzz_inputs(const char *name, unsigned long long n)
+{
+	diag("OIB-FUZZ-INPUTS %s %llu", name, n);
+}
+
 /* A check: prints what failed and where; evaluates to the condition. */
 #define CHECK(cond) ((cond) ? true : (diag("%s:%d: %s failed", __FILE__, __LINE__, #cond), false))
 /* A check that a call failed with -1/errno or a positive errno value @err. */

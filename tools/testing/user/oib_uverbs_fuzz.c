@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * oib_uverbs_fuzz: the stateful fuzzer of the user ABI (fuzz.h; Documentation/testing.md).
- * Programs are generated, or mutated from a corpus of those that reached a new (command, errno,
- * state) triple, and run against a fresh device with a peer on a second one; after each, the
+ * Programs are generated, or mutated from a corpus of those that reached new kernel coverage
+ * (fuzz_cover.c) or a new (command, errno, state) triple, and run against a fresh device with a
+ * peer on a second one; after each, the
  * kernel log (/dev/kmsg) is read: a BUG, KASAN, WARNING, Oops or lockdep line prints the program
  * and fails the run.
  *
@@ -57,7 +58,7 @@ static int kmsg_findings(void)
 	static const char *const bad[] = {
 		"BUG:", "KASAN", "WARNING:", "Oops", "lockdep", "possible circular",
 		"possible recursive", "UBSAN", "general protection", "list_add corruption",
-		"list_del corruption", "kernel BUG",
+		"list_del corruption", "kernel BUG", "pagealloc: memory corruption",
 	};
 	char rec[2048];
 	int n = 0, i;
@@ -111,7 +112,8 @@ static bool t_devices(void)
 	snprintf(path, sizeof(path), "/tmp/oib_fuzz_domain.%d", getpid());
 	fz_env.file_rw = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	fz_env.file_ro = open(path, O_RDONLY | O_CLOEXEC);
-	diag("fuzzing %s, peer %s", test_ibdev, peer_ibdev);
+	diag("fuzzing %s, peer %s, %s", test_ibdev, peer_ibdev,
+	     fz_cover_init() ? "guided by KCOV" : "without KCOV (no coverage guidance)");
 	return CHECK(fz_env.file_rw >= 0 && fz_env.file_ro >= 0) && CHECK(fz_exec_init()) &&
 	       CHECK(fz_peer_init(peer_dev)) && CHECK(kmsg_open());
 }
@@ -169,11 +171,13 @@ static void *watchdog(void *arg)
 }
 
 /* One program run; false (and the program printed) if the kernel reported anything. */
+static unsigned int fresh;	/* the last program's new edges */
+
 static bool run_one(const struct fz_prog *p)
 {
 	running = p;
 	__atomic_add_fetch(&nrun, 1, __ATOMIC_RELAXED);
-	fz_exec(p, errs, sig);
+	fresh = fz_exec(p, errs, sig);
 	if (!kmsg_findings())
 		return true;
 	usleep(100000);		/* the rest of the report */
@@ -242,18 +246,19 @@ static bool t_fuzz(void)
 			ok = false;
 			break;
 		}
-		if (feedback(&p, errs, sig))
+		if (feedback(&p, errs, sig) | !!fresh)
 			corpus[ncorpus < CORPUS ? ncorpus++ : (s >> 16) % CORPUS] = p;
 		if (now_s() - shown >= 30) {
 			shown = now_s();
-			diag("%.0f s: %llu calls, %llu programs, corpus %d, signal %u", shown - t0,
-			     fz_calls, progs, ncorpus, nsignal);
+			diag("%.0f s: %llu calls, %llu programs, corpus %d, signal %u, edges %ld",
+			     shown - t0, fz_calls, progs, ncorpus, nsignal, fz_cover_edges());
 		}
 	}
 	t = now_s() - t0;
 	diag("calls: %llu", fz_calls);
-	diag("programs: %llu, corpus %d, signal %u, %.0f s, %.0f calls/s", progs, ncorpus,
-	     nsignal, t, fz_calls / (t > 0 ? t : 1));
+	fuzz_inputs("uverbs_programs_calls", fz_calls);
+	diag("programs: %llu, corpus %d, signal %u, edges %ld, %.0f s, %.0f calls/s", progs,
+	     ncorpus, nsignal, fz_cover_edges(), t, fz_calls / (t > 0 ? t : 1));
 	return ok;
 }
 

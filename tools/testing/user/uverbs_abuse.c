@@ -356,6 +356,7 @@ bool abuse_fuzz(void)
 	for (i = 0; i < FUZZ_CALLS; i++)
 		fuzz_one(fd, &nok);
 	diag("%d calls succeeded", nok);
+	fuzz_inputs("uverbs_commands", FUZZ_CALLS);
 	/* the context still answers; closing it frees whatever the fuzz made */
 	struct oib_uverbs_query_device q = { 0 };
 

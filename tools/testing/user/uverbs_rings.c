@@ -503,6 +503,7 @@ bool rings_fuzz(void)
 		return false;
 	for (i = 0; ok && i < RING_FUZZ_ROUNDS; i++)
 		ok = ring_fuzz_one(&p);
+	fuzz_inputs("uverbs_ring_entries", i);
 	pair_unmap(&p);
 	munmap(p.buf, BUF_SIZE);
 	close(c->async_fd);

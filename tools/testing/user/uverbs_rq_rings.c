@@ -649,6 +649,7 @@ bool rq_rings_fuzz(void)
 		}
 	}
 	diag("%d pairs", pairs);
+	fuzz_inputs("uverbs_recv_entries", i);
 	if (c)
 		pair_teardown(&p);
 	if (c)
