@@ -19,7 +19,7 @@
 #define KCOV_ENABLE		_IO('c', 100)
 #define KCOV_TRACE_PC		0
 #define COVER_WORDS		(256 * 1024)	/* PCs a call may leave, and the count */
-#define EDGE_BITS		(1u << 22)
+#define EDGE_BITS		(4 * 1024 * 1024)
 
 static uint8_t edges[EDGE_BITS / 8];
 static unsigned int nedges;

@@ -69,7 +69,7 @@ static char *missing_pages(size_t len, int *ufd)
 	return CHECK(!ioctl(*ufd, UFFDIO_REGISTER, &reg)) ? area : NULL;
 }
 
-/* Command @s on a thread, stalled on @ufd's page; the device removed meanwhile.  Whether in time. */
+/* Command @s on a thread, stalled on @ufd's page, and the device removed: whether in time. */
 static bool stall_and_remove(struct stall *s, int ufd, long page)
 {
 	struct uffdio_zeropage zp = { 0 };
