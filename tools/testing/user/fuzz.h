@@ -60,7 +60,7 @@ struct fz_out {
 /* Pseudo-calls: what a process does around the ioctls. */
 enum fz_pseudo {
 	P_NONE, P_OPEN, P_CLOSE, P_MMAP, P_MUNMAP, P_RINGW, P_READEV, P_FORK, P_DELAY,
-	P_PEER_QP, P_PEER_SEND,
+	P_PEER_QP, P_PEER_SEND, P_REMOVE,
 };
 
 struct fz_desc {

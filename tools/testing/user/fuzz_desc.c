@@ -292,6 +292,8 @@ const struct fz_desc fz_descs[] = {
 	  .out = { { K_PEER, -1, 4 }, { K_PEERQPN, -1, 4 } } },
 	{ .name = "peer_send", .nr = -1, .pseudo = P_PEER_SEND, .weight = 6,
 	  FIELDS(f_peer_send) },
+	/* the fuzzed device removed (only where gen_race() puts it: weight 0) */
+	{ .name = "remove_device", .nr = -1, .pseudo = P_REMOVE },
 };
 
 const int fz_ndescs = sizeof(fz_descs) / sizeof(fz_descs[0]);

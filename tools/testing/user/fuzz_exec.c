@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include "fuzz.h"
+#include "uverbs_util.h"
 
 #define SLOTS		64
 #define SLOT_SIZE	(1024 * 1024)
@@ -435,6 +436,9 @@ static int run_pseudo(int i, const struct fz_call *c, const struct fz_desc *d, i
 		res[i][0] = r;
 		res[i][1] = qpn;
 		return 0;
+	case P_REMOVE:		/* the fuzzer makes a new device after the program */
+		count_call();
+		return remove_device() ? 0 : EIO;
 	case P_PEER_SEND:
 		count_call();
 		r = fz_peer_send(argv_of(&c->a[0]), argv_of(&c->a[1]), argv_of(&c->a[2]),

@@ -486,7 +486,8 @@ static void gen_race(struct fz_prog *p, struct model *m, uint64_t *s)
 	gen_on(p, m, fz_desc_find(traffic[rnd(s, 2)]), 2, s);
 	if (pct(s, 50))
 		gen_on(p, m, fz_desc_find("delay"), 0, s);
-	gen_on(p, m, fz_desc_find(destroys[rnd(s, 5)]), 0, s);
+	/* one in twenty: the device removed under the other threads' calls */
+	gen_on(p, m, fz_desc_find(pct(s, 5) ? "remove_device" : destroys[rnd(s, 5)]), 0, s);
 	if (pct(s, 50))
 		gen_on(p, m, fz_desc_find("delay"), 1, s);
 	gen_on(p, m, fz_desc_find(side[pct(s, 60) ? 0 : rnd(s, 5)]), 1, s);

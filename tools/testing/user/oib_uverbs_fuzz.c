@@ -3,9 +3,9 @@
  * oib_uverbs_fuzz: the stateful fuzzer of the user ABI (fuzz.h; Documentation/testing.md).
  * Programs are generated, or mutated from a corpus of those that reached new kernel coverage
  * (fuzz_cover.c) or a new (command, errno, state) triple, and run against a fresh device with a
- * peer on a second one; after each, the
- * kernel log (/dev/kmsg) is read: a BUG, KASAN, WARNING, Oops or lockdep line prints the program
- * and fails the run.
+ * peer on a second one (a program that removed the fuzzed device gets a new one after it); after
+ * each, the kernel log (/dev/kmsg) is read: a BUG, KASAN, WARNING, Oops or lockdep line prints the
+ * program and fails the run.
  *
  * Environment: OIB_FUZZ_SEED (default: from the clock), OIB_FUZZ_CALLS (system calls to
  * make, default FZ_DEFAULT_CALLS), OIB_FUZZ_SECONDS (a limit on the time as well, default
@@ -91,24 +91,43 @@ static bool kmsg_open(void)
 	return true;
 }
 
+static unsigned int nremoved;	/* programs that removed the fuzzed device */
+
+/* The fuzzed device's node and GID, in fz_env, from test_dev. */
+static bool fuzzed_device(void)
+{
+	struct oibv_context *c = oibv_open_device(test_dev);
+	union oibv_gid g;
+	bool ok;
+
+	snprintf(fz_env.dev_path, sizeof(fz_env.dev_path), "%s", test_dev->dev_path);
+	ok = CHECK(c) && CHECK(!oibv_query_gid(c, 1, 0, &g));
+	if (ok)
+		memcpy(fz_env.own_gid, g.raw, 16);
+	if (c)
+		oibv_close_device(c);
+	return ok;
+}
+
+/* After a program that removed the fuzzed device (or whose child did): a new one. */
+static bool fuzzed_device_again(void)
+{
+	if (!access(fz_env.dev_path, F_OK))
+		return true;
+	nremoved++;
+	return CHECK(setup_device()) && fuzzed_device();
+}
+
 static bool t_devices(void)
 {
 	char path[160];
-	union oibv_gid g;
-	struct oibv_context *c;
 
 	if (!CHECK(setup_device()))
 		return false;
 	peer_dev = test_dev;
 	snprintf(peer_ibdev, sizeof(peer_ibdev), "%s", test_ibdev);
-	if (!CHECK(setup_device()))
+	if (!CHECK(setup_device()) || !fuzzed_device())
 		return false;
-	snprintf(fz_env.dev_path, sizeof(fz_env.dev_path), "%s", test_dev->dev_path);
-	c = oibv_open_device(test_dev);
-	if (!CHECK(c) || !CHECK(!oibv_query_gid(c, 1, 0, &g)))
-		return false;
-	memcpy(fz_env.own_gid, g.raw, 16);
-	oibv_close_device(c);
 	snprintf(path, sizeof(path), "/tmp/oib_fuzz_domain.%d", getpid());
 	fz_env.file_rw = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	fz_env.file_ro = open(path, O_RDONLY | O_CLOEXEC);
@@ -179,7 +198,7 @@ static bool run_one(const struct fz_prog *p)
 	__atomic_add_fetch(&nrun, 1, __ATOMIC_RELAXED);
 	fresh = fz_exec(p, errs, sig);
 	if (!kmsg_findings())
-		return true;
+		return fuzzed_device_again();
 	usleep(100000);		/* the rest of the report */
 	kmsg_findings();
 	fz_print(p, errs);
@@ -259,6 +278,7 @@ static bool t_fuzz(void)
 	fuzz_inputs("uverbs_programs_calls", fz_calls);
 	diag("programs: %llu, corpus %d, signal %u, edges %ld, %.0f s, %.0f calls/s", progs,
 	     ncorpus, nsignal, fz_cover_edges(), t, fz_calls / (t > 0 ? t : 1));
+	diag("devices removed under programs: %u", nremoved);
 	return ok;
 }
 
