@@ -69,6 +69,21 @@ fuzz_inputs() {
 	printf '%-24s %12d\n' "in all" "$fuzz_all"
 }
 
+# fuzz_corpus LOG: the corpus oib_uverbs_fuzz ended with (its OIB-FUZZ-CORPUS lines: a program's
+# seeds each) becomes the one the next run starts from; a run without them leaves it as it was.
+fuzz_corpus() {
+	local tmp
+	tmp=$(mktemp)
+	grep -aoE 'OIB-FUZZ-CORPUS [0-9a-f,]+' "$1" | cut -d' ' -f2 >"$tmp" || true
+	if [ -s "$tmp" ]; then
+		mkdir -p "$(dirname "$corpus")"
+		mv "$tmp" "$corpus"
+		echo "check: the fuzzer's corpus, $(wc -l <"$corpus") programs, kept in $corpus"
+	else
+		rm -f "$tmp"
+	fi
+}
+
 # expected LOG NAME PCAP: the OIB-PCAP-EXPECT lines a test printed for its capture NAME
 # ("OIB-PCAP-EXPECT <name> <tshark field> <value>"): each field must decode, in some frame of PCAP,
 # to that value (numbers compared as numbers).  Prints how many held; returns 1 if one did not.
@@ -204,6 +219,9 @@ interop=(--kmods veth --extra "rdma_rxe siw rdma_ucm ib_uverbs brd" --extra-grou
 for b in ip rdma rping ibv_devices tcpdump; do interop+=(--bin "$(command -v $b)"); done
 for ko in "$out"/test/tools/testing/interop/*.ko; do interop+=(--add "$ko" oib/interop); done
 interop+=(--add /lib/x86_64-linux-gnu/libgcc_s.so.1 lib/x86_64-linux-gnu)	# rping's threads dlopen it
+# the user ABI fuzzer's corpus, kept between runs on this machine (fuzz_corpus below)
+corpus=${OIB_CACHE:-$HOME/.cache/oib}/fuzz-corpus
+[ ! -s "$corpus" ] || interop+=(--add "$corpus" oib)
 for p in rxe siw; do
 	interop+=(--add /etc/libibverbs.d/$p.driver etc/libibverbs.d)
 	interop+=(--add "$(ls /usr/lib/x86_64-linux-gnu/libibverbs/lib$p-rdmav*.so)" usr/lib/x86_64-linux-gnu/libibverbs)
@@ -248,6 +266,7 @@ for name in check-kunit check-integration; do
 done
 [ $total -gt 0 ] || fail "no test results${SUITE:+ (does SUITE=$SUITE match anything?)}"
 fuzz_inputs "$out/check-kunit.log" "$out/check-integration.log"
+fuzz_corpus "$out/check-kunit.log"
 
 if [ -n "$smoke_pid" ]; then
 	section "stock kernel: build and boot (smoke)"

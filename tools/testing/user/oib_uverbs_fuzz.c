@@ -205,17 +205,63 @@ static bool run_one(const struct fz_prog *p)
 	return false;
 }
 
-static bool replay(const char *list)
+/* A program's seeds from "<seed>,<seed>..." (hex, as fz_print() and corpus_save() write them). */
+static int seeds_parse(const char *s, uint64_t *seeds)
 {
-	uint64_t seeds[FZ_MAXSEEDS];
-	int n = 0, i, repeat = env_u64("OIB_FUZZ_REPEAT", 200, 10);
-	const char *s = list;
-	struct fz_prog p;
+	int n = 0;
 
-	while (*s && n < FZ_MAXSEEDS) {
+	while (*s && *s != '\n' && n < FZ_MAXSEEDS) {
 		seeds[n++] = strtoull(s, NULL, 16);
 		s = strchr(s, ',') ? strchr(s, ',') + 1 : "";
 	}
+	return n;
+}
+
+/*
+ * The corpus kept from earlier runs on this machine: make check puts it in the guest
+ * (CORPUS_FILE, a program's seeds a line) and keeps what corpus_save() prints for the next run.
+ */
+#define CORPUS_FILE	"/oib/fuzz-corpus"
+
+static void corpus_load(void)
+{
+	uint64_t seeds[FZ_MAXSEEDS];
+	FILE *f = fopen(CORPUS_FILE, "r");
+	char line[FZ_MAXSEEDS * 18 + 2];
+	int n;
+
+	if (!f) {
+		diag("corpus: none kept (%s)", CORPUS_FILE);
+		return;
+	}
+	while (ncorpus < CORPUS && fgets(line, sizeof(line), f)) {
+		n = seeds_parse(line, seeds);
+		if (n && fz_rebuild(&corpus[ncorpus], seeds, n))
+			ncorpus++;
+	}
+	fclose(f);
+	diag("corpus: %d programs kept from earlier runs (%s)", ncorpus, CORPUS_FILE);
+}
+
+static void corpus_save(void)
+{
+	char line[FZ_MAXSEEDS * 18 + 1];
+	int i, k, n;
+
+	for (i = 0; i < ncorpus; i++) {
+		for (k = 0, n = 0; k < corpus[i].nseeds; k++)
+			n += snprintf(line + n, sizeof(line) - n, "%s%llx", k ? "," : "",
+				      (unsigned long long)corpus[i].seeds[k]);
+		diag("OIB-FUZZ-CORPUS %s", line);
+	}
+}
+
+static bool replay(const char *list)
+{
+	uint64_t seeds[FZ_MAXSEEDS];
+	int n = seeds_parse(list, seeds), i, repeat = env_u64("OIB_FUZZ_REPEAT", 200, 10);
+	struct fz_prog p;
+
 	if (!CHECK(fz_rebuild(&p, seeds, n)))
 		return false;
 	fz_print(&p, NULL);
@@ -248,6 +294,7 @@ static bool t_fuzz(void)
 	diag("seed: %#llx (OIB_FUZZ_SEED)", (unsigned long long)seed);
 	if (!CHECK(!kmsg_findings()))
 		return false;
+	corpus_load();
 	while (fz_calls < want && (!limit || now_s() - t0 < limit)) {
 		s = seed ^ (progs + 1) * 0x9e3779b97f4a7c15ull;
 		s = fz_rand(&s);
@@ -279,6 +326,7 @@ static bool t_fuzz(void)
 	diag("programs: %llu, corpus %d, signal %u, edges %ld, %.0f s, %.0f calls/s", progs,
 	     ncorpus, nsignal, fz_cover_edges(), t, fz_calls / (t > 0 ? t : 1));
 	diag("devices removed under programs: %u", nremoved);
+	corpus_save();
 	return ok;
 }
 
