@@ -110,4 +110,33 @@ void sdp_credit_tx(struct sdp_credit *c, struct oib_sdp_hdr *h);
  */
 int sdp_credit_rx(struct sdp_credit *c, const struct oib_sdp_hdr *h);
 
+/* Why a received message reset its connection: each is counted. */
+enum sdp_rx_error {
+	SDP_RXE_LENGTH,		/* shorter than its message, or not the BSDH's length */
+	SDP_RXE_ID,		/* an unknown message ID, a Hello on the QP, a reserved flag */
+	SDP_RXE_FIELD,		/* a field out of range */
+	SDP_RXE_SEQUENCE,	/* mseq, mseq_ack or bufs that the credits refuse */
+	SDP_RXE_STATE,		/* a valid message the socket's state does not take */
+	SDP_RXE_UNSUPPORTED,	/* zero copy, buffer resizing, suspension: not done here */
+	SDP_RXE_ABORTED,	/* the peer's AbortConn (not its fault, but a reset) */
+	SDP_RXE_NUM
+};
+
+enum sdp_rx_verdict {
+	SDP_RX_DATA,		/* payload for the reader; the buffer is held until read */
+	SDP_RX_CREDITS,		/* nothing but the BSDH: the buffer may be posted again */
+	SDP_RX_DISCONN,		/* the peer's DisConn: SDP_EV_DISCONN_RCVD */
+	SDP_RX_RESET,		/* SDP_EV_RESET, counted under the error given */
+};
+
+/*
+ * A message received on the QP in @state, the first @len bytes of @buf: parsed into @msg,
+ * checked against the state and the credits (which it updates when the message is taken).
+ * SDP_RX_RESET sets *@why.
+ */
+enum sdp_rx_verdict sdp_rx_classify(const void *buf, size_t len, enum sdp_state state,
+				    struct sdp_credit *c, struct oib_sdp_msg *msg,
+				    enum sdp_rx_error *why);
+const char *sdp_rx_error_name(enum sdp_rx_error why);
+
 #endif /* OIB_KUNIT_SDP_H */
