@@ -11,6 +11,7 @@
 #include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/export.h>
+#include <linux/limits.h>
 #include <linux/minmax.h>
 #include <oib/kunit/sdp.h>
 
