@@ -4,7 +4,8 @@
  * fd00::1 and 10.0.0.2, fd00::2): a stream of 1 MiB both ways with its bytes checked while the
  * credits run out and come back, short reads, EOF after shutdown, the addresses; ECONNREFUSED
  * with no listener; a non-blocking connect (EINPROGRESS, then connected), MSG_DONTWAIT (EAGAIN),
- * MSG_PEEK; close with unread data (the peer's ECONNRESET).
+ * MSG_PEEK; close with unread data (the peer's ECONNRESET); a listener closed with a connection
+ * it did not accept (the client's ECONNRESET).
  */
 #include <linux/kthread.h>
 #include <linux/module.h>
@@ -224,6 +225,32 @@ static void sock_test_nonblocking(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sockt_recv(sp->cli, buf, 1, 0), -ECONNRESET);
 }
 
+/* A listener closed with a connection it did not accept: the client sees the reset. */
+static void sock_test_listener_close(struct kunit *test)
+{
+	struct sockt_pair *sp = kunit_kzalloc(test, sizeof(*sp), GFP_KERNEL);
+	int len = sizeof(struct sockaddr_in);
+	u8 buf[4];
+
+	KUNIT_ASSERT_NOT_NULL(test, sp);
+	cmat_ctx(test);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, sockt_release, sp), 0);
+	cmat_addr(&sp->addr, false, 2, SOCKT_PORT + 3);
+	KUNIT_ASSERT_EQ(test, sockt_socket(test, false, &sp->srv), 0);
+	KUNIT_ASSERT_EQ(test, kernel_bind(sp->srv, (struct sockaddr *)&sp->addr, len), 0);
+	KUNIT_ASSERT_EQ(test, kernel_listen(sp->srv, 1), 0);
+	KUNIT_ASSERT_EQ(test, sockt_socket(test, false, &sp->cli), 0);
+	sp->cli->sk->sk_rcvtimeo = 20 * HZ;
+	KUNIT_ASSERT_EQ(test, kernel_connect(sp->cli, (struct sockaddr *)&sp->addr, len, 0), 0);
+	/* the listener polls readable once the connection may be accepted */
+	KUNIT_EXPECT_TRUE(test, oib_test_wait_for(sp->srv->ops->poll(NULL, sp->srv, NULL) &
+						  EPOLLIN));
+	sock_release(sp->srv);
+	sp->srv = NULL;
+	KUNIT_EXPECT_EQ(test, sockt_recv(sp->cli, buf, sizeof(buf), 0), -ECONNRESET);
+	KUNIT_EXPECT_EQ(test, sockt_recv(sp->cli, buf, sizeof(buf), 0), 0);
+}
+
 static const bool sock_test_v6[] = { false, true };
 
 static void sock_test_v6_desc(const bool *v6, char *desc)
@@ -237,6 +264,7 @@ static struct kunit_case sock_test_cases[] = {
 	KUNIT_CASE_PARAM(sock_test_stream, sock_test_ip_gen_params),
 	KUNIT_CASE(sock_test_refused),
 	KUNIT_CASE(sock_test_nonblocking),
+	KUNIT_CASE(sock_test_listener_close),
 	{}
 };
 
