@@ -22,6 +22,7 @@ struct net;
 
 /* Port spaces (the rdma_cm's): the protocol byte of the service ID, and the QP type they take. */
 enum oib_cma_port_space {
+	OIB_PS_SDP = 0x0001,	/* RC: SDP's Hello is a REQ's whole private data, no CMA header */
 	OIB_PS_IPOIB = 0x0002,
 	OIB_PS_TCP = 0x0106,	/* RC and UC: connections through REQ/REP/RTU */
 	OIB_PS_UDP = 0x0111,	/* UD: the peer's QP number and Q_Key through SIDR */
@@ -54,6 +55,12 @@ enum oib_cma_event_type {
 #define OIB_CMA_HDR_SIZE		36
 #define OIB_CMA_REQ_PRIVATE_DATA_SIZE	(OIB_CM_REQ_PRIVATE_DATA_SIZE - OIB_CMA_HDR_SIZE)
 #define OIB_CMA_SIDR_PRIVATE_DATA_SIZE	(OIB_CM_SIDR_REQ_PRIVATE_DATA_SIZE - OIB_CMA_HDR_SIZE)
+/*
+ * OIB_PS_SDP: the REQ's private data is the owner's alone, an SDP Hello (struct oib_sdp_hh,
+ * include/oib/sdp.h), whose IP version, source port and addresses the passive side's CMA reads
+ * in place of its header's.
+ */
+#define OIB_CMA_SDP_PRIVATE_DATA_SIZE	OIB_CM_REQ_PRIVATE_DATA_SIZE
 
 enum oib_cma_conn_flags {
 	/*

@@ -18,12 +18,22 @@
 
 static DEFINE_XARRAY(cma_tcp_ps);	/* port -> struct cma_bind, under cma_lock */
 static DEFINE_XARRAY(cma_udp_ps);
+static DEFINE_XARRAY(cma_sdp_ps);
 /* Serialises making and unmaking the shared listeners, and their lists; outside cma_lock. */
 static DEFINE_MUTEX(cma_listen_mutex);
 
 static struct xarray *cma_ps_xa(enum oib_cma_port_space ps)
 {
-	return ps == OIB_PS_TCP ? &cma_tcp_ps : ps == OIB_PS_UDP ? &cma_udp_ps : NULL;
+	switch (ps) {
+	case OIB_PS_TCP:
+		return &cma_tcp_ps;
+	case OIB_PS_UDP:
+		return &cma_udp_ps;
+	case OIB_PS_SDP:
+		return &cma_sdp_ps;
+	default:
+		return NULL;
+	}
 }
 
 static bool cma_addr_overlap(const struct sockaddr *a, const struct sockaddr *b)
@@ -364,5 +374,5 @@ void cma_iw_remove_device(struct oib_device *device)
 
 void cma_bind_exit(void)
 {
-	WARN_ON(!xa_empty(&cma_tcp_ps) || !xa_empty(&cma_udp_ps));
+	WARN_ON(!xa_empty(&cma_tcp_ps) || !xa_empty(&cma_udp_ps) || !xa_empty(&cma_sdp_ps));
 }

@@ -138,8 +138,9 @@ static struct cma_id_priv *cma_spawn(struct cma_id_priv *listener, struct oib_cm
 static void cma_req_param(const struct oib_cm_event *ev, struct oib_cma_event *out,
 			  struct cma_id_priv *child)
 {
-	const u8 *pdata = (const u8 *)ev->private_data + OIB_CMA_HDR_SIZE;
-	u8 len = ev->private_data_len - OIB_CMA_HDR_SIZE;
+	u8 hdr = child->id.ps == OIB_PS_SDP ? 0 : OIB_CMA_HDR_SIZE;
+	const u8 *pdata = (const u8 *)ev->private_data + hdr;
+	u8 len = ev->private_data_len - hdr;
 
 	if (ev->type == OIB_CM_EVENT_SIDR_REQ_RECEIVED) {
 		out->param.ud.private_data = pdata;
@@ -171,7 +172,10 @@ static int cma_req_handler(struct oib_cm_id *cm_id, const struct oib_cm_event *e
 	struct cma_hdr_info hdr;
 	int ret;
 
-	if ((!sidr && ev->type != OIB_CM_EVENT_REQ_RECEIVED) ||
+	if (!sidr && ev->type != OIB_CM_EVENT_REQ_RECEIVED)
+		return 1;
+	if (cm_id->service_id >> 16 == OIB_PS_SDP ?
+	    cma_sdp_hello_parse(ev->private_data, ev->private_data_len, &hdr) :
 	    cma_hdr_parse(ev->private_data, ev->private_data_len, &hdr))
 		return 1;
 	cma_addr_set_port((struct sockaddr *)&hdr.dst, cm_id->service_id & 0xffff);

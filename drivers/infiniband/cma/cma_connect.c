@@ -134,6 +134,18 @@ static int cma_new_cm_id_locked(struct cma_id_priv *priv)
 	return 0;
 }
 
+/* The REQ's private data: the CMA's header and the owner's, or (SDP) the owner's alone. */
+static u8 cma_req_pdata(struct cma_id_priv *priv, const struct oib_cma_conn_param *p, u8 *pdata)
+{
+	u8 hdr = priv->id.ps == OIB_PS_SDP ? 0 : OIB_CMA_HDR_SIZE;
+
+	if (hdr)
+		cma_hdr_pack(pdata, oib_cma_src_addr(&priv->id), oib_cma_dst_addr(&priv->id));
+	if (p->private_data_len)
+		memcpy(pdata + hdr, p->private_data, p->private_data_len);
+	return hdr + p->private_data_len;
+}
+
 static int cma_send_req_locked(struct cma_id_priv *priv, const struct oib_cma_conn_param *p)
 {
 	u8 pdata[OIB_CM_REQ_PRIVATE_DATA_SIZE] = {};
@@ -143,7 +155,7 @@ static int cma_send_req_locked(struct cma_id_priv *priv, const struct oib_cma_co
 		.service_id = cma_dst_service_id(priv),
 		.starting_psn = get_random_u32() & 0xffffff,
 		.private_data = pdata,
-		.private_data_len = OIB_CMA_HDR_SIZE + p->private_data_len,
+		.private_data_len = cma_req_pdata(priv, p, pdata),
 		.remote_cm_response_timeout = CMA_CM_RESPONSE_TIMEOUT,
 		.local_cm_response_timeout = CMA_CM_RESPONSE_TIMEOUT,
 		.retry_count = min_t(u8, p->retry_count, 7),
@@ -152,9 +164,6 @@ static int cma_send_req_locked(struct cma_id_priv *priv, const struct oib_cma_co
 	};
 
 	cma_rd_depths(priv, p, &req.responder_resources, &req.initiator_depth);
-	cma_hdr_pack(pdata, oib_cma_src_addr(&priv->id), oib_cma_dst_addr(&priv->id));
-	if (p->private_data_len)
-		memcpy(pdata + OIB_CMA_HDR_SIZE, p->private_data, p->private_data_len);
 	return oib_cm_send_req(priv->cm_id, &req);
 }
 
@@ -187,10 +196,11 @@ int oib_cma_connect(struct oib_cma_id *id, const struct oib_cma_conn_param *para
 		return -EINVAL;
 	ud = id->qp_type == OIB_QPT_UD;
 	iw = id->device && !cma_over_ib_cm(id->device);	/* set once, before connect */
-	if (iw && (ud || param->flags))
-		return -EOPNOTSUPP;	/* no SIDR and no REP to confirm on iWARP */
+	if (iw && (ud || param->flags || id->ps == OIB_PS_SDP))
+		return -EOPNOTSUPP;	/* no SIDR, no REP to confirm and no SDP on iWARP */
 	if (!cma_pdata_ok(param->private_data, param->private_data_len,
 			  ud ? OIB_CMA_SIDR_PRIVATE_DATA_SIZE : iw ? OIB_IW_CM_PRIVATE_DATA_SIZE :
+			  id->ps == OIB_PS_SDP ? OIB_CMA_SDP_PRIVATE_DATA_SIZE :
 			  OIB_CMA_REQ_PRIVATE_DATA_SIZE))
 		return -EINVAL;
 	priv = to_cma(id);

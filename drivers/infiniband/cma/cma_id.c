@@ -57,6 +57,11 @@ static void cma_id_release(struct kref *ref)
 	kfree(priv);
 }
 
+static const char *cma_ps_name(enum oib_cma_port_space ps)
+{
+	return ps == OIB_PS_UDP ? "udp" : ps == OIB_PS_SDP ? "sdp" : "tcp";
+}
+
 static const char * const cma_role_names[] = {
 	[CMA_ROLE_NONE] = "-", [CMA_ROLE_ACTIVE] = "active", [CMA_ROLE_PASSIVE] = "passive",
 	[CMA_ROLE_LISTENER] = "listener",
@@ -72,7 +77,7 @@ int cma_ids_show(struct seq_file *m, void *unused)
 		seq_printf(m, "%-14s %-8s %s %pISpc -> %pISpc dev %s port %u cm %08x\n",
 			   cma_state_name(READ_ONCE(priv->state)),
 			   oib_enum_name(cma_role_names, READ_ONCE(priv->role)),
-			   priv->id.ps == OIB_PS_UDP ? "udp" : "tcp",
+			   cma_ps_name(priv->id.ps),
 			   oib_cma_src_addr(&priv->id), oib_cma_dst_addr(&priv->id),
 			   priv->id.device ? oib_dev_name(priv->id.device) : "*",
 			   priv->id.port_num, READ_ONCE(priv->cm_local_id));
@@ -218,7 +223,9 @@ struct oib_cma_id *oib_cma_create_id(struct net *net, oib_cma_handler handler, v
 	if (ps == OIB_PS_IB || ps == OIB_PS_IPOIB)
 		return ERR_PTR(-EAFNOSUPPORT);
 	if ((ps == OIB_PS_TCP && qp_type != OIB_QPT_RC && qp_type != OIB_QPT_UC) ||
-	    (ps == OIB_PS_UDP && qp_type != OIB_QPT_UD) || (ps != OIB_PS_TCP && ps != OIB_PS_UDP))
+	    (ps == OIB_PS_UDP && qp_type != OIB_QPT_UD) ||
+	    (ps == OIB_PS_SDP && qp_type != OIB_QPT_RC) ||
+	    (ps != OIB_PS_TCP && ps != OIB_PS_UDP && ps != OIB_PS_SDP))
 		return ERR_PTR(-EINVAL);
 	priv = cma_id_alloc(net, handler, context, ps, qp_type);
 	return priv ? &priv->id : ERR_PTR(-ENOMEM);

@@ -147,6 +147,7 @@ struct cma_hdr_info {
 
 void cma_hdr_pack(u8 *buf, const struct sockaddr *src, const struct sockaddr *dst);
 int cma_hdr_parse(const u8 *buf, size_t len, struct cma_hdr_info *info);
+int cma_sdp_hello_parse(const u8 *buf, size_t len, struct cma_hdr_info *info);
 u64 cma_service_id(enum oib_cma_port_space ps, u16 port);
 
 /* cma_cm.c */

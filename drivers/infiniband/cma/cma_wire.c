@@ -4,6 +4,9 @@
  * 36-byte header in front of the private data of every REQ and SIDR_REQ:
  *   0 version (0) · 1 IP version << 4 · 2-3 the active side's port · 4-19 its address ·
  *   20-35 the destination address; an IPv4 address is 12 zero bytes and its 4 bytes.
+ * The SDP port space has no such header: the same facts are in its Hello, which fills the REQ's
+ * private data (include/oib/sdp.h): 0 message ID (0) · 17 IP version << 4 · 28-29 the active
+ * side's port · 32-47 its address · 48-63 the destination address.
  */
 #include <linux/build_bug.h>
 #include <linux/string.h>
@@ -86,3 +89,29 @@ int cma_hdr_parse(const u8 *buf, size_t len, struct cma_hdr_info *info)
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(cma_hdr_parse);
+
+#define CMA_SDP_HELLO_MID	0
+#define CMA_SDP_IPV_OFF		17
+#define CMA_SDP_PORT_OFF	28
+#define CMA_SDP_SRC_OFF		32
+#define CMA_SDP_DST_OFF		48
+
+/* The addresses of an SDP Hello: -EPROTO for a short one, another message or IP version. */
+int cma_sdp_hello_parse(const u8 *buf, size_t len, struct cma_hdr_info *info)
+{
+	const u8 *src = buf + CMA_SDP_SRC_OFF, *dst = buf + CMA_SDP_DST_OFF;
+	int ipver;
+	u16 port;
+
+	if (len < CMA_SDP_DST_OFF + 16 || buf[0] != CMA_SDP_HELLO_MID)
+		return -EPROTO;
+	port = buf[CMA_SDP_PORT_OFF] << 8 | buf[CMA_SDP_PORT_OFF + 1];
+	ipver = buf[CMA_SDP_IPV_OFF] >> 4;
+	if (ipver != 4 && ipver != 6)
+		return -EPROTO;
+	if (ipver == 4 && (memchr_inv(src, 0, 12) || memchr_inv(dst, 0, 12)))
+		return -EPROTO;
+	cma_hdr_get_addr(&info->src, ipver, src, port);
+	cma_hdr_get_addr(&info->dst, ipver, dst, 0);
+	return 0;
+}
