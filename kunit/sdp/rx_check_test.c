@@ -10,6 +10,7 @@
 #include <linux/module.h>
 #include <linux/prandom.h>
 #include <oib/kunit/sdp.h>
+#include "oib_toolkit.h"
 
 #define RXT_BUF	64
 
@@ -173,6 +174,7 @@ static void rx_check_test_fuzz(struct kunit *test)
 	KUNIT_EXPECT_GT(test, verdicts[SDP_RX_DATA], 0);
 	KUNIT_EXPECT_GT(test, reasons[SDP_RXE_LENGTH], 0);
 	KUNIT_EXPECT_GT(test, reasons[SDP_RXE_SEQUENCE], 0);
+	oib_test_fuzz_inputs(test, "sdp_messages", i);
 }
 
 static struct kunit_case rx_check_test_cases[] = {
