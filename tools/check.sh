@@ -60,7 +60,7 @@ results() {
 # they made), summed by name and in all (into fuzz_all).
 fuzz_inputs() {
 	local sums
-	sums=$(cat "$@" | grep -aoE 'OIB-FUZZ-INPUTS [A-Za-z0-9_]+ [0-9]+' |
+	sums=$(cat "$@" | { grep -aoE 'OIB-FUZZ-INPUTS [A-Za-z0-9_]+ [0-9]+' || true; } |
 		awk '{ n[$2] += $3 } END { for (k in n) printf "%-24s %12d\n", k, n[k] }' | sort)
 	[ -n "$sums" ] || return 0
 	section "fuzz inputs"
