@@ -13,6 +13,7 @@
 #include <linux/workqueue.h>
 #include <kunit/visibility.h>
 #include <oib/kunit/core.h>
+#include <uapi/oib/netlink.h>
 #include "core_priv.h"
 
 #define OIB_MAX_PORTS 255
@@ -216,6 +217,7 @@ int oib_register_device(struct oib_device *device, const char *name_fmt)
 	if (ret)
 		goto out_unreg;
 	mutex_unlock(&oib_registry_lock);
+	oib_nl_notify(device, 0, OIB_NL_CMD_DEV_NEW);
 	return 0;
 
 out_unreg:
@@ -279,6 +281,7 @@ void oib_unregister_device(struct oib_device *device)
 	mutex_lock(&oib_registry_lock);
 	device->reg_state = OIB_DEV_UNREGISTERED;
 	mutex_unlock(&oib_registry_lock);
+	oib_nl_notify(device, 0, OIB_NL_CMD_DEV_DEL);
 }
 EXPORT_SYMBOL(oib_unregister_device);
 
@@ -309,6 +312,18 @@ struct oib_device *oib_device_get_by_name(const char *name)
 	return device;
 }
 EXPORT_SYMBOL(oib_device_get_by_name);
+
+struct oib_device *oib_device_next(unsigned long *index)
+{
+	struct oib_device *device;
+
+	mutex_lock(&oib_registry_lock);
+	xa_for_each_start(&oib_devices, *index, device, *index)
+		if (device->reg_state == OIB_DEV_REGISTERED && oib_device_try_get(device))
+			break;
+	mutex_unlock(&oib_registry_lock);
+	return device;
+}
 
 int oib_query_device(struct oib_device *device, struct oib_device_attr *attr)
 {
