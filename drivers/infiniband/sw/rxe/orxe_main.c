@@ -16,6 +16,7 @@
 #include <linux/nsproxy.h>
 #include <linux/rtnetlink.h>
 #include <net/ipv6.h>
+#include <oib/link.h>
 #include "orxe.h"
 
 /*
@@ -295,6 +296,83 @@ int oib_rxe_set_port_state(struct oib_device *ibdev, u32 port_num, bool up)
 }
 EXPORT_SYMBOL(oib_rxe_set_port_state);
 
+/* ---- The link type "rxe": oib link add NAME type rxe [netdev DEV] [ports N] ---- */
+
+static int orxe_newlink(const struct oib_link_params *lp, struct netlink_ext_ack *extack)
+{
+	struct oib_rxe_params p = {
+		.name = lp->name,
+		.netdev = lp->netdev,
+		.num_ports = lp->num_ports ?: 1,
+	};
+	struct oib_device *ibdev;
+
+	if (p.netdev && p.num_ports > 1) {
+		NL_SET_ERR_MSG(extack, "a device on a netdev has one port");
+		return -EINVAL;
+	}
+	if (p.num_ports > OIB_RXE_MAX_PORTS) {
+		NL_SET_ERR_MSG(extack, "oib_rxe: at most 8 ports");
+		return -EINVAL;
+	}
+	if (p.netdev && strlen(p.name) >= ORXE_FABRIC_NAME_MAX) {
+		NL_SET_ERR_MSG(extack, "oib_rxe: a name on a netdev has at most 31 bytes");
+		return -EINVAL;
+	}
+	ibdev = oib_rxe_add(&p);
+	return PTR_ERR_OR_ZERO(ibdev);
+}
+
+static int orxe_dellink(const char *name, struct netlink_ext_ack *extack)
+{
+	struct orxe_dev *rdev = orxe_dev_unlist(NULL, name);
+
+	if (!rdev)
+		return -ENODEV;
+	orxe_dev_remove(rdev, false);
+	return 0;
+}
+
+/* A device on a netdev has the netdev's addresses; the others' ports take them one by one. */
+static int orxe_addr(struct oib_device *ibdev, u32 port, const union oib_gid *gid, bool add,
+		     struct netlink_ext_ack *extack)
+{
+	if (to_rdev(ibdev)->on_netdev) {
+		NL_SET_ERR_MSG(extack, "a device on a netdev has the netdev's addresses");
+		return -EOPNOTSUPP;
+	}
+	if (add)
+		return min(oib_add_gid(ibdev, port, gid, OIB_GID_TYPE_ROCE_V2), 0);
+	return oib_del_gid(ibdev, port, gid);
+}
+
+static int orxe_port_netdev(struct oib_device *ibdev, u32 port, char *name, int *ifindex)
+{
+	struct orxe_dev *rdev = to_rdev(ibdev);
+	struct net_device *ndev;
+	int ret = -ENODEV;
+
+	rcu_read_lock();
+	ndev = rdev->on_netdev ? rcu_dereference(rdev->link.ndev) : NULL;
+	if (ndev) {
+		strscpy(name, ndev->name, IFNAMSIZ);
+		*ifindex = ndev->ifindex;
+		ret = 0;
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+static struct oib_link_ops orxe_link_ops = {
+	.type = "rxe",
+	.owner = THIS_MODULE,
+	.dev_ops = &orxe_dev_ops,
+	.newlink = orxe_newlink,
+	.dellink = orxe_dellink,
+	.addr = orxe_addr,
+	.port_netdev = orxe_port_netdev,
+};
+
 /* ---- sysfs control: /sys/module/oib_rxe/parameters/{add,remove} ---- */
 
 static int orxe_param_add(const char *val, const struct kernel_param *kp)
@@ -410,8 +488,13 @@ static int __init orxe_init(void)
 	ret = orxe_link_init();
 	if (ret)
 		goto err_udp;
+	ret = oib_link_register(&orxe_link_ops);
+	if (ret)
+		goto err_link;
 	return 0;
 
+err_link:
+	orxe_link_exit();
 err_udp:
 	orxe_udp_exit();
 err_net:
@@ -426,6 +509,7 @@ static void __exit orxe_exit(void)
 {
 	struct orxe_dev *rdev;
 
+	oib_link_unregister(&orxe_link_ops);
 	orxe_link_exit();
 	while ((rdev = orxe_dev_unlist(NULL, NULL)))
 		orxe_dev_remove(rdev, false);
