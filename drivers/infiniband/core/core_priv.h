@@ -107,6 +107,24 @@ static inline bool oib_qp_shared(const struct oib_qp *qp)
 
 void oib_xrc_rcv_close_locked(struct oib_xrcd *xrcd);
 
+/* restrack.c: the live objects of each kind (struct oib_res) */
+void oib_res_add(struct oib_device *device, enum oib_obj_type type, struct oib_res *res,
+		 unsigned long caller);
+void oib_res_del(struct oib_device *device, enum oib_obj_type type, struct oib_res *res);
+
+/* The creating call's return address, set by the exported call that made the object. */
+static inline void oib_res_caller(struct oib_res *res, unsigned long caller)
+{
+	WRITE_ONCE(res->caller, caller);
+}
+
+static inline struct oib_mr *oib_res_caller_mr(struct oib_mr *mr, unsigned long caller)
+{
+	if (!IS_ERR(mr))
+		oib_res_caller(&mr->res, caller);
+	return mr;
+}
+
 /* netlink*.c: the family, its notifications, the link types */
 int oib_nl_init(void);
 void oib_nl_exit(void);

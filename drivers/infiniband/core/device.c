@@ -26,11 +26,14 @@ DEFINE_XARRAY_FLAGS(oib_devices, XA_FLAGS_ALLOC);
 static void oib_device_release(struct device *dev)
 {
 	struct oib_device *device = container_of(dev, struct oib_device, dev);
+	int i;
 
 	if (device->ops->dealloc_driver)
 		device->ops->dealloc_driver(device);
 	xa_destroy(&device->client_data);
 	xa_destroy(&device->xrc_rcv_qps);
+	for (i = 0; i < OIB_OBJ_MAX; i++)
+		xa_destroy(&device->res[i]);	/* empty: every object is destroyed by now */
 	kfree(device->ports);
 	kfree(device);
 }
@@ -57,8 +60,10 @@ struct oib_device *oib_alloc_device(const struct oib_device_ops *ops, size_t siz
 	spin_lock_init(&device->event_lock);
 	INIT_LIST_HEAD(&device->event_handlers);
 	init_completion(&device->users_done);
-	for (i = 0; i < OIB_OBJ_MAX; i++)
+	for (i = 0; i < OIB_OBJ_MAX; i++) {
 		atomic_set(&device->objects[i], 0);
+		xa_init_flags(&device->res[i], XA_FLAGS_ALLOC);
+	}
 	xa_init(&device->xrc_rcv_qps);
 	spin_lock_init(&device->cq_pools_lock);
 	for (i = 0; i < ARRAY_SIZE(device->cq_pools); i++)

@@ -5,7 +5,9 @@
  * Requests name a device by OIB_NL_ATTR_DEV_NAME.  Every attribute a command does not list is
  * refused (strict validation).  DEV_GET and PORT_GET answer one object (with a name, and for
  * PORT_GET a port) or dump them all (NLM_F_DUMP; PORT_GET's dump may name a device).  LINK_NEW,
- * LINK_DEL, ADDR_NEW and ADDR_DEL change things and need CAP_NET_ADMIN.  The multicast group
+ * LINK_DEL, ADDR_NEW and ADDR_DEL change things and need CAP_NET_ADMIN.  RES_GET dumps the live
+ * objects of a kind, each with its owner: RES_PID and RES_COMM for a process's (made through
+ * oib_uverbs), RES_OWNER, a module's name, for the kernel's.  The multicast group
  * OIB_NL_MCGRP_EVENTS gets a DEV_NEW or DEV_DEL with the device's attributes when a device comes
  * or goes, and a PORT_CHANGE with the port's when a port goes up or down or its GIDs change.
  */
@@ -24,6 +26,7 @@ enum oib_nl_cmd {
 	OIB_NL_CMD_LINK_DEL,	/* DEV_NAME */
 	OIB_NL_CMD_ADDR_NEW,	/* DEV_NAME PORT ADDR */
 	OIB_NL_CMD_ADDR_DEL,	/* DEV_NAME PORT ADDR */
+	OIB_NL_CMD_RES_GET,	/* dump: RES_TYPE [DEV_NAME]: the live objects of a kind */
 	OIB_NL_CMD_DEV_NEW,	/* notification: a device registered */
 	OIB_NL_CMD_DEV_DEL,	/* notification: a device unregistering */
 	OIB_NL_CMD_PORT_CHANGE,	/* notification: a port went up or down, or its GIDs */
@@ -57,10 +60,38 @@ enum oib_nl_attr {
 	OIB_NL_ATTR_GID,		/* binary, 16 bytes */
 	OIB_NL_ATTR_GID_TYPE,		/* u8: 0 IB, 1 RoCE v2 */
 	OIB_NL_ATTR_ADDR,		/* 16 bytes: an IPv6 address (IPv4 as ::ffff:a.b.c.d) */
+	OIB_NL_ATTR_RES_TYPE,		/* u8: enum oib_nl_res_type */
+	OIB_NL_ATTR_RES_ID,		/* u32: the object's id among its device's of its kind */
+	OIB_NL_ATTR_RES_PID,		/* u32: the process that made it (a process's object) */
+	OIB_NL_ATTR_RES_COMM,		/* string: its name */
+	OIB_NL_ATTR_RES_OWNER,		/* string: the kernel module that made it */
+	OIB_NL_ATTR_RES_USERS,		/* u32: the objects that use it (QPs on a CQ, ...) */
+	OIB_NL_ATTR_RES_PD,		/* u32: the id of its PD */
+	OIB_NL_ATTR_RES_QPN,		/* u32 */
+	OIB_NL_ATTR_RES_QP_TYPE,	/* u8: SMI, GSI, RC, UC, UD, XRC_INI, XRC_TGT */
+	OIB_NL_ATTR_RES_STATE,		/* u8: RESET, INIT, RTR, RTS, SQD, SQE, ERR */
+	OIB_NL_ATTR_RES_CQE,		/* u32: a CQ's entries */
+	OIB_NL_ATTR_RES_POLL_CTX,	/* u8: softirq, wq, unbound wq, direct */
+	OIB_NL_ATTR_RES_COMP_VECTOR,	/* u32 */
+	OIB_NL_ATTR_RES_LKEY,		/* u32 */
+	OIB_NL_ATTR_RES_RKEY,		/* u32 */
+	OIB_NL_ATTR_RES_IOVA,		/* u64 */
+	OIB_NL_ATTR_RES_LENGTH,		/* u64 */
+	OIB_NL_ATTR_RES_SRQN,		/* u32: an XRC SRQ's number */
+	OIB_NL_ATTR_RES_SRQ_TYPE,	/* u8: 0 basic, 1 XRC */
 	__OIB_NL_ATTR_MAX,
 };
 
 #define OIB_NL_ATTR_MAX (__OIB_NL_ATTR_MAX - 1)
+
+enum oib_nl_res_type {
+	OIB_NL_RES_PD,
+	OIB_NL_RES_CQ,
+	OIB_NL_RES_QP,
+	OIB_NL_RES_SRQ,
+	OIB_NL_RES_MR,
+	OIB_NL_RES_MAX,
+};
 
 #define OIB_NL_NAME_MAX		64	/* a device name's bytes with its NUL */
 
