@@ -18,6 +18,7 @@ static const char usage[] =
 	"  oib link delete NAME\n"
 	"  oib addr [show [NAME[/PORT]]]\n"
 	"  oib addr add|del NAME/PORT ADDRESS\n"
+	"  oib res [show] [pd|cq|qp|srq|mr] [dev NAME]\n"
 	"  oib monitor\n"
 	"Options: -j JSON, -p pretty JSON, -d details, -h this help\n";
 
@@ -62,6 +63,7 @@ static const struct {
 	{ "dev", do_dev },
 	{ "link", do_link },
 	{ "addr", do_addr },
+	{ "res", do_res },
 	{ "monitor", do_monitor },
 };
 

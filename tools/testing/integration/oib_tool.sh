@@ -155,6 +155,31 @@ wait $ch
 for c in c0 c1 c2 c3; do oib link delete $c 2>/dev/null; done
 t "the churn's devices are gone" eval 'oib dev >$O && ! grep -q " c[0-3]: " $O'
 
+# res show: the kernel's objects (oib_mad's QP1 on each port, its PD and CQs) and a process's
+t "res show qp dev r0" ok oib res show qp dev r0
+t "... oib_mad's GSI QP on port 2" out_has "^dev r0 qp [0-9]* qpn 1 type GSI state RTS port 2 .*owner oib_mad$"
+t "res show pd dev r0" ok oib res show pd dev r0
+t "... oib_mad's" out_has "^dev r0 pd [0-9]* lkey 0x[0-9a-f]* users [1-9][0-9]* owner oib_mad$"
+t "res show cq dev r0" ok oib res show cq dev r0
+t "... with its size" out_has "^dev r0 cq [0-9]* cqe [1-9][0-9]* .*owner oib_mad$"
+t "res show mr, srq" eval 'oib res show mr >$O && oib res show srq >>$O'
+t "res: every kind" ok oib res
+t "... r0's QPs among them" out_has "^dev r0 qp "
+t "res -j" ok oib -j res show qp dev r0
+t "... an object" out_has '"dev":"r0","kind":"qp","id":[0-9]*,"qpn":1,"type":"GSI"'
+t "res of an unknown device" fails_with "no such device" oib res show qp dev nosuch
+t "usage: res of an unknown kind" fails_with "unknown kind" oib res show ah
+oibv_rc_pingpong -d r0 -n 1000000000 >/dev/null 2>&1 &
+pp=$!
+user_qps() { oib res show qp dev r0 >$O && grep -q "type RC .* pid [0-9]* comm oibv_rc_pingpon$" $O; }
+t "a process's RC QPs, with its pid and name" until20 user_qps
+t "... its PD, by its pid" eval 'oib res show pd dev r0 | grep -q " pid $pp comm oibv_rc_pingpon$"'
+t "... its MR" eval 'oib res show mr dev r0 | grep -q "lkey .* comm oibv_rc_pingpon$"'
+t "... its CQ" eval 'oib res show cq dev r0 | grep -q " comm oibv_rc_pingpon$"'
+for p in $(oib res show qp dev r0 | sed -n 's/.* pid \([0-9]*\) comm .*/\1/p'); do kill $p; done
+wait $pp 2>/dev/null
+t "killed, its objects go" until20 eval '! oib res dev r0 | grep -q comm'
+
 # deletes
 t "link delete r0" ok oib link delete r0
 t "r0 is gone from sysfs" wait_gone $P/r0

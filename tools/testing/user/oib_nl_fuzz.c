@@ -3,7 +3,8 @@
  * oib_nl_fuzz: oib_core's netlink family against what it must refuse, then a seeded fuzz.
  *
  * First the refusals, checked one by one: each required attribute missing (-EINVAL, the missing
- * attribute named in the ack), an attribute the command does not take, a string without its NUL,
+ * attribute named in the ack; RES_GET's kind too), a kind out of range, a dump-only command asked
+ * for one object, an attribute the command does not take, a string without its NUL,
  * an unknown command, an unknown device, a taken name, a bad netdev.  Then random and mutated
  * messages: well-formed requests for every command with attributes drawn from small pools (names
  * fz0..fz3 and the devices there, types, netdevs, ports, addresses), then mutated (bytes flipped,
@@ -292,6 +293,14 @@ static bool refusals(void)
 	put_str(&m, OIB_NL_ATTR_DEV_NAME, "fz0");
 	put_u32(&m, OIB_NL_ATTR_PORT, 1);
 	ok &= expect(&m, -EINVAL, OIB_NL_ATTR_ADDR, "ADDR_DEL without an address");
+	msg_init(&m, family, OIB_NL_CMD_RES_GET, NLM_F_DUMP);
+	ok &= expect(&m, -EINVAL, OIB_NL_ATTR_RES_TYPE, "RES_GET without a kind");
+	msg_init(&m, family, OIB_NL_CMD_RES_GET, NLM_F_DUMP);
+	put(&m, OIB_NL_ATTR_RES_TYPE, &(uint8_t){ OIB_NL_RES_MAX }, 1);
+	ok &= expect(&m, -ERANGE, 0, "RES_GET of an unknown kind");
+	msg_init(&m, family, OIB_NL_CMD_RES_GET, 0);
+	put(&m, OIB_NL_ATTR_RES_TYPE, &(uint8_t){ OIB_NL_RES_QP }, 1);
+	ok &= expect(&m, -EOPNOTSUPP, 0, "RES_GET not as a dump");
 
 	/* what the policies refuse */
 	msg_init(&m, family, OIB_NL_CMD_DEV_GET, NLM_F_DUMP);
@@ -348,7 +357,10 @@ static void rnd_attr(struct msg *m)
 	uint8_t addr[16];
 	int i;
 
-	switch (rnd(8)) {
+	switch (rnd(9)) {
+	case 8:
+		put(m, OIB_NL_ATTR_RES_TYPE, &(uint8_t){ rnd(8) }, 1);
+		break;
 	case 0:
 	case 1:
 		put_str(m, OIB_NL_ATTR_DEV_NAME, names[rnd(4 + 5 * !rnd(8))]);
@@ -424,9 +436,9 @@ static size_t generate(struct msg *m)
 {
 	static const uint8_t cmds[] = {
 		OIB_NL_CMD_DEV_GET, OIB_NL_CMD_PORT_GET, OIB_NL_CMD_LINK_NEW,
-		OIB_NL_CMD_LINK_DEL, OIB_NL_CMD_ADDR_NEW, OIB_NL_CMD_ADDR_DEL,
+		OIB_NL_CMD_LINK_DEL, OIB_NL_CMD_ADDR_NEW, OIB_NL_CMD_ADDR_DEL, OIB_NL_CMD_RES_GET,
 	};
-	uint8_t cmd = rnd(16) ? cmds[rnd(6)] : rnd(256);
+	uint8_t cmd = rnd(16) ? cmds[rnd(7)] : rnd(256);
 	size_t len;
 	int n;
 
