@@ -2,20 +2,16 @@
 /*
  * oib_rxe module: making and removing software devices.
  *
- * Devices come from oib_rxe_add() (tests) or from writing a port count to the module's "add"
- * parameter, or a name and a network device to its "netdev" parameter (users); "remove" takes a
- * device name.  The module's device list is what unload tears
- * down.  A device's memory belongs to its struct device (see <oib/device.h>); the list holds it
- * from registration until oib_rxe_remove().
+ * Devices come from oib_rxe_add() (tests) or from the link type "rxe" of oib_core's netlink family
+ * (users: oib link add NAME type rxe [netdev DEV] [ports N], oib link delete NAME, oib addr
+ * add|del NAME/PORT ADDR).  The module's device list is what unload tears down.  A device's
+ * memory belongs to its struct device (see <oib/device.h>); the list holds it from registration
+ * until oib_rxe_remove().
  */
 #include <linux/module.h>
-#include <linux/moduleparam.h>
 #include <linux/workqueue.h>
-#include <linux/inet.h>
 #include <linux/netdevice.h>
-#include <linux/nsproxy.h>
 #include <linux/rtnetlink.h>
-#include <net/ipv6.h>
 #include <oib/link.h>
 #include "orxe.h"
 
@@ -373,108 +369,7 @@ static struct oib_link_ops orxe_link_ops = {
 	.port_netdev = orxe_port_netdev,
 };
 
-/* ---- sysfs control: /sys/module/oib_rxe/parameters/{add,remove} ---- */
-
-static int orxe_param_add(const char *val, const struct kernel_param *kp)
-{
-	struct oib_rxe_params p = {};
-	struct oib_device *ibdev;
-	int ret;
-
-	ret = kstrtou32(val, 0, &p.num_ports);
-	if (ret)
-		return ret;
-	ibdev = oib_rxe_add(&p);
-	if (IS_ERR(ibdev))
-		return PTR_ERR(ibdev);
-	pr_info("oib_rxe: added %s with %u port(s)\n", oib_dev_name(ibdev), p.num_ports);
-	return 0;
-}
-
-static int orxe_param_remove(const char *val, const struct kernel_param *kp)
-{
-	char name[64];
-	struct orxe_dev *rdev;
-
-	strscpy(name, val, sizeof(name));
-	strim(name);
-	rdev = orxe_dev_unlist(NULL, name);
-	if (!rdev)
-		return -ENODEV;
-	orxe_dev_remove(rdev, false);
-	return 0;
-}
-
-/* "<name> <netdev>": a device named <name> on the writer's network namespace's <netdev>. */
-static int orxe_param_netdev(const char *val, const struct kernel_param *kp)
-{
-	char name[ORXE_FABRIC_NAME_MAX], ifname[IFNAMSIZ];
-	struct oib_rxe_params p = {};
-	struct oib_device *ibdev;
-	struct net_device *ndev;
-
-	BUILD_BUG_ON(ORXE_FABRIC_NAME_MAX != 32 || IFNAMSIZ != 16);
-	if (sscanf(val, "%31s %15s", name, ifname) != 2 || strchr(name, '%'))
-		return -EINVAL;
-	ndev = dev_get_by_name(current->nsproxy->net_ns, ifname);
-	if (!ndev)
-		return -ENODEV;
-	p.netdev = ndev;
-	p.name = name;
-	ibdev = oib_rxe_add(&p);
-	dev_put(ndev);
-	if (IS_ERR(ibdev))
-		return PTR_ERR(ibdev);
-	pr_info("oib_rxe: added %s on %s\n", oib_dev_name(ibdev), ifname);
-	return 0;
-}
-
-/* "<device> <port> <address>": the address (IPv4 or IPv6) as a RoCEv2 GID; "-<address>" removes. */
-static int orxe_param_addr(const char *val, const struct kernel_param *kp)
-{
-	char name[64], addr[INET6_ADDRSTRLEN + 2];
-	struct oib_device *ibdev;
-	union oib_gid gid = {};
-	const char *a;
-	bool del;
-	u32 port;
-	int ret;
-
-	if (sscanf(val, "%63s %u %47s", name, &port, addr) != 3)
-		return -EINVAL;
-	del = addr[0] == '-';
-	a = addr + del;
-	if (in4_pton(a, -1, &gid.raw[12], -1, NULL))
-		ipv6_addr_set_v4mapped(*(__be32 *)&gid.raw[12], &gid.in6);
-	else if (!in6_pton(a, -1, gid.raw, -1, NULL))
-		return -EINVAL;
-	ibdev = oib_device_get_by_name(name);
-	if (!ibdev)
-		return -ENODEV;
-	ret = -EINVAL;
-	/* a device on a netdev has the netdev's addresses */
-	if (ibdev->ops == &orxe_dev_ops && oib_port_valid(ibdev, port) &&
-	    !to_rdev(ibdev)->on_netdev)
-		ret = del ? oib_del_gid(ibdev, port, &gid) :
-			    oib_add_gid(ibdev, port, &gid, OIB_GID_TYPE_ROCE_V2);
-	oib_device_put(ibdev);
-	return ret < 0 ? ret : 0;
-}
-
-static const struct kernel_param_ops orxe_add_ops = { .set = orxe_param_add };
-static const struct kernel_param_ops orxe_remove_ops = { .set = orxe_param_remove };
-static const struct kernel_param_ops orxe_addr_ops = { .set = orxe_param_addr };
-static const struct kernel_param_ops orxe_netdev_ops = { .set = orxe_param_netdev };
-module_param_cb(add, &orxe_add_ops, NULL, 0200);
-MODULE_PARM_DESC(add, "Create a device with this many ports");
-module_param_cb(remove, &orxe_remove_ops, NULL, 0200);
-MODULE_PARM_DESC(remove, "Remove the named device");
-module_param_cb(addr, &orxe_addr_ops, NULL, 0200);
-MODULE_PARM_DESC(addr, "\"<device> <port> [-]<IPv4 or IPv6 address>\": give (take) a port an address");
-module_param_cb(netdev, &orxe_netdev_ops, NULL, 0200);
-MODULE_PARM_DESC(netdev, "\"<device> <netdev>\": a device on the writer's namespace's netdev (RoCEv2 over UDP)");
-
-/* Devices come from the add and netdev parameters or from oib_rxe_add(). */
+/* Devices come from the link type (oib link add) or from oib_rxe_add(). */
 static int __init orxe_init(void)
 {
 	int ret;
