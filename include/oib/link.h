@@ -44,6 +44,13 @@ struct oib_link_ops {
 	 * ifindex, or -ENODEV when it has none; the core holds a user of @device.
 	 */
 	int (*port_netdev)(struct oib_device *device, u32 port, char *name, int *ifindex);
+	/*
+	 * Optional.  The counters of @port, or of the device for port 0: their names (the type's,
+	 * static) into *@names and at most @max values into @values; returns how many (0: none
+	 * there).  The core holds a user of @device.
+	 */
+	int (*stats)(struct oib_device *device, u32 port, const char *const **names, u64 *values,
+		     int max);
 
 	struct list_head list;		/* private to the core */
 };

@@ -44,6 +44,10 @@ const struct nla_policy oib_nl_res_policy[OIB_NL_ATTR_MAX + 1] = {
 	[OIB_NL_ATTR_RES_TYPE] = NLA_POLICY_MAX(NLA_U8, OIB_NL_RES_MAX - 1),
 };
 
+const struct nla_policy oib_nl_stat_policy[OIB_NL_ATTR_MAX + 1] = {
+	[OIB_NL_ATTR_DEV_NAME] = { .type = NLA_NUL_STRING, .len = OIB_NL_NAME_MAX - 1 },
+};
+
 static const struct genl_ops oib_nl_ops[] = {
 	{
 		.cmd = OIB_NL_CMD_DEV_GET,
@@ -91,6 +95,12 @@ static const struct genl_ops oib_nl_ops[] = {
 		.cmd = OIB_NL_CMD_RES_GET,
 		.dumpit = oib_nl_res_dump,
 		.policy = oib_nl_res_policy,
+		.maxattr = OIB_NL_ATTR_MAX,
+	},
+	{
+		.cmd = OIB_NL_CMD_STAT_GET,
+		.dumpit = oib_nl_stat_dump,
+		.policy = oib_nl_stat_policy,
 		.maxattr = OIB_NL_ATTR_MAX,
 	},
 };

@@ -10,6 +10,7 @@
 extern struct genl_family oib_nl_family;
 extern const struct nla_policy oib_nl_port_policy[OIB_NL_ATTR_MAX + 1];
 extern const struct nla_policy oib_nl_res_policy[OIB_NL_ATTR_MAX + 1];
+extern const struct nla_policy oib_nl_stat_policy[OIB_NL_ATTR_MAX + 1];
 
 void *oib_nl_put_hdr(struct sk_buff *skb, u32 portid, u32 seq, int flags, u8 cmd);
 int oib_nl_fill_dev(struct sk_buff *skb, struct oib_device *device);
@@ -27,5 +28,6 @@ int oib_nl_link_del(struct sk_buff *skb, struct genl_info *info);
 int oib_nl_addr_new(struct sk_buff *skb, struct genl_info *info);
 int oib_nl_addr_del(struct sk_buff *skb, struct genl_info *info);
 int oib_nl_res_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int oib_nl_stat_dump(struct sk_buff *skb, struct netlink_callback *cb);
 
 #endif /* OIB_CORE_NETLINK_H */

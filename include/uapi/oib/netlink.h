@@ -7,7 +7,8 @@
  * PORT_GET a port) or dump them all (NLM_F_DUMP; PORT_GET's dump may name a device).  LINK_NEW,
  * LINK_DEL, ADDR_NEW and ADDR_DEL change things and need CAP_NET_ADMIN.  RES_GET dumps the live
  * objects of a kind, each with its owner: RES_PID and RES_COMM for a process's (made through
- * oib_uverbs), RES_OWNER, a module's name, for the kernel's.  The multicast group
+ * oib_uverbs), RES_OWNER, a module's name, for the kernel's.  STAT_GET dumps the counters the
+ * drivers keep: a message per device (PORT 0) and per port that has any.  The multicast group
  * OIB_NL_MCGRP_EVENTS gets a DEV_NEW or DEV_DEL with the device's attributes when a device comes
  * or goes, and a PORT_CHANGE with the port's when a port goes up or down or its GIDs change.
  */
@@ -27,6 +28,7 @@ enum oib_nl_cmd {
 	OIB_NL_CMD_ADDR_NEW,	/* DEV_NAME PORT ADDR */
 	OIB_NL_CMD_ADDR_DEL,	/* DEV_NAME PORT ADDR */
 	OIB_NL_CMD_RES_GET,	/* dump: RES_TYPE [DEV_NAME]: the live objects of a kind */
+	OIB_NL_CMD_STAT_GET,	/* dump: [DEV_NAME]: counters, a device's (PORT 0) and its ports' */
 	OIB_NL_CMD_DEV_NEW,	/* notification: a device registered */
 	OIB_NL_CMD_DEV_DEL,	/* notification: a device unregistering */
 	OIB_NL_CMD_PORT_CHANGE,	/* notification: a port went up or down, or its GIDs */
@@ -79,6 +81,10 @@ enum oib_nl_attr {
 	OIB_NL_ATTR_RES_LENGTH,		/* u64 */
 	OIB_NL_ATTR_RES_SRQN,		/* u32: an XRC SRQ's number */
 	OIB_NL_ATTR_RES_SRQ_TYPE,	/* u8: 0 basic, 1 XRC */
+	OIB_NL_ATTR_STATS,		/* nest of OIB_NL_ATTR_STAT */
+	OIB_NL_ATTR_STAT,		/* nest: STAT_NAME, STAT_VALUE */
+	OIB_NL_ATTR_STAT_NAME,		/* string */
+	OIB_NL_ATTR_STAT_VALUE,		/* u64 */
 	__OIB_NL_ATTR_MAX,
 };
 

@@ -367,6 +367,7 @@ static struct oib_link_ops orxe_link_ops = {
 	.dellink = orxe_dellink,
 	.addr = orxe_addr,
 	.port_netdev = orxe_port_netdev,
+	.stats = orxe_link_stats,
 };
 
 /* Devices come from the link type (oib link add) or from oib_rxe_add(). */

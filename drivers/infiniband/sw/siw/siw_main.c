@@ -298,6 +298,21 @@ static int stats_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+/* The link type's stats op: the device's counters (for port 0; its port has none apart). */
+static int siw_link_stats(struct oib_device *ib, u32 port, const char *const **names,
+			  u64 *values, int max)
+{
+	struct siw_dev *sdev = to_sdev(ib);
+	int i;
+
+	if (port)
+		return 0;
+	*names = siw_stat_names;
+	for (i = 0; i < OIB_SIW_NSTATS && i < max; i++)
+		values[i] = atomic64_read(&sdev->stats[i]);
+	return i;
+}
+
 u64 oib_siw_stat(struct oib_device *ib, enum oib_siw_stat stat)
 {
 	if (!ib || ib->ops != &siw_dev_ops || stat >= OIB_SIW_NSTATS)
@@ -420,6 +435,7 @@ static struct oib_link_ops siw_link_ops = {
 	.newlink = siw_newlink,
 	.dellink = siw_dellink,
 	.port_netdev = siw_port_netdev,
+	.stats = siw_link_stats,
 };
 
 static int __init siw_init(void)
