@@ -19,6 +19,7 @@ static const char usage[] =
 	"  oib addr [show [NAME[/PORT]]]\n"
 	"  oib addr add|del NAME/PORT ADDRESS\n"
 	"  oib res [show] [pd|cq|qp|srq|mr] [dev NAME]\n"
+	"  oib stat [show] [NAME[/PORT]]\n"
 	"  oib monitor\n"
 	"Options: -j JSON, -p pretty JSON, -d details, -h this help\n";
 
@@ -64,6 +65,7 @@ static const struct {
 	{ "link", do_link },
 	{ "addr", do_addr },
 	{ "res", do_res },
+	{ "stat", do_stat },
 	{ "monitor", do_monitor },
 };
 

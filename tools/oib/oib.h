@@ -23,6 +23,7 @@ int do_link(struct nl *nl, struct args *a);
 int do_addr(struct nl *nl, struct args *a);
 int do_monitor(struct nl *nl, struct args *a);
 int do_res(struct nl *nl, struct args *a);
+int do_stat(struct nl *nl, struct args *a);
 
 /* show.c: the records of a device and of a port, as dev show and link show print them */
 int print_dev(const struct nlmsghdr *nlh, void *arg);

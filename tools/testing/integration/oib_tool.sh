@@ -114,6 +114,8 @@ t "-d: the netdev's ifindex" ok oib -d link show u0/1
 t "... netdev_index" out_has "netdev ta netdev_index [1-9]"
 t "dev show w0: an RNIC of type siw" ok oib dev show w0
 t "... rnic, siw" out_has " w0: node_type rnic type siw ports 1 "
+t "stat show w0: oib_siw's device counters" ok oib stat show w0
+t "... FPDUs and connections" out_has "^dev w0 tx_fpdus [0-9]* .* connections [0-9]* "
 t "w0 gets 10.56.0.2" until20 sh -c "oib link show w0 | grep -q ::ffff:10.56.0.2"
 t "an address on a device on a netdev is refused" fails_with "has the netdev's addresses" \
 	oib addr add u0/1 10.57.0.1
@@ -169,6 +171,15 @@ t "res -j" ok oib -j res show qp dev r0
 t "... an object" out_has '"dev":"r0","kind":"qp","id":[0-9]*,"qpn":1,"type":"GSI"'
 t "res of an unknown device" fails_with "no such device" oib res show qp dev nosuch
 t "usage: res of an unknown kind" fails_with "unknown kind" oib res show ah
+# stat: oib_rxe's port counters (also in debugfs)
+t "stat show r0" ok oib stat show r0
+t "... port 1's frames and drops" out_has "^link r0/1 rx_frames [0-9]* rx_drop_port_down [0-9]* "
+t "... port 2's" out_has "^link r0/2 rx_frames [0-9]* .* tx_frames [0-9]* "
+t "stat show r0/2: one port" eval 'oib stat show r0/2 >$O && ! grep -q r0/1 $O && grep -q "^link r0/2 " $O'
+t "stat (all) has r0" eval 'oib stat >$O && grep -q "^link r0/1 " $O'
+t "stat -j" ok oib -j stat show r0/1
+t "... its counters as fields" out_has '"name":"r0","port":1,"rx_frames":[0-9]*,'
+t "stat of an unknown device" fails_with "no such device" oib stat show nosuch
 oibv_rc_pingpong -d r0 -n 1000000000 >/dev/null 2>&1 &
 pp=$!
 user_qps() { oib res show qp dev r0 >$O && grep -q "type RC .* pid [0-9]* comm oibv_rc_pingpon$" $O; }

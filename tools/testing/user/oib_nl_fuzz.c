@@ -101,17 +101,16 @@ static void put_u32(struct msg *m, uint16_t type, uint32_t v)
 	put(m, type, &v, sizeof(v));
 }
 
-/* The attribute the ack says is missing (NLMSGERR_ATTR_MISS_TYPE), or 0. */
-static int ack_miss(const struct nlmsghdr *nlh)
+/*
+ * The attribute an ack or a dump's end says is missing (NLMSGERR_ATTR_MISS_TYPE), or 0; its
+ * attributes start at @off.
+ */
+static int ack_miss(const struct nlmsghdr *nlh, size_t off)
 {
-	const struct nlmsgerr *err = NLMSG_DATA(nlh);
-	size_t off = NLMSG_HDRLEN + sizeof(*err);
 	const struct nlattr *a;
 
 	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
 		return 0;
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-		off += err->msg.nlmsg_len - NLMSG_HDRLEN;
 	while (off + NLA_HDRLEN <= nlh->nlmsg_len) {
 		a = (const void *)((const char *)nlh + off);
 		if (a->nla_len < NLA_HDRLEN || off + a->nla_len > nlh->nlmsg_len)
@@ -148,7 +147,9 @@ static int answer(const struct nlmsghdr *nlh, struct answers *ans)
 		if (nlh->nlmsg_len < NLMSG_HDRLEN + sizeof(*e) || e->error > 0 || ans->done[i])
 			return -EPROTO;
 		ans->err[i] = e->error;
-		ans->miss[i] = ack_miss(nlh);
+		ans->miss[i] = ack_miss(nlh, NLMSG_HDRLEN + sizeof(*e) +
+				   (nlh->nlmsg_flags & NLM_F_CAPPED ? 0 :
+				    e->msg.nlmsg_len - NLMSG_HDRLEN));
 		ans->done[i] = true;
 		return ans->miss[i] < 0 ? -EPROTO : 1;
 	}
@@ -157,8 +158,9 @@ static int answer(const struct nlmsghdr *nlh, struct answers *ans)
 			memcpy(&ans->err[i], NLMSG_DATA(nlh), sizeof(int));
 		if (ans->err[i] > 0 || ans->done[i])
 			return -EPROTO;
+		ans->miss[i] = ack_miss(nlh, NLMSG_HDRLEN + sizeof(int));
 		ans->done[i] = true;
-		return 1;
+		return ans->miss[i] < 0 ? -EPROTO : 1;
 	}
 	if (nlh->nlmsg_type != family || nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
 		return -EPROTO;
@@ -437,8 +439,9 @@ static size_t generate(struct msg *m)
 	static const uint8_t cmds[] = {
 		OIB_NL_CMD_DEV_GET, OIB_NL_CMD_PORT_GET, OIB_NL_CMD_LINK_NEW,
 		OIB_NL_CMD_LINK_DEL, OIB_NL_CMD_ADDR_NEW, OIB_NL_CMD_ADDR_DEL, OIB_NL_CMD_RES_GET,
+		OIB_NL_CMD_STAT_GET,
 	};
-	uint8_t cmd = rnd(16) ? cmds[rnd(7)] : rnd(256);
+	uint8_t cmd = rnd(16) ? cmds[rnd(8)] : rnd(256);
 	size_t len;
 	int n;
 
