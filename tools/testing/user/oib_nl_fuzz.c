@@ -570,6 +570,7 @@ static bool fuzz(void)
 	     (unsigned long long)st.sent, (unsigned long long)(time(NULL) - start),
 	     (unsigned long long)st.acked, (unsigned long long)st.errors,
 	     (unsigned long long)st.dumps);
+	fuzz_inputs("oib_nl_fuzz", st.sent);
 	for (e = 1; e < 140; e++)
 		if (st.errno_count[e])
 			diag("  -%d (%s): %llu", e, strerror(e),
