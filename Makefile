@@ -1,5 +1,6 @@
 # oib: builds the modules out of tree and runs the test platform (see README.md).
 #   make [modules]  build against KDIR (default: the cached test kernel from tools/kernel.sh)
+#   make install    the modules (modules_install into extra/oib), the oib tool and oib.8
 #   make check      W=1 builds, KUnit and integration tests under QEMU, stock-kernel smoke
 #   make run        the demo under QEMU
 #   make bench      RC rate, RDMA bandwidth and latency of oib vs the in-tree rxe vs memcpy, under QEMU
@@ -19,11 +20,17 @@ KSRC ?= $(or $(OIB_CACHE),$(HOME)/.cache/oib)/src/linux-source-6.12
 export SUITE TIMEOUT SMOKE V OIB_KVM ROUNDS BENCH_ARGS OIB_FUZZ_SEED OIB_FUZZ_CALLS OIB_FUZZ_SECONDS \
 	OIB_FUZZ_REPLAY OIB_FUZZ_REPEAT OIB_USER_TIMEOUT
 
-.PHONY: all modules clean check run fuzz bench bench-doc w1 checkpatch sparse
+.PHONY: all modules install clean check run fuzz bench bench-doc w1 checkpatch sparse
 all: modules
 
 modules:
 	$(MAKE) -C $(kdir) M=$(CURDIR) modules
+
+# the modules into /lib/modules/<KDIR's release>/extra/oib (then depmod), the oib tool and its
+# man page into $(DESTDIR)$(PREFIX) (/usr/local)
+install: modules
+	$(MAKE) -C $(kdir) M=$(CURDIR) INSTALL_MOD_DIR=extra/oib modules_install
+	$(MAKE) -C tools/oib install
 
 check:
 	tools/check.sh
@@ -51,7 +58,7 @@ checkpatch:
 	@# userspace (liboibv, the guest's tests): libibverbs returns positive errno values, no kernel macros
 	$(KSRC)/scripts/checkpatch.pl --strict --no-tree --quiet --show-types \
 		--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES,USE_NEGATIVE_ERRNO,PREFER_DEFINED_ATTRIBUTE_MACRO,ARRAY_SIZE,CAMELCASE,MACRO_ARG_REUSE,SSCANF_TO_KSTRTO \
-		-f $$(find tools/lib tools/testing/user tools/examples -name '*.[ch]' | sort)
+		-f $$(find tools/lib tools/testing/user tools/examples tools/oib -name '*.[ch]' | sort)
 
 sparse:
 	@if ! command -v sparse >/dev/null; then echo "sparse: not installed, skipped (apt-get install sparse)"; exit 0; fi; \

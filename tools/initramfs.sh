@@ -102,6 +102,8 @@ find "$tree/tools/testing/user" -maxdepth 1 -type f -name 'oib_*' -perm -u+x \
 # the guest's tools built there (static, not named oib_*): /bin/NAME (blkbench, for make bench)
 find "$tree/tools/testing/user" -maxdepth 1 -type f ! -name 'oib_*' ! -name '*.*' ! -name Makefile \
 	-perm -u+x -exec cp {} "$stage/bin/" \; 2>/dev/null || true
+# the control tool (static): /bin/oib
+if [ -x "$tree/tools/oib/oib" ]; then cp "$tree/tools/oib/oib" "$stage/bin/"; fi
 # the liboibv examples (static): /bin/oibv_*
 find "$tree/tools/examples" -maxdepth 1 -type f -name 'oibv_*' -perm -u+x \
 	-exec cp {} "$stage/bin/" \; 2>/dev/null || true

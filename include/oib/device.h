@@ -181,6 +181,8 @@ struct oib_device {
 	struct workqueue_struct *event_wq;
 
 	atomic_t objects[OIB_OBJ_MAX];
+	/* The live PDs, CQs, QPs, SRQs and MRs by kind and id (struct oib_res); their xa_locks. */
+	struct xarray res[OIB_OBJ_MAX];
 	/*
 	 * The live kernel-owned XRC receive QPs of every domain (core/xrc_rcv.c), by QP number, for
 	 * debugfs; the xarray's own lock.  An entry is there from the QP's creation to its destroy.

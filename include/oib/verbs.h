@@ -28,6 +28,20 @@
 #include <linux/xarray.h>
 
 struct oib_device;
+
+/*
+ * Resource tracking (core/restrack.c): what oib res show lists.  Every PD, CQ, QP, SRQ and MR is
+ * in its device's table of its kind (device->res[type], the xarray's lock) from a successful create
+ * to the start of its destroy, with who made it: the process, and the return address of the
+ * creating call (whose module is the owner; oib_uverbs's means the process).  Core-private.
+ */
+struct oib_res {
+	u32 id;			/* in the table; U32_MAX: not tracked (the table was full) */
+	pid_t pid;		/* the creating process's tgid */
+	char comm[16];		/* its name */
+	unsigned long caller;	/* the creating call's return address; 0: oib_core itself */
+};
+
 struct oib_pd;
 struct oib_cq;
 struct oib_qp;
@@ -102,6 +116,7 @@ struct oib_ah_attr {
 
 struct oib_pd {
 	struct oib_device *device;
+	struct oib_res res;
 	atomic_t usecnt;	/* QPs, SRQs, MRs and AHs created on this PD */
 	u32 local_dma_lkey;	/* lkey covering all kernel memory, for ULPs that want no MR */
 };
@@ -135,6 +150,7 @@ enum oib_mr_type {
  */
 struct oib_mr {
 	struct oib_device *device;
+	struct oib_res res;
 	struct oib_pd *pd;
 	u32 lkey;
 	u32 rkey;		/* 0 unless a remote access flag was given (MEM_REG: the key) */
@@ -335,6 +351,7 @@ struct oib_cq_init_attr {
  */
 struct oib_cq {
 	struct oib_device *device;
+	struct oib_res res;
 	oib_comp_handler_t comp_handler;
 	oib_event_handler_t event_handler;
 	void *cq_context;
@@ -476,6 +493,7 @@ struct oib_srq_init_attr {
  */
 struct oib_srq {
 	struct oib_device *device;
+	struct oib_res res;
 	struct oib_pd *pd;
 	oib_event_handler_t event_handler;
 	void *srq_context;
@@ -625,6 +643,7 @@ struct oib_qp_attr {
  */
 struct oib_qp {
 	struct oib_device *device;
+	struct oib_res res;
 	struct oib_pd *pd;		/* NULL for XRC_TGT */
 	struct oib_cq *send_cq;		/* NULL for XRC_TGT */
 	struct oib_cq *recv_cq;		/* NULL for XRC_INI and XRC_TGT */

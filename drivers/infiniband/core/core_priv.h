@@ -107,6 +107,32 @@ static inline bool oib_qp_shared(const struct oib_qp *qp)
 
 void oib_xrc_rcv_close_locked(struct oib_xrcd *xrcd);
 
+/* restrack.c: the live objects of each kind (struct oib_res) */
+void oib_res_add(struct oib_device *device, enum oib_obj_type type, struct oib_res *res,
+		 unsigned long caller);
+void oib_res_del(struct oib_device *device, enum oib_obj_type type, struct oib_res *res);
+
+/* The creating call's return address, set by the exported call that made the object. */
+static inline void oib_res_caller(struct oib_res *res, unsigned long caller)
+{
+	WRITE_ONCE(res->caller, caller);
+}
+
+static inline struct oib_mr *oib_res_caller_mr(struct oib_mr *mr, unsigned long caller)
+{
+	if (!IS_ERR(mr))
+		oib_res_caller(&mr->res, caller);
+	return mr;
+}
+
+/* netlink*.c: the family, its notifications, the link types */
+int oib_nl_init(void);
+void oib_nl_exit(void);
+void oib_nl_notify(struct oib_device *device, u32 port, u8 cmd);
+bool oib_link_type_name(struct oib_device *device, char *buf, size_t size);
+/* device.c: the registered device at *@index or after, a user held; for walks */
+struct oib_device *oib_device_next(unsigned long *index);
+
 int oib_check_ah_attr(struct oib_device *device, const struct oib_ah_attr *attr);
 
 #endif /* OIB_CORE_PRIV_H */

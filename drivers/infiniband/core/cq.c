@@ -71,6 +71,7 @@ struct oib_cq *oib_create_cq(struct oib_device *device, oib_comp_handler_t comp_
 		oib_free_object(device, OIB_OBJ_CQ, cq);
 		return ERR_PTR(ret);
 	}
+	oib_res_add(device, OIB_OBJ_CQ, &cq->res, _RET_IP_);
 	return cq;
 }
 EXPORT_SYMBOL(oib_create_cq);
@@ -81,6 +82,7 @@ EXPORT_SYMBOL(oib_create_cq);
  */
 void oib_cq_destroy(struct oib_cq *cq)
 {
+	oib_res_del(cq->device, OIB_OBJ_CQ, &cq->res);
 	cq->device->ops->destroy_cq(cq);
 	if (cq->managed)
 		oib_cq_poller_stop(cq);

@@ -153,6 +153,7 @@ struct oib_cq *oib_alloc_cq(struct oib_device *device, void *private, u32 nr_cqe
 		return ERR_PTR(ret);
 	}
 	cq->managed = true;
+	oib_res_caller(&cq->res, _RET_IP_);
 	if (poll_ctx != OIB_POLL_DIRECT)
 		oib_req_notify_cq(cq, OIB_CQ_NEXT_COMP);
 	return cq;

@@ -13,6 +13,7 @@
 #include <linux/workqueue.h>
 #include <kunit/visibility.h>
 #include <oib/kunit/core.h>
+#include <uapi/oib/netlink.h>
 #include "core_priv.h"
 
 #define OIB_MAX_PORTS 255
@@ -25,11 +26,14 @@ DEFINE_XARRAY_FLAGS(oib_devices, XA_FLAGS_ALLOC);
 static void oib_device_release(struct device *dev)
 {
 	struct oib_device *device = container_of(dev, struct oib_device, dev);
+	int i;
 
 	if (device->ops->dealloc_driver)
 		device->ops->dealloc_driver(device);
 	xa_destroy(&device->client_data);
 	xa_destroy(&device->xrc_rcv_qps);
+	for (i = 0; i < OIB_OBJ_MAX; i++)
+		xa_destroy(&device->res[i]);	/* empty: every object is destroyed by now */
 	kfree(device->ports);
 	kfree(device);
 }
@@ -56,8 +60,10 @@ struct oib_device *oib_alloc_device(const struct oib_device_ops *ops, size_t siz
 	spin_lock_init(&device->event_lock);
 	INIT_LIST_HEAD(&device->event_handlers);
 	init_completion(&device->users_done);
-	for (i = 0; i < OIB_OBJ_MAX; i++)
+	for (i = 0; i < OIB_OBJ_MAX; i++) {
 		atomic_set(&device->objects[i], 0);
+		xa_init_flags(&device->res[i], XA_FLAGS_ALLOC);
+	}
 	xa_init(&device->xrc_rcv_qps);
 	spin_lock_init(&device->cq_pools_lock);
 	for (i = 0; i < ARRAY_SIZE(device->cq_pools); i++)
@@ -216,6 +222,7 @@ int oib_register_device(struct oib_device *device, const char *name_fmt)
 	if (ret)
 		goto out_unreg;
 	mutex_unlock(&oib_registry_lock);
+	oib_nl_notify(device, 0, OIB_NL_CMD_DEV_NEW);
 	return 0;
 
 out_unreg:
@@ -279,6 +286,7 @@ void oib_unregister_device(struct oib_device *device)
 	mutex_lock(&oib_registry_lock);
 	device->reg_state = OIB_DEV_UNREGISTERED;
 	mutex_unlock(&oib_registry_lock);
+	oib_nl_notify(device, 0, OIB_NL_CMD_DEV_DEL);
 }
 EXPORT_SYMBOL(oib_unregister_device);
 
@@ -309,6 +317,18 @@ struct oib_device *oib_device_get_by_name(const char *name)
 	return device;
 }
 EXPORT_SYMBOL(oib_device_get_by_name);
+
+struct oib_device *oib_device_next(unsigned long *index)
+{
+	struct oib_device *device;
+
+	mutex_lock(&oib_registry_lock);
+	xa_for_each_start(&oib_devices, *index, device, *index)
+		if (device->reg_state == OIB_DEV_REGISTERED && oib_device_try_get(device))
+			break;
+	mutex_unlock(&oib_registry_lock);
+	return device;
+}
 
 int oib_query_device(struct oib_device *device, struct oib_device_attr *attr)
 {

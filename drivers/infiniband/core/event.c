@@ -10,6 +10,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
+#include <uapi/oib/netlink.h>
 #include "core_priv.h"
 
 struct oib_event_work {
@@ -76,6 +77,9 @@ static void oib_event_work_fn(struct work_struct *work)
 	list_for_each_entry(h, &device->event_handlers, list)
 		h->handler(h, &ew->event);
 	up_read(&device->event_rwsem);
+	if (ew->event.event == OIB_EVENT_PORT_ACTIVE || ew->event.event == OIB_EVENT_PORT_ERR ||
+	    ew->event.event == OIB_EVENT_GID_CHANGE)
+		oib_nl_notify(device, ew->event.element.port_num, OIB_NL_CMD_PORT_CHANGE);
 	kfree(ew);
 }
 

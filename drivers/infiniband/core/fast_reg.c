@@ -35,7 +35,7 @@ struct oib_mr *oib_alloc_mr(struct oib_pd *pd, enum oib_mr_type type, u32 max_nu
 		return mr;
 	mr->type = type;
 	mr->max_num_sg = max_num_sg;
-	return oib_mr_done(mr, device->ops->alloc_mr(mr, max_num_sg));
+	return oib_res_caller_mr(oib_mr_done(mr, device->ops->alloc_mr(mr, max_num_sg)), _RET_IP_);
 }
 EXPORT_SYMBOL(oib_alloc_mr);
 

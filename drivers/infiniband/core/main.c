@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* oib_core module: the "oib" device class, the debugfs root, the CQ pollers' workqueues. */
+/*
+ * oib_core module: the "oib" device class, the debugfs root, the CQ pollers' workqueues, the
+ * netlink family.
+ */
 #include <linux/module.h>
 #include <linux/debugfs.h>
 #include "core_priv.h"
@@ -24,11 +27,18 @@ static int __init oib_core_init(void)
 		return ret;
 	}
 	oib_debugfs_root = debugfs_create_dir("oib", NULL);
-	return 0;
+	ret = oib_nl_init();
+	if (ret) {
+		debugfs_remove_recursive(oib_debugfs_root);
+		class_unregister(&oib_class);
+		oib_cq_poll_exit();
+	}
+	return ret;
 }
 
 static void __exit oib_core_exit(void)
 {
+	oib_nl_exit();
 	debugfs_remove_recursive(oib_debugfs_root);
 	class_unregister(&oib_class);
 	WARN_ON(!xa_empty(&oib_devices));

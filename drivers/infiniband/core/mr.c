@@ -55,6 +55,7 @@ struct oib_mr *oib_mr_done(struct oib_mr *mr, int ret)
 		return ERR_PTR(ret);
 	}
 	atomic_inc(&mr->pd->usecnt);
+	oib_res_add(mr->device, OIB_OBJ_MR, &mr->res, 0);
 	return mr;
 }
 
@@ -66,7 +67,8 @@ struct oib_mr *oib_get_dma_mr(struct oib_pd *pd, int access)
 		return mr;
 	mr->iova = 0;
 	mr->length = U64_MAX;
-	return oib_mr_done(mr, pd->device->ops->get_dma_mr(mr, access));
+	return oib_res_caller_mr(oib_mr_done(mr, pd->device->ops->get_dma_mr(mr, access)),
+				 _RET_IP_);
 }
 EXPORT_SYMBOL(oib_get_dma_mr);
 
@@ -95,13 +97,17 @@ struct oib_mr *oib_reg_kernel_mr_iova(struct oib_pd *pd, void *addr, size_t len,
 		return mr;
 	mr->iova = iova;
 	mr->length = len;
-	return oib_mr_done(mr, pd->device->ops->reg_kernel_mr(mr, addr, len, access));
+	return oib_res_caller_mr(oib_mr_done(mr, pd->device->ops->reg_kernel_mr(mr, addr, len,
+										access)),
+				 _RET_IP_);
 }
 EXPORT_SYMBOL(oib_reg_kernel_mr_iova);
 
 struct oib_mr *oib_reg_kernel_mr(struct oib_pd *pd, void *addr, size_t len, int access)
 {
-	return oib_reg_kernel_mr_iova(pd, addr, len, (u64)(uintptr_t)addr, access);
+	return oib_res_caller_mr(oib_reg_kernel_mr_iova(pd, addr, len, (u64)(uintptr_t)addr,
+							access),
+				 _RET_IP_);
 }
 EXPORT_SYMBOL(oib_reg_kernel_mr);
 
@@ -113,6 +119,7 @@ int oib_dereg_mr(struct oib_mr *mr)
 	if (IS_ERR_OR_NULL(mr))
 		return -EINVAL;
 	pd = mr->pd;
+	oib_res_del(mr->device, OIB_OBJ_MR, &mr->res);
 	mr->device->ops->dereg_mr(mr);	/* returns with the memory let go */
 	oib_free_object(pd->device, OIB_OBJ_MR, mr);
 	atomic_dec(&pd->usecnt);

@@ -27,6 +27,7 @@ struct oib_pd *oib_alloc_pd(struct oib_device *device)
 		oib_free_object(device, OIB_OBJ_PD, pd);
 		return ERR_PTR(ret);
 	}
+	oib_res_add(device, OIB_OBJ_PD, &pd->res, _RET_IP_);
 	return pd;
 }
 EXPORT_SYMBOL(oib_alloc_pd);
@@ -37,6 +38,7 @@ int oib_dealloc_pd(struct oib_pd *pd)
 		return -EINVAL;
 	if (atomic_read(&pd->usecnt))
 		return -EBUSY;
+	oib_res_del(pd->device, OIB_OBJ_PD, &pd->res);
 	pd->device->ops->dealloc_pd(pd);
 	oib_free_object(pd->device, OIB_OBJ_PD, pd);
 	return 0;

@@ -188,6 +188,7 @@ struct oib_qp *oib_create_qp_owned(struct oib_pd *pd, struct oib_qp_init_attr *i
 		return ERR_PTR(ret);
 	}
 	oib_qp_get_deps(qp);
+	oib_res_add(device, OIB_OBJ_QP, &qp->res, 0);
 	if (oib_qp_shared(qp)) {
 		ret = oib_xrc_tgt_add(qp);
 		if (ret) {
@@ -200,7 +201,11 @@ struct oib_qp *oib_create_qp_owned(struct oib_pd *pd, struct oib_qp_init_attr *i
 
 struct oib_qp *oib_create_qp(struct oib_pd *pd, struct oib_qp_init_attr *init_attr)
 {
-	return oib_create_qp_owned(pd, init_attr, false);
+	struct oib_qp *qp = oib_create_qp_owned(pd, init_attr, false);
+
+	if (!IS_ERR(qp))
+		oib_res_caller(&qp->res, _RET_IP_);
+	return qp;
 }
 EXPORT_SYMBOL(oib_create_qp);
 
@@ -384,6 +389,7 @@ int oib_destroy_qp_now(struct oib_qp *qp)
 	deps = (struct oib_qp){ .pd = qp->pd, .send_cq = qp->send_cq, .recv_cq = qp->recv_cq,
 				.srq = qp->srq, .xrcd = qp->xrcd, .xrc_rcv = qp->xrc_rcv };
 
+	oib_res_del(device, OIB_OBJ_QP, &qp->res);
 	device->ops->destroy_qp(qp);
 	mutex_destroy(&qp->mutex);
 	oib_free_object(device, OIB_OBJ_QP, qp);

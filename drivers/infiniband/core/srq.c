@@ -64,6 +64,7 @@ struct oib_srq *oib_create_srq(struct oib_pd *pd, struct oib_srq_init_attr *init
 		oib_free_object(device, OIB_OBJ_SRQ, srq);
 		return ERR_PTR(ret);
 	}
+	oib_res_add(device, OIB_OBJ_SRQ, &srq->res, _RET_IP_);
 	atomic_inc(&pd->usecnt);
 	if (srq->xrcd) {
 		atomic_inc(&srq->xrcd->usecnt);
@@ -112,6 +113,7 @@ int oib_destroy_srq(struct oib_srq *srq)
 	pd = srq->pd;
 	xrcd = srq->xrcd;
 	cq = srq->cq;
+	oib_res_del(srq->device, OIB_OBJ_SRQ, &srq->res);
 	srq->device->ops->destroy_srq(srq);
 	if (xrcd) {
 		atomic_dec(&cq->usecnt);

@@ -143,7 +143,7 @@ udp_bench() {
 		ip -n uC link set vo mtu 9000 || err "udp: MTU"
 	for _x in "uA ba va" "uB bb vb" "uC bc vo"; do
 		set -- $_x
-		ip netns exec $1 sh -c "echo '$2 $3' >$RXE_CTL/netdev" || err "udp: device $2"
+		ip netns exec $1 oib link add $2 type rxe netdev $3 || err "udp: device $2"
 	done
 	rdma link add rxe1 type rxe netdev vi || err "udp: rdma link add rxe1"
 	wait_gid bb 0000:0000:0000:0000:0000:ffff:0a4f:0002 && wait_gid bc 0000:0000:0000:0000:0000:ffff:0a50:0002 ||
@@ -169,7 +169,7 @@ krping_bench() {
 		return 0
 	fi
 	rxe_add 1 && ka=$DEV && rxe_add 1 && kb=$DEV || { err "krping: devices"; return 1; }
-	echo "$ka 1 10.78.0.1" >$RXE_CTL/addr && echo "$kb 1 10.78.0.2" >$RXE_CTL/addr ||
+	oib addr add $ka/1 10.78.0.1 && oib addr add $kb/1 10.78.0.2 ||
 		err "krping: addresses"
 	krping_fig krping_write_lat "addr=10.78.0.2,port=7300,wlat,validate,poll,count=2000,size=64"
 	krping_fig krping_write_bw "addr=10.78.0.2,port=7301,bw,validate,poll,count=500,size=65536"
@@ -200,7 +200,7 @@ srp_bench() {
 		return 0
 	fi
 	rxe_add 1 && sa=$DEV && rxe_add 1 && sb=$DEV || { err "srp: devices"; return 1; }
-	w $RXE_CTL/addr "$sa 1 10.77.0.1" && w $RXE_CTL/addr "$sb 1 10.77.0.2" || err "srp: addresses"
+	oib addr add $sa/1 10.77.0.1 && oib addr add $sb/1 10.77.0.2 || err "srp: addresses"
 	w $T "7330 1 256" && w $I/add_target "10.77.0.2 7330" && disk ||
 		{ echo "oib-bench: n/a srp all login_failed" >/dev/kmsg; D=; }
 	[ -z "$D" ] || blk_fig srp $D

@@ -31,7 +31,7 @@ if [ $two = 1 ]; then
 		err "the hosts' namespaces"
 	for h in A B; do
 		n=$(echo $h | tr AB ab)
-		if ip netns exec host$h sh -c "echo 'oib$h v$n' >$RXE_CTL/netdev"; then
+		if ip netns exec host$h oib link add oib$h type rxe netdev v$n; then
 			devs="$devs oib$h"
 			ndevs=$((ndevs + 1))
 		else
@@ -48,8 +48,8 @@ else
 		if rxe_add 2; then
 			devs="$devs $DEV"
 			ndevs=$((ndevs + 1))
-			echo "$DEV 1 10.0.0.$i" >$RXE_CTL/addr || err "$DEV: IPv4 address"
-			echo "$DEV 1 fd00::$i" >$RXE_CTL/addr || err "$DEV: IPv6 address"
+			oib addr add $DEV/1 10.0.0.$i || err "$DEV: IPv4 address"
+			oib addr add $DEV/1 fd00::$i || err "$DEV: IPv6 address"
 		else
 			err "could not add a device"
 		fi

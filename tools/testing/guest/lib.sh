@@ -13,7 +13,6 @@
 # again when it ends (load NAME does nothing for a loaded module).
 
 export PATH=/bin OIB_KO=${OIB_KO:-/oib/ko} OIB_GUEST=${OIB_GUEST:-/oib/guest}
-RXE_CTL=/sys/module/oib_rxe/parameters
 read -r CMDLINE </proc/cmdline
 _n=0
 _failed=0
@@ -165,21 +164,17 @@ has_line() {
 	return 1
 }
 
-# rxe_add NPORTS: creates a software device; sets DEV to its name (the new entry in /sys/class/oib).
+# rxe_add NPORTS: an oib_rxe device with NPORTS ports on the default fabric, named oib_rxe<N> with
+# the first N free (oib link add); sets DEV to its name.
 rxe_add() {
-	DEV=
-	oib_devices
-	_before=" $DEVS "
-	echo "$1" >$RXE_CTL/add || return 1
-	oib_devices
-	for _d in $DEVS; do
-		case $_before in *" $_d "*) ;; *) DEV=$_d; return 0 ;; esac
-	done
-	return 1
+	_i=0
+	while [ -e /sys/class/oib/oib_rxe$_i ]; do _i=$((_i + 1)); done
+	DEV=oib_rxe$_i
+	oib link add $DEV type rxe ports "$1" || { DEV=; return 1; }
 }
 
-# rxe_remove NAME: removes a software device.
-rxe_remove() { echo "$1" >$RXE_CTL/remove; }
+# rxe_remove NAME: removes a software device (oib link delete).
+rxe_remove() { oib link delete "$1"; }
 
 # get FILE: sets V to the first line of FILE (a sysfs attribute).
 get() { V=; read -r V <"$1"; }

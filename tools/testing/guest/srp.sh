@@ -1,7 +1,6 @@
 # The SRP integration scripts' helpers (sourced after lib.sh): the initiator's and the target's
 # controls, two oib_rxe devices addressed for a login, the host's state, its disk, a background
 # job's end.
-RXE=/sys/module/oib_rxe/parameters
 T=/sys/module/oib_srpt/parameters/target
 TD=/sys/kernel/debug/oib_srpt/target
 I=/sys/module/oib_srp/parameters
@@ -15,8 +14,8 @@ srp_devices() {
 	rxe_add 1
 	B=$DEV
 	t "two devices ($A, $B)" test -n "$A" -a -n "$B"
-	t "$A has 10.9.0.1" w $RXE/addr "$A 1 10.9.0.1"
-	t "$B has 10.9.0.2" w $RXE/addr "$B 1 10.9.0.2"
+	t "$A has 10.9.0.1" oib addr add "$A/1" 10.9.0.1
+	t "$B has 10.9.0.2" oib addr add "$B/1" 10.9.0.2
 }
 srp_devices_remove() {
 	rxe_remove "$A"

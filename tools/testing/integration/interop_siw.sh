@@ -15,8 +15,7 @@ t "in-tree siw, rdma_cm, rdma_ucm loaded" load_extra || done_testing
 t "netns pair with a veth" netns_pair - wi 10.14.0.1 fd14::1 siwI wo 10.14.0.2 fd14::2 ||
 	done_testing
 t "in-tree siw0 on wi" rdma link add siw0 type siw netdev wi
-t "oib_siw wo on wo" ip netns exec siwI sh -c "echo 'wo wo' >/sys/module/oib_siw/parameters/netdev" ||
-	done_testing
+t "oib_siw wo on wo" ip netns exec siwI oib link add wo type siw netdev wo || done_testing
 t "wo has 10.14.0.2" wait_gid wo 0000:0000:0000:0000:0000:ffff:0a0e:0002
 t "wo has fd14::2" wait_gid wo fd14:0000:0000:0000:0000:0000:0000:0002
 

@@ -16,10 +16,10 @@ A=$DEV
 rxe_add 1
 B=$DEV
 t "two devices ($A, $B)" test -n "$A" -a -n "$B"
-t "$A gets 10.9.0.1" sh -c "echo '$A 1 10.9.0.1' >$RXE_CTL/addr"
-t "$A gets fd09::1" sh -c "echo '$A 1 fd09::1' >$RXE_CTL/addr"
-t "$B gets 10.9.0.2" sh -c "echo '$B 1 10.9.0.2' >$RXE_CTL/addr"
-t "$B gets fd09::2" sh -c "echo '$B 1 fd09::2' >$RXE_CTL/addr"
+t "$A gets 10.9.0.1" oib addr add $A/1 10.9.0.1
+t "$A gets fd09::1" oib addr add $A/1 fd09::1
+t "$B gets 10.9.0.2" oib addr add $B/1 10.9.0.2
+t "$B gets fd09::2" oib addr add $B/1 fd09::2
 
 # expect ID KEY VALUE: test ID's KEY is VALUE
 expect() { krping_get "$1" "$2" && [ "$V" = "$3" ] || { echo "# test $1: $2=$V, wanted $3"; return 1; }; }
@@ -107,7 +107,7 @@ done
 # the removal completes
 rxe_add 1
 R=$DEV
-t "a third device ($R) gets 10.9.1.2" sh -c "echo '$R 1 10.9.1.2' >$RXE_CTL/addr"
+t "a third device ($R) gets 10.9.1.2" oib addr add $R/1 10.9.1.2
 t "a server waits on $R" krping "server,addr=10.9.1.2,port=7194"
 s1=$KID
 t "an endless ping to $R runs (server)" krping "server,addr=10.9.1.2,port=7195"

@@ -1,13 +1,13 @@
 #!/bin/sh
 # Integration test: oib_rxe devices on network devices (RoCEv2 over UDP), oib to oib.  Two network
-# namespaces joined by a veth pair, a device on each end (the "netdev" parameter, written from
-# inside each namespace); the ports follow their netdevs: ACTIVE with the link up, the netdev's
+# namespaces joined by a veth pair, a device on each end (oib link add, from inside each
+# namespace); the ports follow their netdevs: ACTIVE with the link up, the netdev's
 # IPv4 and IPv6 addresses as GIDs (added and removed with them), the active MTU from the netdev's
 # MTU, DOWN with the link down; oib_krping runs the rping exchange over IPv4 and IPv6 and a
 # bandwidth test through them, data verified, and again with the MTU at 9000; a capture on one
-# device's fabric decodes as RoCEv2 (make check's tshark pass); the parameter refuses what it
-# must; deleting a namespace removes the devices on its netdevs.  Fails (exit status 4) without oib_krping or
-# iproute2's ip.
+# device's fabric decodes as RoCEv2 (make check's tshark pass); oib link add refuses what it
+# must; deleting a namespace removes the devices on its netdevs.  Fails (exit status 4) without
+# oib_krping, the oib tool or iproute2's ip.
 . "$OIB_GUEST/lib.sh"
 
 loaded oib_krping || { echo "# oib_krping is not loaded"; exit 4; }
@@ -15,8 +15,8 @@ case $(ip -V 2>&1) in *iproute2*) ;; *) echo "# no iproute2 ip"; exit 4 ;; esac
 
 t "netns pair with a veth" netns_pair oibA va 10.10.0.1 fd10::1 oibB vb 10.10.0.2 fd10::2 ||
 	done_testing
-t "device ua on va" ip netns exec oibA sh -c "echo 'ua va' >$RXE_CTL/netdev" || done_testing
-t "device ub on vb" ip netns exec oibB sh -c "echo 'ub vb' >$RXE_CTL/netdev" || done_testing
+t "device ua on va" ip netns exec oibA oib link add ua type rxe netdev va || done_testing
+t "device ub on vb" ip netns exec oibB oib link add ub type rxe netdev vb || done_testing
 
 P=/sys/class/oib
 t "ua's port is ACTIVE" wait_line $P/ua/ports/1/state "4: ACTIVE"
@@ -28,12 +28,12 @@ t "active MTU 1024 for netdev MTU 1500" wait_line $P/ua/ports/1/active_mtu 1024
 t "ua's debugfs names its netdev" grep -q "^netdev va " /sys/kernel/debug/oib/ua/link
 
 # refusals
-refused() { ! ip netns exec oibA sh -c "echo '$1' >$RXE_CTL/netdev" 2>/dev/null; }
-t "a second device on va is refused" refused "ua2 va"
-t "an unknown netdev is refused" refused "ua3 nosuchdev"
-t "the loopback device is refused" refused "ua4 lo"
-t "a taken name is refused" refused "ua eth9"
-t "ua's address cannot be set by hand" fails sh -c "echo 'ua 1 10.99.0.1' >$RXE_CTL/addr"
+refused() { ! ip netns exec oibA oib link add $1 type rxe netdev $2 2>/dev/null; }
+t "a second device on va is refused" refused ua2 va
+t "an unknown netdev is refused" refused ua3 nosuchdev
+t "the loopback device is refused" refused ua4 lo
+t "a taken name is refused" refused ua eth9
+t "ua's address cannot be set by hand" fails oib addr add ua/1 10.99.0.1
 
 # counters: both devices' port counters and their fabrics' (after a failure)
 counters() {

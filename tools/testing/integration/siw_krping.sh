@@ -1,27 +1,27 @@
 #!/bin/sh
 # Integration test: oib_krping over oib_siw between two network namespaces joined by a veth pair,
-# a device on each end (the "netdev" parameter, written from inside each namespace): the rping
+# a device on each end (oib link add, from inside each namespace): the rping
 # exchange over IPv4 and IPv6 with data verified, 64 KiB RDMA WRITEs and READs, and connections
 # one after another; the devices count their connections and no malformed FPDU; the wire of three
 # connections captured with tcpdump, for tshark on the host; deleting a namespace removes its
-# device.  Fails (exit status 4) without oib_krping, oib_siw or iproute2's ip.
+# device.  Fails (exit status 4) without oib_krping, oib_siw, the oib tool or iproute2's ip.
 . "$OIB_GUEST/lib.sh"
 
 loaded oib_krping || { echo "# oib_krping is not loaded"; exit 4; }
 loaded oib_siw || { echo "# oib_siw is not loaded"; exit 4; }
 case $(ip -V 2>&1) in *iproute2*) ;; *) echo "# no iproute2 ip"; exit 4 ;; esac
-SIW=/sys/module/oib_siw/parameters
+command -v oib >/dev/null || { echo "# no oib tool"; exit 4; }
 P=/sys/class/oib
 
 t "netns pair with a veth" netns_pair siwA sa 10.12.0.1 fd12::1 siwB sb 10.12.0.2 fd12::2 ||
 	done_testing
-t "device wa on sa" ip netns exec siwA sh -c "echo 'wa sa' >$SIW/netdev" || done_testing
-t "device wb on sb" ip netns exec siwB sh -c "echo 'wb sb' >$SIW/netdev" || done_testing
+t "device wa on sa" ip netns exec siwA oib link add wa type siw netdev sa || done_testing
+t "device wb on sb" ip netns exec siwB oib link add wb type siw netdev sb || done_testing
 t "wa is an RNIC" grep -q "RNIC" $P/wa/node_type
 t "wa has 10.12.0.1" wait_gid wa 0000:0000:0000:0000:0000:ffff:0a0c:0001
 t "wb has fd12::2" wait_gid wb fd12:0000:0000:0000:0000:0000:0000:0002
 t "a netdev in another namespace is refused" \
-	fails sh -c "echo 'wc sa' >$SIW/netdev"
+	fails oib link add wc type siw netdev sa
 
 counters() {
 	for _d in wa wb; do echo "# $_d:" $(grep -v ' 0$' /sys/kernel/debug/oib/$_d/siw); done
@@ -85,7 +85,7 @@ fi
 t "wb counts its connections" grep -q "^connections  *2[0-9]" /sys/kernel/debug/oib/wb/siw
 t "wb saw no malformed FPDU" grep -q "^rx_malformed  *0$" /sys/kernel/debug/oib/wb/siw
 t "wa saw no malformed FPDU" grep -q "^rx_malformed  *0$" /sys/kernel/debug/oib/wa/siw
-t "remove takes wa" sh -c "echo wa >$SIW/remove"
+t "link delete takes wa" oib link delete wa
 t "wa is gone" wait_gone $P/wa
 ip netns del siwB
 t "deleting a namespace removes its device" wait_gone $P/wb ||

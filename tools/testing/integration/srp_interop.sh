@@ -106,7 +106,7 @@ t "in-tree rdma_rxe, rdma_cm, ib_srp loaded" load_extra srp || done_testing
 t "netns pair with a veth" netns_pair - vi 10.11.0.1 fd11::1 oibI vo 10.11.0.2 fd11::2 ||
 	done_testing
 t "in-tree rxe0 on vi" rdma link add rxe0 type rxe netdev vi
-t "oib device uo on vo" ip netns exec oibI sh -c "echo 'uo vo' >$RXE_CTL/netdev" || done_testing
+t "oib device uo on vo" ip netns exec oibI oib link add uo type rxe netdev vo || done_testing
 t "uo's port is ACTIVE" wait_line /sys/class/oib/uo/ports/1/state "4: ACTIVE"
 t "uo has 10.11.0.2" wait_gid uo 0000:0000:0000:0000:0000:ffff:0a0b:0002
 t "ib_srp serves rxe0's port 1" until20 test -e $S/add_target

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* What the oib_uverbs userspace tests share. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -27,51 +26,32 @@ int64_t now_ms(void)
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
-static bool write_file(const char *path, const char *s)
+/* The oib tool (in the guest's /bin) with @args: whether it succeeded. */
+static bool oib_tool(const char *args)
 {
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
+	char cmd[256];
 
-	if (fd < 0)
-		return false;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s);
+	snprintf(cmd, sizeof(cmd), "oib %s", args);
+	return system(cmd) == 0;
 }
 
-/* Names in /sys/class/oib, as one string " a b c ". */
-static void oib_devices(char *out, size_t len)
-{
-	DIR *d = opendir("/sys/class/oib");
-	struct dirent *de;
-	size_t n = 1;
-
-	snprintf(out, len, " ");
-	while (d && (de = readdir(d)))
-		if (de->d_name[0] != '.' && n + strlen(de->d_name) + 2 < len)
-			n += snprintf(out + n, len - n, "%s ", de->d_name);
-	if (d)
-		closedir(d);
-}
-
+/* An oib_rxe device of one port named oib_rxe<N>, the first N free: oib link add. */
 bool setup_device(void)
 {
-	char before[1024], after[1024], *tok, *save;
+	char path[128], args[128];
 	int i, n;
 
-	oib_devices(before, sizeof(before));
-	if (!write_file("/sys/module/oib_rxe/parameters/add", "1"))
-		return false;
-	oib_devices(after, sizeof(after));
-	for (tok = strtok_r(after, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-		char word[80];
-
-		snprintf(word, sizeof(word), " %s ", tok);
-		if (!strstr(before, word))
-			snprintf(test_ibdev, sizeof(test_ibdev), "%s", tok);
+	for (i = 0;; i++) {
+		snprintf(path, sizeof(path), "/sys/class/oib/oib_rxe%d", i);
+		if (access(path, F_OK))
+			break;
 	}
-	if (!test_ibdev[0])
+	snprintf(test_ibdev, sizeof(test_ibdev), "oib_rxe%d", i);
+	snprintf(args, sizeof(args), "link add %s type rxe", test_ibdev);
+	if (!oib_tool(args)) {
+		test_ibdev[0] = '\0';
 		return false;
+	}
 	test_list = oibv_get_device_list(&n);
 	for (i = 0; test_list && i < n; i++)
 		if (!strcmp(oibv_get_device_name(test_list[i]), test_ibdev))
@@ -83,7 +63,10 @@ bool setup_device(void)
 
 bool remove_device(void)
 {
-	return write_file("/sys/module/oib_rxe/parameters/remove", test_ibdev);
+	char args[128];
+
+	snprintf(args, sizeof(args), "link delete %s", test_ibdev);
+	return oib_tool(args);
 }
 
 int live_objects(void)

@@ -509,6 +509,8 @@ void orxe_link_stop(struct orxe_dev *rdev, bool in_remove_work);
 void orxe_link_release(struct orxe_dev *rdev);
 int orxe_link_reach(struct orxe_link *link, const union oib_gid *dgid, u8 *hop_limit);
 void orxe_dev_remove_work(struct orxe_dev *rdev);
+int orxe_link_stats(struct oib_device *ibdev, u32 port, const char *const **names, u64 *values,
+		    int max);
 void orxe_link_debugfs_add(struct orxe_dev *rdev);
 
 /* orxe_udp.c: their UDP sockets and uplinks */

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Port counters: /sys/kernel/debug/oib/<device>/port<N>, and oib_rxe_port_stat() for tests. */
+/*
+ * Port counters: /sys/kernel/debug/oib/<device>/port<N>, oib stat (the link type's stats op) and
+ * oib_rxe_port_stat() for tests.
+ */
 #include <linux/module.h>
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -59,6 +62,22 @@ void orxe_debugfs_add(struct orxe_dev *rdev)
 	}
 	if (rdev->on_netdev)
 		orxe_link_debugfs_add(rdev);
+}
+
+/* The link type's stats op: a port's counters (the device has none of its own). */
+int orxe_link_stats(struct oib_device *ibdev, u32 port, const char *const **names, u64 *values,
+		    int max)
+{
+	struct orxe_port *p;
+	int i;
+
+	if (!oib_port_valid(ibdev, port))
+		return 0;
+	p = &to_rdev(ibdev)->ports[port - 1];
+	*names = orxe_port_stat_names;
+	for (i = 0; i < OIB_RXE_PORT_NSTATS && i < max; i++)
+		values[i] = atomic64_read(&p->stats[i]);
+	return i;
 }
 
 u64 oib_rxe_port_stat(struct oib_device *device, u32 port, enum oib_rxe_port_stat stat)

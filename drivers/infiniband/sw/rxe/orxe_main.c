@@ -2,20 +2,17 @@
 /*
  * oib_rxe module: making and removing software devices.
  *
- * Devices come from oib_rxe_add() (tests) or from writing a port count to the module's "add"
- * parameter, or a name and a network device to its "netdev" parameter (users); "remove" takes a
- * device name.  The module's device list is what unload tears
- * down.  A device's memory belongs to its struct device (see <oib/device.h>); the list holds it
- * from registration until oib_rxe_remove().
+ * Devices come from oib_rxe_add() (tests) or from the link type "rxe" of oib_core's netlink family
+ * (users: oib link add NAME type rxe [netdev DEV] [ports N], oib link delete NAME, oib addr
+ * add|del NAME/PORT ADDR).  The module's device list is what unload tears down.  A device's
+ * memory belongs to its struct device (see <oib/device.h>); the list holds it from registration
+ * until oib_rxe_remove().
  */
 #include <linux/module.h>
-#include <linux/moduleparam.h>
 #include <linux/workqueue.h>
-#include <linux/inet.h>
 #include <linux/netdevice.h>
-#include <linux/nsproxy.h>
 #include <linux/rtnetlink.h>
-#include <net/ipv6.h>
+#include <oib/link.h>
 #include "orxe.h"
 
 /*
@@ -295,108 +292,85 @@ int oib_rxe_set_port_state(struct oib_device *ibdev, u32 port_num, bool up)
 }
 EXPORT_SYMBOL(oib_rxe_set_port_state);
 
-/* ---- sysfs control: /sys/module/oib_rxe/parameters/{add,remove} ---- */
+/* ---- The link type "rxe": oib link add NAME type rxe [netdev DEV] [ports N] ---- */
 
-static int orxe_param_add(const char *val, const struct kernel_param *kp)
+static int orxe_newlink(const struct oib_link_params *lp, struct netlink_ext_ack *extack)
 {
-	struct oib_rxe_params p = {};
+	struct oib_rxe_params p = {
+		.name = lp->name,
+		.netdev = lp->netdev,
+		.num_ports = lp->num_ports ?: 1,
+	};
 	struct oib_device *ibdev;
-	int ret;
 
-	ret = kstrtou32(val, 0, &p.num_ports);
-	if (ret)
-		return ret;
+	if (p.netdev && p.num_ports > 1) {
+		NL_SET_ERR_MSG(extack, "a device on a netdev has one port");
+		return -EINVAL;
+	}
+	if (p.num_ports > OIB_RXE_MAX_PORTS) {
+		NL_SET_ERR_MSG(extack, "oib_rxe: at most 8 ports");
+		return -EINVAL;
+	}
+	if (p.netdev && strlen(p.name) >= ORXE_FABRIC_NAME_MAX) {
+		NL_SET_ERR_MSG(extack, "oib_rxe: a name on a netdev has at most 31 bytes");
+		return -EINVAL;
+	}
 	ibdev = oib_rxe_add(&p);
-	if (IS_ERR(ibdev))
-		return PTR_ERR(ibdev);
-	pr_info("oib_rxe: added %s with %u port(s)\n", oib_dev_name(ibdev), p.num_ports);
-	return 0;
+	return PTR_ERR_OR_ZERO(ibdev);
 }
 
-static int orxe_param_remove(const char *val, const struct kernel_param *kp)
+static int orxe_dellink(const char *name, struct netlink_ext_ack *extack)
 {
-	char name[64];
-	struct orxe_dev *rdev;
+	struct orxe_dev *rdev = orxe_dev_unlist(NULL, name);
 
-	strscpy(name, val, sizeof(name));
-	strim(name);
-	rdev = orxe_dev_unlist(NULL, name);
 	if (!rdev)
 		return -ENODEV;
 	orxe_dev_remove(rdev, false);
 	return 0;
 }
 
-/* "<name> <netdev>": a device named <name> on the writer's network namespace's <netdev>. */
-static int orxe_param_netdev(const char *val, const struct kernel_param *kp)
+/* A device on a netdev has the netdev's addresses; the others' ports take them one by one. */
+static int orxe_addr(struct oib_device *ibdev, u32 port, const union oib_gid *gid, bool add,
+		     struct netlink_ext_ack *extack)
 {
-	char name[ORXE_FABRIC_NAME_MAX], ifname[IFNAMSIZ];
-	struct oib_rxe_params p = {};
-	struct oib_device *ibdev;
+	if (to_rdev(ibdev)->on_netdev) {
+		NL_SET_ERR_MSG(extack, "a device on a netdev has the netdev's addresses");
+		return -EOPNOTSUPP;
+	}
+	if (add)
+		return min(oib_add_gid(ibdev, port, gid, OIB_GID_TYPE_ROCE_V2), 0);
+	return oib_del_gid(ibdev, port, gid);
+}
+
+static int orxe_port_netdev(struct oib_device *ibdev, u32 port, char *name, int *ifindex)
+{
+	struct orxe_dev *rdev = to_rdev(ibdev);
 	struct net_device *ndev;
+	int ret = -ENODEV;
 
-	BUILD_BUG_ON(ORXE_FABRIC_NAME_MAX != 32 || IFNAMSIZ != 16);
-	if (sscanf(val, "%31s %15s", name, ifname) != 2 || strchr(name, '%'))
-		return -EINVAL;
-	ndev = dev_get_by_name(current->nsproxy->net_ns, ifname);
-	if (!ndev)
-		return -ENODEV;
-	p.netdev = ndev;
-	p.name = name;
-	ibdev = oib_rxe_add(&p);
-	dev_put(ndev);
-	if (IS_ERR(ibdev))
-		return PTR_ERR(ibdev);
-	pr_info("oib_rxe: added %s on %s\n", oib_dev_name(ibdev), ifname);
-	return 0;
+	rcu_read_lock();
+	ndev = rdev->on_netdev ? rcu_dereference(rdev->link.ndev) : NULL;
+	if (ndev) {
+		strscpy(name, ndev->name, IFNAMSIZ);
+		*ifindex = ndev->ifindex;
+		ret = 0;
+	}
+	rcu_read_unlock();
+	return ret;
 }
 
-/* "<device> <port> <address>": the address (IPv4 or IPv6) as a RoCEv2 GID; "-<address>" removes. */
-static int orxe_param_addr(const char *val, const struct kernel_param *kp)
-{
-	char name[64], addr[INET6_ADDRSTRLEN + 2];
-	struct oib_device *ibdev;
-	union oib_gid gid = {};
-	const char *a;
-	bool del;
-	u32 port;
-	int ret;
+static struct oib_link_ops orxe_link_ops = {
+	.type = "rxe",
+	.owner = THIS_MODULE,
+	.dev_ops = &orxe_dev_ops,
+	.newlink = orxe_newlink,
+	.dellink = orxe_dellink,
+	.addr = orxe_addr,
+	.port_netdev = orxe_port_netdev,
+	.stats = orxe_link_stats,
+};
 
-	if (sscanf(val, "%63s %u %47s", name, &port, addr) != 3)
-		return -EINVAL;
-	del = addr[0] == '-';
-	a = addr + del;
-	if (in4_pton(a, -1, &gid.raw[12], -1, NULL))
-		ipv6_addr_set_v4mapped(*(__be32 *)&gid.raw[12], &gid.in6);
-	else if (!in6_pton(a, -1, gid.raw, -1, NULL))
-		return -EINVAL;
-	ibdev = oib_device_get_by_name(name);
-	if (!ibdev)
-		return -ENODEV;
-	ret = -EINVAL;
-	/* a device on a netdev has the netdev's addresses */
-	if (ibdev->ops == &orxe_dev_ops && oib_port_valid(ibdev, port) &&
-	    !to_rdev(ibdev)->on_netdev)
-		ret = del ? oib_del_gid(ibdev, port, &gid) :
-			    oib_add_gid(ibdev, port, &gid, OIB_GID_TYPE_ROCE_V2);
-	oib_device_put(ibdev);
-	return ret < 0 ? ret : 0;
-}
-
-static const struct kernel_param_ops orxe_add_ops = { .set = orxe_param_add };
-static const struct kernel_param_ops orxe_remove_ops = { .set = orxe_param_remove };
-static const struct kernel_param_ops orxe_addr_ops = { .set = orxe_param_addr };
-static const struct kernel_param_ops orxe_netdev_ops = { .set = orxe_param_netdev };
-module_param_cb(add, &orxe_add_ops, NULL, 0200);
-MODULE_PARM_DESC(add, "Create a device with this many ports");
-module_param_cb(remove, &orxe_remove_ops, NULL, 0200);
-MODULE_PARM_DESC(remove, "Remove the named device");
-module_param_cb(addr, &orxe_addr_ops, NULL, 0200);
-MODULE_PARM_DESC(addr, "\"<device> <port> [-]<IPv4 or IPv6 address>\": give (take) a port an address");
-module_param_cb(netdev, &orxe_netdev_ops, NULL, 0200);
-MODULE_PARM_DESC(netdev, "\"<device> <netdev>\": a device on the writer's namespace's netdev (RoCEv2 over UDP)");
-
-/* Devices come from the add and netdev parameters or from oib_rxe_add(). */
+/* Devices come from the link type (oib link add) or from oib_rxe_add(). */
 static int __init orxe_init(void)
 {
 	int ret;
@@ -410,8 +384,13 @@ static int __init orxe_init(void)
 	ret = orxe_link_init();
 	if (ret)
 		goto err_udp;
+	ret = oib_link_register(&orxe_link_ops);
+	if (ret)
+		goto err_link;
 	return 0;
 
+err_link:
+	orxe_link_exit();
 err_udp:
 	orxe_udp_exit();
 err_net:
@@ -426,6 +405,7 @@ static void __exit orxe_exit(void)
 {
 	struct orxe_dev *rdev;
 
+	oib_link_unregister(&orxe_link_ops);
 	orxe_link_exit();
 	while ((rdev = orxe_dev_unlist(NULL, NULL)))
 		orxe_dev_remove(rdev, false);

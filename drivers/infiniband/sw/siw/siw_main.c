@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * oib_siw: the module, and devices on network devices.  `echo "NAME NETDEV" >
- * /sys/module/oib_siw/parameters/netdev`, from inside NETDEV's namespace, makes the RNIC NAME on
- * it (oib_siw_add()); "remove" takes a device name.  A device has one port, ACTIVE while the
+ * oib_siw: the module, and devices on network devices.  `oib link add NAME type siw netdev
+ * NETDEV`, from inside NETDEV's namespace, makes the RNIC NAME on it (oib_siw_add(), through the
+ * link type "siw"); `oib link delete NAME` removes it.  A device has one port, ACTIVE while the
  * netdev is up with carrier; its GIDs are the netdev's IPv4 (as IPv4-mapped) and IPv6 addresses,
  * kept in line by the address notifiers; it goes when the netdev is unregistered (also when it
  * leaves its namespace).  Its connections are TCP sockets of the netdev's namespace.
@@ -17,6 +17,7 @@
 #include <linux/seq_file.h>
 #include <net/addrconf.h>
 #include <net/net_namespace.h>
+#include <oib/link.h>
 #include "siw.h"
 
 #define SIW_MAX_GID	16
@@ -216,31 +217,48 @@ drop:
 }
 EXPORT_SYMBOL(oib_siw_add);
 
-void oib_siw_remove(struct oib_device *ib)
+/*
+ * Take @sdev, or the device named @name, off the list and stop it following its netdev; NULL
+ * when it is not there (someone else removes it).  Whoever takes it off tears it down.
+ */
+static struct siw_dev *siw_dev_unlist(struct siw_dev *sdev, const char *name)
 {
-	struct siw_dev *sdev = to_sdev(ib);
-	bool mine;
+	struct siw_dev *d, *found = NULL;
 
 	rtnl_lock();
 	mutex_lock(&siw_devices_lock);
-	mine = !list_empty(&sdev->entry);
-	if (mine)
-		list_del_rcu(&sdev->entry);
-	INIT_LIST_HEAD(&sdev->entry);
+	list_for_each_entry(d, &siw_devices, entry)
+		if (d == sdev || (name && !strcmp(dev_name(&d->ib.dev), name)))
+			found = d;
+	if (found) {
+		list_del_rcu(&found->entry);
+		INIT_LIST_HEAD(&found->entry);
+	}
 	mutex_unlock(&siw_devices_lock);
-	if (mine)
-		siw_dev_unbind(sdev);
+	if (found)
+		siw_dev_unbind(found);
 	rtnl_unlock();
-	if (!mine)
-		return;		/* someone else removes it */
+	return found;
+}
+
+static void siw_dev_teardown(struct siw_dev *sdev)
+{
 	synchronize_rcu();
 	cancel_work_sync(&sdev->gid_work);
 	if (current_work() != &sdev->remove_work)
 		cancel_work_sync(&sdev->remove_work);
-	oib_unregister_device(ib);
+	oib_unregister_device(&sdev->ib);
 	wait_var_event(&sdev->nconns, !atomic_read(&sdev->nconns));
 	xa_destroy(&sdev->mr_keys);
-	oib_dealloc_device(ib);
+	oib_dealloc_device(&sdev->ib);
+}
+
+void oib_siw_remove(struct oib_device *ib)
+{
+	struct siw_dev *sdev = siw_dev_unlist(to_sdev(ib), NULL);
+
+	if (sdev)
+		siw_dev_teardown(sdev);
 }
 EXPORT_SYMBOL(oib_siw_remove);
 
@@ -278,6 +296,21 @@ static int stats_show(struct seq_file *m, void *v)
 		seq_printf(m, "%-18s %llu\n", siw_stat_names[i],
 			   (u64)atomic64_read(&sdev->stats[i]));
 	return 0;
+}
+
+/* The link type's stats op: the device's counters (for port 0; its port has none apart). */
+static int siw_link_stats(struct oib_device *ib, u32 port, const char *const **names,
+			  u64 *values, int max)
+{
+	struct siw_dev *sdev = to_sdev(ib);
+	int i;
+
+	if (port)
+		return 0;
+	*names = siw_stat_names;
+	for (i = 0; i < OIB_SIW_NSTATS && i < max; i++)
+		values[i] = atomic64_read(&sdev->stats[i]);
+	return i;
 }
 
 u64 oib_siw_stat(struct oib_device *ib, enum oib_siw_stat stat)
@@ -352,49 +385,58 @@ static struct notifier_block siw_netdev_nb = { .notifier_call = siw_netdev_event
 static struct notifier_block siw_inet_nb = { .notifier_call = siw_inet_event };
 static struct notifier_block siw_inet6_nb = { .notifier_call = siw_inet6_event };
 
-/* ---- Parameters ---- */
+/* ---- The link type "siw": oib link add NAME type siw netdev DEV ---- */
 
-/* "<name> <netdev>": a device on the writer's namespace's netdev. */
-static int siw_param_netdev(const char *val, const struct kernel_param *kp)
+static int siw_newlink(const struct oib_link_params *p, struct netlink_ext_ack *extack)
 {
-	char name[64], ifname[IFNAMSIZ];
-	struct net_device *ndev;
 	struct oib_device *ib;
 
-	if (sscanf(val, "%63s %15s", name, ifname) != 2)
+	if (p->num_ports > 1) {
+		NL_SET_ERR_MSG(extack, "an oib_siw device has one port");
 		return -EINVAL;
-	ndev = dev_get_by_name(current->nsproxy->net_ns, ifname);
-	if (!ndev)
-		return -ENODEV;
-	ib = oib_siw_add(name, ndev);
-	dev_put(ndev);
+	}
+	ib = oib_siw_add(p->name, p->netdev);
+	if (IS_ERR(ib) && PTR_ERR(ib) == -EBUSY)
+		NL_SET_ERR_MSG(extack, "the netdev has an oib_siw device already");
 	return PTR_ERR_OR_ZERO(ib);
 }
 
-static int siw_param_remove(const char *val, const struct kernel_param *kp)
+static int siw_dellink(const char *name, struct netlink_ext_ack *extack)
 {
-	char name[64];
-	struct siw_dev *sdev, *found = NULL;
+	struct siw_dev *sdev = siw_dev_unlist(NULL, name);
 
-	if (sscanf(val, "%63s", name) != 1)
-		return -EINVAL;
-	mutex_lock(&siw_devices_lock);
-	list_for_each_entry(sdev, &siw_devices, entry)
-		if (!strcmp(dev_name(&sdev->ib.dev), name))
-			found = sdev;
-	mutex_unlock(&siw_devices_lock);
-	if (!found)
+	if (!sdev)
 		return -ENODEV;
-	oib_siw_remove(&found->ib);
+	siw_dev_teardown(sdev);
 	return 0;
 }
 
-static const struct kernel_param_ops siw_netdev_ops = { .set = siw_param_netdev };
-static const struct kernel_param_ops siw_remove_ops = { .set = siw_param_remove };
-module_param_cb(netdev, &siw_netdev_ops, NULL, 0200);
-MODULE_PARM_DESC(netdev, "\"<device> <netdev>\": an iWARP device on the writer's namespace's netdev");
-module_param_cb(remove, &siw_remove_ops, NULL, 0200);
-MODULE_PARM_DESC(remove, "\"<device>\": remove the device");
+static int siw_port_netdev(struct oib_device *ib, u32 port, char *name, int *ifindex)
+{
+	struct net_device *ndev;
+	int ret = -ENODEV;
+
+	rcu_read_lock();
+	ndev = rcu_dereference(to_sdev(ib)->ndev);
+	if (ndev) {
+		strscpy(name, ndev->name, IFNAMSIZ);
+		*ifindex = ndev->ifindex;
+		ret = 0;
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+static struct oib_link_ops siw_link_ops = {
+	.type = "siw",
+	.owner = THIS_MODULE,
+	.dev_ops = &siw_dev_ops,
+	.needs_netdev = true,
+	.newlink = siw_newlink,
+	.dellink = siw_dellink,
+	.port_netdev = siw_port_netdev,
+	.stats = siw_link_stats,
+};
 
 static int __init siw_init(void)
 {
@@ -412,7 +454,12 @@ static int __init siw_init(void)
 	ret = register_inet6addr_notifier(&siw_inet6_nb);
 	if (ret)
 		goto err_inet;
+	ret = oib_link_register(&siw_link_ops);
+	if (ret)
+		goto err_inet6;
 	return 0;
+err_inet6:
+	unregister_inet6addr_notifier(&siw_inet6_nb);
 err_inet:
 	unregister_inetaddr_notifier(&siw_inet_nb);
 err_netdev:
@@ -425,6 +472,7 @@ err_wq:
 /* Unregistering the netdev notifier replays NETDEV_UNREGISTER: every device's removal queued. */
 static void __exit siw_exit(void)
 {
+	oib_link_unregister(&siw_link_ops);
 	unregister_inet6addr_notifier(&siw_inet6_nb);
 	unregister_inetaddr_notifier(&siw_inet_nb);
 	unregister_netdevice_notifier(&siw_netdev_nb);
