@@ -1048,6 +1048,7 @@ static void rc_fuzz(struct kunit *test)
 	u8 *payload = kunit_kzalloc(test, 4096, GFP_KERNEL);
 	struct rxe_mem_oracle oa, ob;
 	struct rnd_state rnd;
+	struct oib_wc wc;
 	u64 rx0 = rc_stat(&p->b, OIB_RXE_RX_FRAMES);
 	u32 i, n = 3000, ca, cb;
 
@@ -1059,8 +1060,13 @@ static void rc_fuzz(struct kunit *test)
 			    ORXE_TRANSPORT_RC, 8 * 1024, 2);
 	for (i = 0; i < 64; i++)
 		rc_post_recv(test, &p->b, i, (i % 8) * 1024, 1024);
+	/*
+	 * The first write done before the garbage: b takes it, though a's completion may be
+	 * RETRY_EXC_ERR (the fuzz's 1 ms ACK timeout, on a host that stalls the guest longer).
+	 */
 	KUNIT_ASSERT_EQ(test, 0, rc_fuzz_write(p, &ob, 0));
-	rc_expect_wc(test, p->a.scq, 1000, OIB_WC_SUCCESS, OIB_WC_RDMA_WRITE, SZ_4K);
+	KUNIT_ASSERT_EQ(test, 1, rc_poll(p->a.scq, &wc, 1));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 1000);
 	for (i = 0; i < n; i++) {
 		struct orxe_tx_hdr h;
 		struct sk_buff *skb;
