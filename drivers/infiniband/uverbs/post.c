@@ -33,9 +33,15 @@ static int oib_uverbs_sges_check(struct oib_uverbs_file *ufile, struct oib_pd *p
 	return 0;
 }
 
+struct oib_uverbs_recv_batch {
+	struct oib_recv_wr wr[OIB_UVERBS_MAX_WR];
+	struct oib_sge sge[OIB_UVERBS_MAX_WR][OIB_UVERBS_MAX_SGE];
+};
+
 /*
  * A post's requests as copied in: the first @n whole (a request of too many SGEs is staged
- * without them, for the check to refuse), then @err (-EFAULT) if request @n could not be.
+ * without them, for the check to refuse), then @err (-EFAULT) if request @n could not be; and
+ * room for the kernel's requests made of them (one allocation a post).
  */
 struct oib_uverbs_post_stage {
 	u32 n;
@@ -45,11 +51,10 @@ struct oib_uverbs_post_stage {
 		struct oib_uverbs_recv_wr recv[OIB_UVERBS_MAX_WR];
 	};
 	struct oib_uverbs_sge sge[OIB_UVERBS_MAX_WR][OIB_UVERBS_MAX_SGE];
-};
-
-struct oib_uverbs_recv_batch {
-	struct oib_recv_wr wr[OIB_UVERBS_MAX_WR];
-	struct oib_sge sge[OIB_UVERBS_MAX_WR][OIB_UVERBS_MAX_SGE];
+	union {
+		struct oib_uverbs_send_batch send_batch;
+		struct oib_uverbs_recv_batch recv_batch;
+	};
 };
 
 /* The fields of struct oib_uverbs_send_wr each opcode uses, besides the SGEs and flags. */
@@ -240,29 +245,20 @@ static int oib_uverbs_post_recv_batch(struct oib_uverbs_file *ufile,
 }
 
 static int oib_uverbs_post_batch(struct oib_uverbs_file *ufile, struct oib_uverbs_uobj *uobj,
-				 struct oib_uverbs_post *cmd,
-				 const struct oib_uverbs_post_stage *st, bool send)
+				 struct oib_uverbs_post *cmd, struct oib_uverbs_post_stage *st,
+				 bool send)
 {
 	struct oib_uverbs_recv_target t = { 0 };
-	void *batch;
-	int ret;
 
-	batch = kvmalloc(send ? sizeof(struct oib_uverbs_send_batch) :
-			sizeof(struct oib_uverbs_recv_batch), GFP_KERNEL);
-	if (!batch)
-		return -ENOMEM;
 	if (uobj->type == OIB_UVERBS_OBJ_SRQ)
 		t.srq = container_of(uobj, struct oib_uverbs_srq, uobj)->srq;
 	else
 		t.qp = container_of(uobj, struct oib_uverbs_qp, uobj)->qp;
 	if (t.qp && t.qp->qp_type == OIB_QPT_XRC_TGT)
-		ret = -EINVAL;		/* no queues: its receives go to the domain's SRQs */
-	else if (send)
-		ret = oib_uverbs_post_send_batch(ufile, t.qp, cmd, st, batch);
-	else
-		ret = oib_uverbs_post_recv_batch(ufile, &t, cmd, st, batch);
-	kvfree(batch);
-	return ret;
+		return -EINVAL;		/* no queues: its receives go to the domain's SRQs */
+	if (send)
+		return oib_uverbs_post_send_batch(ufile, t.qp, cmd, st, &st->send_batch);
+	return oib_uverbs_post_recv_batch(ufile, &t, cmd, st, &st->recv_batch);
 }
 
 /* Copy in @cmd's requests (of @wsize bytes each) and their SGEs, into call->stage. */
