@@ -111,3 +111,14 @@ ended() {
 	wait "$1"
 	RC=$?
 }
+
+# srp_interop_needs MODULE GROUP WHAT: the interop scripts' prerequisites, each missing one a
+# failure (exit status 4): MODULE loaded, iproute2's ip, the in-tree modules of GROUP (WHAT they
+# are, in the message) and e2fsprogs.
+srp_interop_needs() {
+	loaded $1 || { echo "# $1 is not loaded"; exit 4; }
+	case $(ip -V 2>&1) in *iproute2*) ;; *) echo "# no iproute2 ip"; exit 4 ;; esac
+	[ -e $OIB_KO/extra-$2.order ] || { echo "# no $3"; exit 4; }
+	command -v mkfs.ext4 >/dev/null && command -v e2fsck >/dev/null ||
+		{ echo "# no e2fsprogs in the guest"; exit 4; }
+}

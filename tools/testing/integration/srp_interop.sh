@@ -13,11 +13,7 @@
 . "$OIB_GUEST/lib.sh"
 . "$OIB_GUEST/srp.sh"
 
-loaded oib_srpt || { echo "# oib_srpt is not loaded"; exit 4; }
-case $(ip -V 2>&1) in *iproute2*) ;; *) echo "# no iproute2 ip"; exit 4 ;; esac
-[ -e $OIB_KO/extra-srp.order ] || { echo "# no in-tree SRP initiator"; exit 4; }
-command -v mkfs.ext4 >/dev/null && command -v e2fsck >/dev/null ||
-	{ echo "# no e2fsprogs in the guest"; exit 4; }
+srp_interop_needs oib_srpt srp "in-tree SRP initiator"
 P=5630
 M=/mnt/srpi
 S=/sys/class/infiniband_srp/srp-rxe0-1

@@ -11,11 +11,7 @@
 . "$OIB_GUEST/lib.sh"
 . "$OIB_GUEST/srp.sh"
 
-loaded oib_srp || { echo "# oib_srp is not loaded"; exit 4; }
-case $(ip -V 2>&1) in *iproute2*) ;; *) echo "# no iproute2 ip"; exit 4 ;; esac
-[ -e $OIB_KO/extra-lio.order ] || { echo "# no in-tree SRP target"; exit 4; }
-command -v mkfs.ext4 >/dev/null && command -v e2fsck >/dev/null ||
-	{ echo "# no e2fsprogs in the guest"; exit 4; }
+srp_interop_needs oib_srp lio "in-tree SRP target"
 P=5640
 C=/sys/kernel/config/target
 M=/mnt/srpl
