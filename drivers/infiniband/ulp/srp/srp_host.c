@@ -90,7 +90,7 @@ void srp_host_free(struct srp_host *h)
 	for (c = 0; h->ch && c < SRP_MAX_CH; c++) {
 		for (i = 0; i < SRP_NRECV; i++)
 			kfree(h->ch[c].recv[i].buf);
-		kfree(h->ch[c].cmd_iu);
+		kvfree(h->ch[c].cmd_iu);
 	}
 	kfree(h->ch);
 	scsi_host_put(h->shost);
@@ -109,7 +109,7 @@ int srp_ch_alloc_bufs(struct srp_ch *ch)
 		if (!ch->recv[i].buf)
 			return -ENOMEM;
 	}
-	ch->cmd_iu = kcalloc(SRP_MAX_QUEUE, SRP_IT_IU_LEN, GFP_KERNEL);
+	ch->cmd_iu = kvcalloc(SRP_MAX_QUEUE, SRP_IT_IU_LEN, GFP_KERNEL);
 	return ch->cmd_iu ? 0 : -ENOMEM;
 }
 
@@ -175,6 +175,7 @@ struct srp_host_stats srp_host_get_stats(struct srp_host *h)
 		st.remote_inv += c.remote_inv;
 		st.local_inv += c.local_inv;
 		st.cmds += c.cmds;
+		st.imm += c.imm;
 		st.t_logouts += c.t_logouts;
 		st.cred_reqs += c.cred_reqs;
 		if (!i)
