@@ -22,7 +22,7 @@
 #define SRP_NRECV		64	/* receives: more than the target can answer at once */
 #define SRP_RECV_LEN		1024	/* the largest IU we take (LOGIN_RSP max_ti_iu_len) */
 #define SRP_IMM_OFFSET		OIB_SRP_MIN_IMM_OFFSET	/* immediate data: where it starts */
-#define SRP_IMM_MAX		8192	/* immediate data at most, as the in-tree ib_srp's default */
+#define SRP_IMM_MAX		8192	/* immediate data at most (the in-tree ib_srp's default) */
 #define SRP_IT_IU_LEN		(SRP_IMM_OFFSET + SRP_IMM_MAX)	/* the largest IU we send */
 #define SRP_MAX_QUEUE		62	/* commands at once (the target's credits less one) */
 #define SRP_MAX_PAGES		128	/* one fast-registration MR per command: 512 KiB */
