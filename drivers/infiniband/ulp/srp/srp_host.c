@@ -85,11 +85,10 @@ static struct scsi_host_template srp_template = {
 
 void srp_host_free(struct srp_host *h)
 {
-	u32 c, i;
+	u32 c;
 
 	for (c = 0; h->ch && c < SRP_MAX_CH; c++) {
-		for (i = 0; i < SRP_NRECV; i++)
-			kfree(h->ch[c].recv[i].buf);
+		kvfree(h->ch[c].recv_bufs);
 		kvfree(h->ch[c].cmd_iu);
 	}
 	kfree(h->ch);
@@ -104,11 +103,11 @@ int srp_ch_alloc_bufs(struct srp_ch *ch)
 
 	if (ch->cmd_iu)
 		return 0;
-	for (i = 0; i < SRP_NRECV; i++) {
-		ch->recv[i].buf = kmalloc(SRP_RECV_LEN, GFP_KERNEL);
-		if (!ch->recv[i].buf)
-			return -ENOMEM;
-	}
+	ch->recv_bufs = kvmalloc_array(SRP_NRECV, SRP_RECV_LEN, GFP_KERNEL);
+	if (!ch->recv_bufs)
+		return -ENOMEM;
+	for (i = 0; i < SRP_NRECV; i++)
+		ch->recv[i].buf = ch->recv_bufs + i * SRP_RECV_LEN;
 	ch->cmd_iu = kvcalloc(SRP_MAX_QUEUE, SRP_IT_IU_LEN, GFP_KERNEL);
 	return ch->cmd_iu ? 0 : -ENOMEM;
 }
