@@ -152,7 +152,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	close(fd);
-	if (!bs || bs % SECTOR || bs > size || qd < 1 || qd > MAX_QD || (mode != FILL && secs < 1)) {
+	if (!bs || bs % SECTOR || bs > size || qd < 1 || qd > MAX_QD ||
+	    (mode != FILL && secs < 1)) {
 		fprintf(stderr, "blkbench: bad BS, QD or SECONDS\n");
 		return 2;
 	}
