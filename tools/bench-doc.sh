@@ -55,7 +55,7 @@ section() {
 		if (h ~ /^rdma_cm and krping/) return "RDMA CM and krping"
 		if (h ~ /^RoCEv2 over UDP/) return "RoCEv2 over UDP"
 		if (h ~ /^userspace verbs/) return "Userspace verbs"
-		if (h ~ /^storage/) return "Storage: SRP"
+		if (h ~ /^storage/) return "Storage: oib_srp against the in-tree SRP and NVMe-oF"
 		sub(/  .*/, "", h)
 		return h
 	}

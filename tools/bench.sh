@@ -16,8 +16,9 @@
 # oib_cma; then RoCEv2 over UDP: rping's exchange on the in-tree rxe and siw, on oib's fabric, between
 # oib devices on a veth pair (with krping's figures) and between the in-tree rxe and oib; then
 # userspace verbs: 64 B SEND latency and message rate from perftest (ib_send_lat, ib_send_bw) on the
-# in-tree rxe and siw and from uvbench (tools/testing/user) on liboibv and oib_rxe; then storage: sequential 1 MiB reads and writes and random 4 KiB reads (32 in flight) through oib_srp
-# on a memory LUN, against a local RAM disk.
+# in-tree rxe and siw and from uvbench (tools/testing/user) on liboibv and oib_rxe; then storage: sequential 1 MiB reads and writes and random 4 KiB reads (32 in flight, every sector read
+# checked) through oib_srp on a memory LUN (oib's fabric, and UDP on a veth), the in-tree ib_srp with LIO's
+# ib_srpt and NVMe over Fabrics (nvme-rdma, nvmet-rdma) over the in-tree rxe, and a local RAM disk.
 # The benchmark modules print raw counts (operations, bytes, nanoseconds); the arithmetic (medians
 # over the rounds) and the tables are tools/bench-figures.sh's, from build/bench.results.
 # Environment: PROFILE=1 (the first round of each module under `perf record -a`, its hottest kernel
@@ -27,7 +28,7 @@
 # (on oib_rxe, nothing else) and oib_bench_intree, or a MAD phase of oib_bench_mad.c: a profile of
 # one figure; the modules' other figures are n/a), ONLY=<phase> (that phase alone, measured as
 # PROFILE=<phase> does but not sampled, and no other benchmark: the quick way to see what a change
-# does to one figure), TIMEOUT=<s> (guest, default 900), V=1 (whole console on stdout), ROUNDS=<n>
+# does to one figure; ONLY=storage: the storage figures alone), TIMEOUT=<s> (guest, default 900), V=1 (whole console on stdout), ROUNDS=<n>
 # (rounds of every benchmark, alternating; default 3), BENCH_ARGS='bench.PARAM=V ...' (module
 # parameters for every benchmark module, or oib_bench.PARAM=V / oib_bench_intree.PARAM=V).
 # Logs: build/bench.log (console), build/bench-build.log and build/bench-modules.log (compilers),
@@ -62,6 +63,8 @@ fi
 # rdma_cm and dummy and what they need (loaded by /init), brd (loaded by the guest's bench.sh with
 # its size), `rdma` (and `perf`) with their libraries
 extra=(--kmods "rdma_rxe siw rdma_cm rdma_ucm dummy veth" --extra brd --bin "$(command -v rdma)")
+# the in-tree storage stacks of the storage figures: SRP (ib_srp, LIO's ib_srpt) and NVMe-oF
+extra+=(--extra-group storage "ib_srp ib_srpt nvme_rdma nvmet_rdma")
 for b in ip rping ib_send_lat ib_send_bw; do extra+=(--bin "$(command -v $b)"); done
 extra+=(--add /etc/libibverbs.d/rxe.driver etc/libibverbs.d --add /etc/libibverbs.d/siw.driver etc/libibverbs.d)
 for p in rxe siw; do

@@ -307,7 +307,8 @@ struct oib_srp_cmd_info {
 	struct oib_srp_buf bufs[OIB_SRP_MAX_BUFS];
 	struct oib_srp_buf table;	/* indirect: the table itself (pack: filled in) */
 	u32 imm_off;		/* immediate data: its offset in the IU (the login's); else 0 */
-	const u8 *imm;		/* pack: copied into the IU; parse: points into it */
+	/* pack: copied into the IU (NULL: the caller puts it there after); parse: into it */
+	const u8 *imm;
 };
 
 /* SRP_RSP.  @sense points into the received IU (parse) or is copied (pack). */

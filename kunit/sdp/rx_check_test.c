@@ -129,6 +129,8 @@ static void rx_check_test_reasons(struct kunit *test)
 		KUNIT_EXPECT_NE(test, sdp_rx_error_name(why)[0], '?');
 }
 
+#define RXT_FUZZ_MSGS	20000
+
 static void rx_check_test_fuzz(struct kunit *test)
 {
 	unsigned int i, verdicts[SDP_RX_RESET + 1] = {}, reasons[SDP_RXE_NUM] = {};
@@ -137,7 +139,7 @@ static void rx_check_test_fuzz(struct kunit *test)
 
 	prandom_seed_state(&rnd, 35);
 	rxt_init(&t);
-	for (i = 0; i < 20000; i++) {
+	for (i = 0; i < RXT_FUZZ_MSGS; i++) {
 		u32 r = prandom_u32_state(&rnd);
 		struct sdp_credit before;
 		struct oib_sdp_msg msg;
@@ -174,7 +176,7 @@ static void rx_check_test_fuzz(struct kunit *test)
 	KUNIT_EXPECT_GT(test, verdicts[SDP_RX_DATA], 0);
 	KUNIT_EXPECT_GT(test, reasons[SDP_RXE_LENGTH], 0);
 	KUNIT_EXPECT_GT(test, reasons[SDP_RXE_SEQUENCE], 0);
-	oib_test_fuzz_inputs(test, "sdp_messages", i);
+	oib_test_fuzz_inputs(test, "sdp_messages", RXT_FUZZ_MSGS);
 }
 
 static struct kunit_case rx_check_test_cases[] = {

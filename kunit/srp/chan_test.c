@@ -58,7 +58,9 @@ static void chan_test_login_limits(struct kunit *test)
 	a.req_lim_delta = 1;	/* a command and task management need 2 */
 	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(0, 1024, &a), -EPROTO);
 	a = chan_rsp(0);
-	a.max_ti_iu_len = 1025;	/* beyond our receives */
+	a.max_ti_iu_len = 8244;	/* LIO's ib_srpt answers with the IU length we asked for */
+	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(0, 1024, &a), 0);
+	a.max_ti_iu_len = 8245;	/* beyond our receives */
 	KUNIT_EXPECT_EQ(test, srp_login_rsp_check(0, 1024, &a), -EPROTO);
 	a = chan_rsp(0);
 	a.max_it_iu_len = 1023;	/* our commands do not fit */

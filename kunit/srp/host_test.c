@@ -112,17 +112,21 @@ static struct ht *ht_setup(struct kunit *test)
 	return ht;
 }
 
-/* READ (10) or WRITE (10) of HT_IO bytes at @lba: 0, or the SCSI result. */
-static int ht_rw(struct ht *ht, bool write, u32 lba, u8 *buf)
+/* READ (10) or WRITE (10) of @len bytes at @lba: 0, or the SCSI result. */
+static int ht_rw_len(struct ht *ht, bool write, u32 lba, u8 *buf, u32 len)
 {
 	u8 cdb[10] = { write ? WRITE_10 : READ_10 };
-	u16 n = HT_IO / SRPT_BLOCK_SIZE;
 	const struct scsi_exec_args args = {};
 
 	put_unaligned_be32(lba, &cdb[2]);
-	put_unaligned_be16(n, &cdb[7]);
+	put_unaligned_be16(len / SRPT_BLOCK_SIZE, &cdb[7]);
 	return scsi_execute_cmd(ht->sdev, cdb, write ? REQ_OP_DRV_OUT : REQ_OP_DRV_IN, buf,
-				HT_IO, 30 * HZ, 0, &args);
+				len, 30 * HZ, 0, &args);
+}
+
+static int ht_rw(struct ht *ht, bool write, u32 lba, u8 *buf)
+{
+	return ht_rw_len(ht, write, lba, buf, HT_IO);
 }
 
 /* Write a pattern of (index, round) to its region, read it back, compare; every round. */
@@ -288,6 +292,35 @@ static void ht_test_cred_req(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&ts->over_limit), 0);
 }
 
+/*
+ * Writes of up to 8 KiB go as immediate data (oib_srpt grants it): no MR, the target counts
+ * them; a larger one and every read through an MR.  Each is read back the same.
+ */
+static void ht_test_immediate(struct kunit *test)
+{
+	static const u32 lens[] = { SRPT_BLOCK_SIZE, SZ_4K, SZ_8K, SZ_8K + SRPT_BLOCK_SIZE };
+	struct ht *ht = ht_setup(test);
+	struct srpt_stats *ts = srpt_target_stats(ht->t);
+	struct srp_host_stats st0 = srp_host_get_stats(ht->h), st;
+	u8 *buf = kunit_kmalloc(test, 2 * SZ_16K, GFP_KERNEL), *back = buf + SZ_16K;
+	int imm0 = atomic_read(&ts->imm);
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		get_random_bytes(buf, lens[i]);
+		KUNIT_EXPECT_EQ(test, ht_rw_len(ht, true, 64 * i, buf, lens[i]), 0);
+		memset(back, 0, lens[i]);
+		KUNIT_EXPECT_EQ(test, ht_rw_len(ht, false, 64 * i, back, lens[i]), 0);
+		KUNIT_EXPECT_MEMEQ_MSG(test, back, buf, lens[i], "%u bytes", lens[i]);
+	}
+	st = srp_host_get_stats(ht->h);
+	KUNIT_EXPECT_EQ(test, st.imm - st0.imm, 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ts->imm) - imm0, 3);
+	/* the reads and the one write too large for the IU, each through its MR */
+	KUNIT_EXPECT_EQ(test, st.remote_inv + st.local_inv - st0.remote_inv - st0.local_inv, 5);
+}
+
 static bool ht_state_is(struct ht *ht, enum srp_conn_state a, enum srp_conn_state b)
 {
 	enum srp_conn_state s = srp_host_state(ht->h);
@@ -378,6 +411,7 @@ static void ht_test_target_gone(struct kunit *test)
 static struct kunit_case ht_test_cases[] = {
 	KUNIT_CASE_SLOW(ht_test_credits),
 	KUNIT_CASE(ht_test_channels),
+	KUNIT_CASE(ht_test_immediate),
 	KUNIT_CASE(ht_test_cred_req),
 	KUNIT_CASE_SLOW(ht_test_fabric_loss),
 	KUNIT_CASE_SLOW(ht_test_reset),

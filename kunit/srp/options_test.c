@@ -21,7 +21,7 @@ static void options_test_ours(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ntohs(sin->sin_port), 5600);
 	KUNIT_EXPECT_EQ(test, ntohl(sin->sin_addr.s_addr), 0x0a0b0002);
 	KUNIT_EXPECT_MEMEQ(test, s.port_id, "oib_srpt\0\0\0\0\0\0\0", 16);
-	KUNIT_EXPECT_EQ(test, s.it_iu_len, 1024);
+	KUNIT_EXPECT_EQ(test, s.it_iu_len, 8244);	/* 8 KiB of immediate data at 52 */
 	KUNIT_EXPECT_EQ(test, srp_target_parse("10.11.0.2", &s), -EINVAL);
 }
 
@@ -39,7 +39,7 @@ static void options_test_intree(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, s.port_id, id, 16);
 	KUNIT_EXPECT_EQ(test, sin->sin_family, AF_INET);
 	KUNIT_EXPECT_EQ(test, ntohs(sin->sin_port), 5600);
-	KUNIT_EXPECT_EQ(test, s.it_iu_len, 1024);
+	KUNIT_EXPECT_EQ(test, s.it_iu_len, 8244);	/* 8 KiB of immediate data at 52 */
 
 	KUNIT_ASSERT_EQ(test, srp_target_parse("dest=[fd11::2]:5601,max_it_iu_size=600", &s), 0);
 	KUNIT_EXPECT_EQ(test, sin6->sin6_family, AF_INET6);
@@ -50,7 +50,7 @@ static void options_test_intree(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s.ch_count, 0);	/* the module parameter's */
 	KUNIT_ASSERT_EQ(test, srp_target_parse("dest=10.0.0.1:1,max_it_iu_size=8260,ch_count=2",
 					       &s), 0);
-	KUNIT_EXPECT_EQ(test, s.it_iu_len, 1024);	/* a cap: we send no more than 1024 */
+	KUNIT_EXPECT_EQ(test, s.it_iu_len, 8244);	/* a cap: we send no more than 8244 */
 	KUNIT_EXPECT_EQ(test, s.ch_count, 2);
 	KUNIT_EXPECT_EQ(test, srp_target_parse("dest=10.0.0.1:1,ch_count=0", &s), -EINVAL);
 	KUNIT_EXPECT_EQ(test, srp_target_parse("dest=10.0.0.1:1,ch_count=17", &s), -EINVAL);

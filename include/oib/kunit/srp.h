@@ -66,6 +66,7 @@ struct srp_host_stats {
 	u32 remote_inv;		/* commands whose response invalidated their MR */
 	u32 local_inv;		/* commands whose MR a LOCAL_INV invalidated */
 	u32 cmds;		/* SRP_CMDs sent */
+	u32 imm;		/* of them writes with their data in the IU (immediate data) */
 	u32 t_logouts;		/* SRP_T_LOGOUTs received */
 	u32 cred_reqs;		/* SRP_CRED_REQs taken (each answered with SRP_CRED_RSP) */
 	u32 channels;		/* the host's (srp_host_get_stats() only) */

@@ -13,11 +13,13 @@
 #   devices with IP addresses (krping_bench), then rping's exchange on the in-tree rxe and siw
 #   (loopback) and oib over UDP between namespaces, oib to oib and oib to the in-tree rxe
 #   (udp_bench), then userspace verbs: perftest on the in-tree rxe and siw, uvbench on oib
-#   (uvbench.sh), then storage through oib_srp and on a local RAM disk (srp_bench).  Each module
+#   (uvbench.sh), then storage (storage_bench): oib_srp on oib's fabric and over UDP, the in-tree
+#   SRP and NVMe-oF over the in-tree rxe, a local RAM disk.  Each module
 #   runs its phases on insmod and is removed after.
 # Kernel command line: oib.bench_rounds=N (default 3); bench.PARAM=V goes to every benchmark
 # module, oib_bench.PARAM=V and oib_bench_intree.PARAM=V to one; with bench.only=PHASE (one RC phase)
-# the benchmark modules run that phase alone and the other benchmarks do not run.  Exit status 0 when every step worked (a
+# the benchmark modules run that phase alone and the other benchmarks do not run; bench.only=storage:
+# the storage figures alone.  Exit status 0 when every step worked (a
 # benchmark reporting "n/a" is not a failure of this script).
 . "$OIB_GUEST/lib.sh"
 . "$OIB_GUEST/srp.sh"
@@ -180,10 +182,20 @@ krping_bench() {
 	rxe_remove "$kb" || err "krping: remove $kb"
 }
 
-# Storage: a 256 MiB memory LUN of oib_srpt through oib_srp (two oib_rxe devices, oib_cma), and
-# as the physical reference a brd RAM disk of 256 MiB used locally; on each, sequential 1 MiB
-# reads and writes and random 4 KiB reads, 32 requests in flight (blkbench: O_DIRECT, 3 s each)
+# Storage: the same loads on every stack (blk_fig: sequential 1 MiB reads and writes and random
+# 4 KiB reads, 32 requests in flight, blkbench with O_DIRECT for 3 s each, every sector read checked
+# against the stamp written there: the device is filled first, untimed):
+#   srp: a 256 MiB memory LUN of oib_srpt through oib_srp, two oib_rxe devices on oib's fabric;
+#   srp_udp: the same between two oib_rxe devices on a veth pair (RoCEv2 over UDP, ICRC computed);
+#   intree_srp: the in-tree ib_srp against LIO's ib_srpt (a 256 MiB rd_mcp memory LUN) over the
+#     in-tree rxe0, loopback on its own address, as the RC figures;
+#   nvmeof: nvme-rdma against nvmet-rdma (a namespace on the 256 MiB brd disk /dev/ram1) over rxe0;
+#   local: the brd disk /dev/ram0 in the same guest, the physical reference.
 blk_fig() {
+	if ! blkbench "$2" fill 1048576 32 0 >/dev/null; then
+		echo "oib-bench: n/a $1 all blkbench_fill_failed" >/dev/kmsg
+		return
+	fi
 	for _x in "blk_read_1MiB_bw read 1048576" "blk_write_1MiB_bw write 1048576" \
 		  "blk_randread_4KiB_iops randread 4096"; do
 		set -- "$1" "$2" $_x
@@ -194,30 +206,122 @@ blk_fig() {
 		fi
 	done
 }
+# srp_fig NAME DEST_ADDR: oib_srpt's memory LUN on port 7330 through oib_srp to DEST_ADDR
+srp_fig() {
+	w $T "7330 1 256" && w $I/add_target "$2 7330" && disk ||
+		{ echo "oib-bench: n/a $1 all login_failed" >/dev/kmsg; D=; }
+	[ -z "$D" ] || blk_fig $1 $D
+	[ -z "$D" ] || w $I/remove_target "$2 7330" || err "$1: remove_target"
+	w $T "" || err "$1: stop the target"
+}
 srp_bench() {
-	if ! loaded oib_srp || ! loaded oib_srpt || ! loaded brd; then
-		echo "oib-bench: n/a srp all oib_srp_oib_srpt_or_brd_not_loaded" >/dev/kmsg
+	if ! loaded oib_srp || ! loaded oib_srpt; then
+		echo "oib-bench: n/a srp all oib_srp_oib_srpt_not_loaded" >/dev/kmsg
 		return 0
 	fi
 	rxe_add 1 && sa=$DEV && rxe_add 1 && sb=$DEV || { err "srp: devices"; return 1; }
 	oib addr add $sa/1 10.77.0.1 && oib addr add $sb/1 10.77.0.2 || err "srp: addresses"
-	w $T "7330 1 256" && w $I/add_target "10.77.0.2 7330" && disk ||
-		{ echo "oib-bench: n/a srp all login_failed" >/dev/kmsg; D=; }
-	[ -z "$D" ] || blk_fig srp $D
-	blk_fig local /dev/ram0
-	[ -z "$D" ] || w $I/remove_target "10.77.0.2 7330" || err "srp: remove_target"
-	w $T "" || err "srp: stop the target"
+	srp_fig srp 10.77.0.2
 	rxe_remove "$sa" || err "srp: remove $sa"
 	rxe_remove "$sb" || err "srp: remove $sb"
+	netns_pair sA va 10.76.0.1 fd76::1 sB vb 10.76.0.2 fd76::2 || { err "srp_udp: veth"; return 1; }
+	ip -n sA link set va mtu 9000 && ip -n sB link set vb mtu 9000 || err "srp_udp: MTU"
+	ip netns exec sA oib link add sa type rxe netdev va && ip netns exec sB oib link add sb type rxe netdev vb ||
+		err "srp_udp: devices"
+	wait_gid sb 0000:0000:0000:0000:0000:ffff:0a4c:0002 || err "srp_udp: GID"
+	srp_fig srp_udp 10.76.0.2
+	ip netns del sA; ip netns del sB
+	wait_gone /sys/class/oib/sa && wait_gone /sys/class/oib/sb || err "srp_udp: devices left"
 }
-# the RAM disk written whole once: brd allocates a page at its first write, which is not what
-# its writes are measured for
-loaded brd || insmod $OIB_KO/extra/brd.ko rd_nr=1 rd_size=262144 || err "insmod brd"
-dd if=/dev/zero of=/dev/ram0 bs=1M count=256 2>/dev/null || err "filling /dev/ram0"
+# LIO's ib_srpt on rxe0 with a 256 MiB memory LUN (configfs, as integration.srp_lio), the in-tree
+# ib_srp logged in to it through rdma_cm on rxe0's own address (port 7331)
+C=/sys/kernel/config/target
+intree_srp_bench() {
+	_pg=$(cat /sys/class/infiniband/rxe0/ports/1/gids/0) && _pg=${_pg#fe80:0000:0000:0000:}
+	_sg=$(tr -d : </sys/class/infiniband/rxe0/node_guid)
+	_t=$C/srpt/$_pg/tpgt_1
+	_r=$C/core/rd_mcp_0/d
+	{ mkdir -p $_r && w $_r/control rd_pages=65536 && w $_r/enable 1 && mkdir -p $_t &&
+		mkdir $_t/lun/lun_0 && ln -s $_r $_t/lun/lun_0/d && mkdir -p $_t/acls/10.0.0.1/lun_0 &&
+		ln -s $_t/lun/lun_0 $_t/acls/10.0.0.1/lun_0/l && w $_t/enable 1 &&
+		w $C/srpt/discovery_auth/rdma_cm_port 7331; } || err "intree_srp: LIO's configuration"
+	D=
+	if w /sys/class/infiniband_srp/srp-rxe0-1/add_target \
+	     "id_ext=$_sg,ioc_guid=$_sg,dest=10.0.0.1:7331"; then
+		until20 lio_disk
+	fi
+	if [ -n "$D" ]; then
+		blk_fig intree_srp $D
+		for _p in /sys/class/srp_remote_ports/port-*; do w $_p/delete 1; done
+		wait_gone $D || err "intree_srp: the disk stays"
+	else
+		echo "oib-bench: n/a intree_srp all login_failed" >/dev/kmsg
+	fi
+	w $C/srpt/discovery_auth/rdma_cm_port 0
+	w $_t/enable 0
+	rm $_t/acls/10.0.0.1/lun_0/l; rmdir $_t/acls/10.0.0.1/lun_0 $_t/acls/10.0.0.1
+	rm $_t/lun/lun_0/d; rmdir $_t/lun/lun_0 $_t $C/srpt/$_pg $C/srpt $_r $C/core/rd_mcp_0 ||
+		err "intree_srp: LIO's configuration stays"
+}
+lio_disk() {
+	for _b in /sys/block/sd*; do
+		[ -e "$_b/device/vendor" ] && [ "$(cat $_b/device/vendor)" = LIO-ORG ] &&
+			D=/dev/${_b##*/} && return 0
+	done
+	return 1
+}
+# nvmet's subsystem oib-bench with /dev/ram1 as namespace 1 on an RDMA port at rxe0's address
+# (4420), nvme-rdma connected to it through /dev/nvme-fabrics
+N=/sys/kernel/config/nvmet
+nvmeof_bench() {
+	_s=$N/subsystems/oib-bench
+	{ mkdir $_s && w $_s/attr_allow_any_host 1 && mkdir $_s/namespaces/1 &&
+		w $_s/namespaces/1/device_path /dev/ram1 && w $_s/namespaces/1/enable 1 &&
+		mkdir $N/ports/1 && w $N/ports/1/addr_trtype rdma && w $N/ports/1/addr_adrfam ipv4 &&
+		w $N/ports/1/addr_traddr 10.0.0.1 && w $N/ports/1/addr_trsvcid 4420 &&
+		ln -s $_s $N/ports/1/subsystems/oib-bench; } || err "nvmeof: nvmet's configuration"
+	D=
+	if w /dev/nvme-fabrics "transport=rdma,traddr=10.0.0.1,trsvcid=4420,nqn=oib-bench"; then
+		until20 test -b /dev/nvme0n1 && D=/dev/nvme0n1
+	fi
+	if [ -n "$D" ]; then
+		blk_fig nvmeof $D
+		for _c in /sys/class/nvme/nvme*; do w $_c/delete_controller 1; done
+		wait_gone $D || err "nvmeof: the disk stays"
+	else
+		echo "oib-bench: n/a nvmeof all connect_failed" >/dev/kmsg
+	fi
+	rm $N/ports/1/subsystems/oib-bench; rmdir $N/ports/1
+	w $_s/namespaces/1/enable 0; rmdir $_s/namespaces/1 $_s || err "nvmeof: nvmet's configuration stays"
+}
+storage_bench() {
+	srp_bench
+	if [ $rxe = 1 ] && load_extra storage; then
+		grep -q ' /sys/kernel/config ' /proc/mounts || mount -t configfs none /sys/kernel/config
+		intree_srp_bench
+		nvmeof_bench
+		unload_extra
+	else
+		echo "oib-bench: n/a intree_srp all no_rxe0_or_modules" >/dev/kmsg
+		echo "oib-bench: n/a nvmeof all no_rxe0_or_modules" >/dev/kmsg
+	fi
+	blk_fig local /dev/ram0
+}
+# the RAM disks (ram0 local, ram1 nvmet's namespace) written whole once: brd allocates a page at its
+# first write, which is not what its writes are measured for
+loaded brd || insmod $OIB_KO/extra/brd.ko rd_nr=2 rd_size=262144 || err "insmod brd"
+for _d in /dev/ram0 /dev/ram1; do
+	dd if=/dev/zero of=$_d bs=1M count=256 2>/dev/null || err "filling $_d"
+done
 
 i=0
 while [ $i -lt "$rounds" ]; do
 	i=$((i + 1))
+	if [ "$only" = storage ]; then
+		msg "bench: round $i of $rounds: storage alone"
+		storage_bench
+		continue
+	fi
 	msg "bench: round $i of $rounds: in-tree rxe"
 	if [ $rxe = 1 ]; then
 		bench rxe $B/oib_bench_intree.ko stack=rxe addr=10.0.0.1 $both $rargs ||
@@ -244,8 +348,8 @@ while [ $i -lt "$rounds" ]; do
 	[ $rxe = 0 ] || perftest_figs rxe rxe0 10.0.0.1 7340
 	[ $siw = 0 ] || perftest_figs siw siw0 10.0.1.1 7342
 	uvbench_figs
-	msg "bench: round $i of $rounds: storage, oib_srp and a local RAM disk"
-	srp_bench
+	msg "bench: round $i of $rounds: storage: oib_srp, the in-tree SRP, NVMe-oF, a local RAM disk"
+	storage_bench
 done
 
 [ $rxe = 0 ] || rdma link delete rxe0 || err "rdma link delete rxe0"

@@ -6,8 +6,10 @@
 # the RDMA CM.  oib_srp, through an oib_rxe device on the other end in a namespace of its own, logs
 # in with the in-tree grammar (id_ext and ioc_guid ib_srpt's service GUID: rxe0's node GUID): a
 # disk of its size; dd with the data read back; ext4 made, files copied, e2fsck clean, remounted
-# and compared; logout; the configuration removed.  Loads the in-tree modules it needs and unloads
-# them after.  Fails (exit status 4) without oib_srp, iproute2's ip, the in-tree SRP target or e2fsprogs.
+# and compared; a LUN reset; the target port disabled and enabled again (a target reset): oib_srp
+# logs in again and the filesystem serves on, clean; logout; the configuration removed.  Loads the
+# in-tree modules it needs and unloads them after.  Fails (exit status 4) without oib_srp,
+# iproute2's ip, the in-tree SRP target or e2fsprogs.
 . "$OIB_GUEST/lib.sh"
 . "$OIB_GUEST/srp.sh"
 
@@ -42,6 +44,7 @@ lstate_is() {
 	while read -r _a _p _h _s; do [ "$_a $_p" = "10.11.0.1 $P" ] && V=$_s; done <$I/add_target
 	[ "$V" = "$1" ]
 }
+lstate_is_not() { ! lstate_is "$1"; }
 
 t "in-tree rdma_rxe, rdma_cm, ib_srpt loaded" load_extra lio || done_testing
 grep -q ' /sys/kernel/config ' /proc/mounts || mount -t configfs none /sys/kernel/config
@@ -85,6 +88,22 @@ t "unmount" umnt
 t "the filesystem is clean" clean
 t "mount it again" mount_ext4 "$D" $M
 t "the files read back the same" verify /tmp/a
+
+# task management: a LUN reset through the SCSI midlayer is oib_srp's SRP_TSK_MGMT to LIO
+t "a LUN reset succeeds" scsi_reset "$D"
+# the target resets: its port disabled (ib_srpt disconnects every channel and refuses logins),
+# then enabled again; oib_srp holds the commands, logs in again and the filesystem serves on
+t "the target port disabled" w $T/enable 0
+t "oib_srp lost the connection" until20 lstate_is_not live
+t "the target port enabled again" w $T/enable 1
+t "oib_srp logged in again" until20 lstate_is live
+t "more files" files /tmp/b b
+t "copied into it" cp -r /tmp/b $M/
+t "unmount" umnt
+t "the filesystem is clean" clean
+t "mount it again" mount_ext4 "$D" $M
+t "the new files read back the same" verify /tmp/b
+t "and the first ones" verify /tmp/a
 t "unmount" umount $M
 t "log out" w $I/remove_target "dest=$DEST"
 t "the disk went" wait_gone "$D"
@@ -99,7 +118,7 @@ rm $T/lun/lun_0/d
 rmdir $T/lun/lun_0 $T $C/srpt/$PG
 # the fabric's directory holds ib_srpt, the backstore's target_core_mod
 t "the configuration removed" rmdir $C/srpt $R $C/core/rd_mcp_0
-rm -rf /tmp/a /tmp/a.sums /tmp/r /tmp/fsck.out
+rm -rf /tmp/a /tmp/a.sums /tmp/b /tmp/b.sums /tmp/r /tmp/fsck.out
 t "rxe0 goes" rdma link delete rxe0
 ip netns del oibI
 t "deleting the namespace removes uo" wait_gone /sys/class/oib/uo

@@ -3,8 +3,12 @@
  * blkbench: a block device load for make bench (busybox has no fio).  QD threads each keep one
  * direct (O_DIRECT) request of BS bytes in flight on DEV for SECONDS: sequential reads or writes
  * (the threads take the next offset in turn, wrapping at the end of the device) or random reads
- * (offsets aligned to BS, from a seeded generator per thread).
- * Usage: blkbench DEV read|write|randread BS QD SECONDS
+ * (offsets aligned to BS, from a seeded generator per thread), or, untimed, writes the whole device
+ * once (fill).
+ * The data is checked: every 512-byte sector written carries a stamp (its byte offset and a
+ * magic derived from it) and every sector read must carry its own, so fill a device before
+ * reading it.  A wrong stamp is a failure (exit status 1, the offset on stderr).
+ * Usage: blkbench DEV read|write|randread|fill BS QD SECONDS
  * Prints "ops=N bytes=N ns=N": the requests completed, their bytes, the wall time.
  */
 #define _GNU_SOURCE
@@ -13,6 +17,7 @@
 #include <linux/fs.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +28,10 @@
 
 #define MAX_QD 256
 
-enum mode { SEQ_READ, SEQ_WRITE, RAND_READ };
+enum mode { SEQ_READ, SEQ_WRITE, RAND_READ, FILL };
+
+#define SECTOR		512
+#define STAMP_MAGIC	0x6f6962626c6b0000ull	/* "oibblk" */
 
 static const char *dev;
 static enum mode mode;
@@ -48,29 +56,68 @@ static uint64_t next_rand(uint64_t *s)
 	return *s;
 }
 
+static void stamp(uint64_t *buf, uint64_t off)
+{
+	uint64_t i;
+
+	for (i = 0; i < bs / SECTOR; i++, off += SECTOR) {
+		buf[i * SECTOR / 8] = off;
+		buf[i * SECTOR / 8 + 1] = off ^ STAMP_MAGIC;
+	}
+}
+
+/* The offset of the first sector of @buf (read at @off) without its stamp; -1 if none. */
+static int64_t unstamped(const uint64_t *buf, uint64_t off)
+{
+	uint64_t i;
+
+	for (i = 0; i < bs / SECTOR; i++, off += SECTOR)
+		if (buf[i * SECTOR / 8] != off || buf[i * SECTOR / 8 + 1] != (off ^ STAMP_MAGIC))
+			return off;
+	return -1;
+}
+
+/* The next offset, or false when a fill has covered the device. */
+static bool next_off(uint64_t *seed, uint64_t blocks, uint64_t *off)
+{
+	uint64_t n;
+
+	if (mode == RAND_READ) {
+		*off = next_rand(seed) % blocks * bs;
+		return true;
+	}
+	n = atomic_fetch_add(&cursor, 1);
+	*off = n % blocks * bs;
+	return mode != FILL || n < blocks;
+}
+
 static void *worker(void *arg)
 {
 	uint64_t seed = 0x9e3779b97f4a7c15ull * ((uintptr_t)arg + 1), off, blocks = size / bs;
+	bool writes = mode == SEQ_WRITE || mode == FILL;
+	int64_t bad = -1;
 	void *buf;
 	ssize_t n;
 	int fd;
 
-	fd = open(dev, (mode == SEQ_WRITE ? O_WRONLY : O_RDONLY) | O_DIRECT);
+	fd = open(dev, (writes ? O_WRONLY : O_RDONLY) | O_DIRECT);
 	if (fd < 0 || posix_memalign(&buf, 4096, bs)) {
 		perror(dev);
 		atomic_store(&failed, 1);
 		return NULL;
 	}
 	memset(buf, 0x5a, bs);
-	while (now_ns() < deadline_ns && !atomic_load(&failed)) {
-		if (mode == RAND_READ)
-			off = next_rand(&seed) % blocks * bs;
-		else
-			off = atomic_fetch_add(&cursor, 1) % blocks * bs;
-		n = mode == SEQ_WRITE ? pwrite(fd, buf, bs, off) : pread(fd, buf, bs, off);
-		if (n != (ssize_t)bs) {
-			fprintf(stderr, "%s: %s at %llu: %s\n", dev,
-				mode == SEQ_WRITE ? "write" : "read", (unsigned long long)off,
+	while ((mode == FILL || now_ns() < deadline_ns) && !atomic_load(&failed) &&
+	       next_off(&seed, blocks, &off)) {
+		if (writes)
+			stamp(buf, off);
+		n = writes ? pwrite(fd, buf, bs, off) : pread(fd, buf, bs, off);
+		if (n == (ssize_t)bs && !writes)
+			bad = unstamped(buf, off);
+		if (n != (ssize_t)bs || bad >= 0) {
+			fprintf(stderr, "%s: %s at %llu: %s\n", dev, writes ? "write" : "read",
+				(unsigned long long)(bad >= 0 ? (uint64_t)bad : off),
+				bad >= 0 ? "not the data written there" :
 				n < 0 ? strerror(errno) : "short");
 			atomic_store(&failed, 1);
 			break;
@@ -90,12 +137,12 @@ int main(int argc, char **argv)
 	int fd;
 
 	if (argc != 6) {
-		fprintf(stderr, "usage: blkbench DEV read|write|randread BS QD SECONDS\n");
+		fprintf(stderr, "usage: blkbench DEV read|write|randread|fill BS QD SECONDS\n");
 		return 2;
 	}
 	dev = argv[1];
 	mode = !strcmp(argv[2], "write") ? SEQ_WRITE : !strcmp(argv[2], "randread") ? RAND_READ :
-	       SEQ_READ;
+	       !strcmp(argv[2], "fill") ? FILL : SEQ_READ;
 	bs = strtoull(argv[3], NULL, 0);
 	qd = strtol(argv[4], NULL, 0);
 	secs = strtol(argv[5], NULL, 0);
@@ -105,7 +152,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	close(fd);
-	if (!bs || bs % 512 || bs > size || qd < 1 || qd > MAX_QD || secs < 1) {
+	if (!bs || bs % SECTOR || bs > size || qd < 1 || qd > MAX_QD ||
+	    (mode != FILL && secs < 1)) {
 		fprintf(stderr, "blkbench: bad BS, QD or SECONDS\n");
 		return 2;
 	}

@@ -121,10 +121,17 @@ static int srp_objects(struct srp_ch *ch)
 	return ret;
 }
 
-/* Channel 0 logs in SINGLE (the target ends what it had of us), the others MULTI. */
+/*
+ * Channel 0 logs in SINGLE (the target ends what it had of us), the others MULTI; each asks for
+ * immediate data when the host's IUs have room for some (SRP_IMM_OFFSET and a block after it).
+ */
 static u8 srp_ch_login_flags(struct srp_ch *ch)
 {
-	return ch->idx ? OIB_SRP_MULTICHAN_MULTI : OIB_SRP_MULTICHAN_SINGLE;
+	u8 flags = ch->idx ? OIB_SRP_MULTICHAN_MULTI : OIB_SRP_MULTICHAN_SINGLE;
+
+	if (ch->h->it_iu_len >= SRP_IMM_OFFSET + SECTOR_SIZE)
+		flags |= OIB_SRP_IMMED_REQUESTED;
+	return flags;
 }
 
 static int srp_connect(struct srp_ch *ch)
@@ -132,7 +139,7 @@ static int srp_connect(struct srp_ch *ch)
 	struct oib_srp_login l = {
 		.tag = 1 + ch->idx, .it_iu_len = ch->h->it_iu_len,
 		.buf_fmt = OIB_SRP_BUF_FMT_DIRECT | OIB_SRP_BUF_FMT_INDIRECT,
-		.flags = srp_ch_login_flags(ch),
+		.flags = srp_ch_login_flags(ch), .imm_data_offset = SRP_IMM_OFFSET,
 	};
 	u8 pdata[sizeof(struct oib_srp_login_req_rdma)];
 	struct oib_cma_conn_param p = {
@@ -162,7 +169,7 @@ int srp_login_rsp_check(u8 req_flags, u32 it_iu_len, const struct oib_srp_login_
 	if (a->max_ti_iu_len > SRP_RECV_LEN || a->max_it_iu_len < it_iu_len ||
 	    !(a->buf_fmt & OIB_SRP_BUF_FMT_INDIRECT) || a->req_lim_delta < 2)
 		return -EPROTO;
-	if (req_flags == OIB_SRP_MULTICHAN_MULTI)
+	if ((req_flags & 3) == OIB_SRP_MULTICHAN_MULTI)
 		return result == OIB_SRP_LOGIN_RSP_MULTICHAN_MAINTAINED ? 0 : -EPROTO;
 	return result == OIB_SRP_LOGIN_RSP_MULTICHAN_NO_CHAN ||
 	       result == OIB_SRP_LOGIN_RSP_MULTICHAN_TERMINATED ? 0 : -EPROTO;
@@ -185,6 +192,8 @@ static int srp_logged_in(struct srp_ch *ch, const struct oib_cma_conn_param *p)
 	spin_lock_irqsave(&ch->lock, flags);
 	ch->credits = a.req_lim_delta;
 	ch->live = true;
+	ch->imm = (srp_ch_login_flags(ch) & OIB_SRP_IMMED_REQUESTED) &&
+		  (a.flags & OIB_SRP_LOGIN_RSP_IMMED_SUPP);
 	ch->cred_busy = false;	/* a new QP: no CRED_RSP of ours on it */
 	ch->stats.outstanding = 0;
 	ch->stats.max_credits = max_t(u32, ch->stats.max_credits, ch->credits);

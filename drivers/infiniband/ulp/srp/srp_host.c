@@ -85,12 +85,11 @@ static struct scsi_host_template srp_template = {
 
 void srp_host_free(struct srp_host *h)
 {
-	u32 c, i;
+	u32 c;
 
 	for (c = 0; h->ch && c < SRP_MAX_CH; c++) {
-		for (i = 0; i < SRP_NRECV; i++)
-			kfree(h->ch[c].recv[i].buf);
-		kfree(h->ch[c].cmd_iu);
+		kvfree(h->ch[c].recv_bufs);
+		kvfree(h->ch[c].cmd_iu);
 	}
 	kfree(h->ch);
 	scsi_host_put(h->shost);
@@ -104,12 +103,12 @@ int srp_ch_alloc_bufs(struct srp_ch *ch)
 
 	if (ch->cmd_iu)
 		return 0;
-	for (i = 0; i < SRP_NRECV; i++) {
-		ch->recv[i].buf = kmalloc(SRP_RECV_LEN, GFP_KERNEL);
-		if (!ch->recv[i].buf)
-			return -ENOMEM;
-	}
-	ch->cmd_iu = kcalloc(SRP_MAX_QUEUE, SRP_IT_IU_LEN, GFP_KERNEL);
+	ch->recv_bufs = kvmalloc_array(SRP_NRECV, SRP_RECV_LEN, GFP_KERNEL);
+	if (!ch->recv_bufs)
+		return -ENOMEM;
+	for (i = 0; i < SRP_NRECV; i++)
+		ch->recv[i].buf = ch->recv_bufs + i * SRP_RECV_LEN;
+	ch->cmd_iu = kvcalloc(SRP_MAX_QUEUE, SRP_IT_IU_LEN, GFP_KERNEL);
 	return ch->cmd_iu ? 0 : -ENOMEM;
 }
 
@@ -175,6 +174,7 @@ struct srp_host_stats srp_host_get_stats(struct srp_host *h)
 		st.remote_inv += c.remote_inv;
 		st.local_inv += c.local_inv;
 		st.cmds += c.cmds;
+		st.imm += c.imm;
 		st.t_logouts += c.t_logouts;
 		st.cred_reqs += c.cred_reqs;
 		if (!i)

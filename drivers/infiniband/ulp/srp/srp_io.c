@@ -2,7 +2,9 @@
 /*
  * The initiator's I/O.  A command takes a credit (one stays back for task management; none
  * left: the midlayer retries), registers its scatterlist with the fast-registration MR of its
- * tag, and goes as an SRP_CMD with one direct descriptor.  Its SRP_RSP gives the credits back,
+ * tag, and goes as an SRP_CMD with its descriptors; or, a write whose data fits the IU when
+ * the target takes immediate data, with the data copied into the IU (SRP-2), no MR and no
+ * RDMA READ of the target's.  Its SRP_RSP gives the credits back,
  * the status, sense data and residual; the MR is invalid before the command is completed (the
  * response a SEND with invalidate of its key, or a LOCAL_INV after it), so the target can no
  * longer reach the memory the midlayer gets back.
@@ -62,8 +64,10 @@ int srp_post(struct srp_ch *ch, const struct oib_send_wr *wr, int keep, struct s
 		ch->stats.outstanding++;
 		ch->stats.max_outstanding = max(ch->stats.max_outstanding, ch->stats.outstanding);
 	}
-	if (!ret && req)
+	if (!ret && req) {
 		ch->stats.cmds++;
+		ch->stats.imm += !!req->info.imm_off;
+	}
 	spin_unlock_irqrestore(&ch->lock, flags);
 	return ret;
 }
@@ -154,8 +158,16 @@ static int srp_map(struct srp_req *req, struct oib_send_wr *reg, u32 idx)
 	return 0;
 }
 
+/* A write that goes as immediate data on @ch: its data is at SRP_IMM_OFFSET of the IU. */
+static bool srp_imm(struct srp_ch *ch, struct scsi_cmnd *cmd)
+{
+	return ch->imm && cmd->sc_data_direction == DMA_TO_DEVICE && scsi_bufflen(cmd) &&
+	       scsi_bufflen(cmd) <= ch->h->it_iu_len - SRP_IMM_OFFSET;
+}
+
 /*
- * Pack and post @cmd on @ch (REG_MR first if it has data); -EINVAL: it cannot go at all.  In an
+ * Pack and post @cmd on @ch (REG_MR first if its data is not immediate); -EINVAL: it cannot go
+ * at all.  In an
  * RCU read-side section begun while live: the channel's MRs and PD stay until it ends.
  */
 static int srp_send_cmd(struct srp_ch *ch, struct scsi_cmnd *cmd, struct srp_req *req, u32 tag)
@@ -178,10 +190,19 @@ static int srp_send_cmd(struct srp_ch *ch, struct scsi_cmnd *cmd, struct srp_req
 	req->info.tag = tag;
 	req->info.lun = cmd->device->lun;
 	memcpy(req->info.cdb, cmd->cmnd, cmd->cmd_len);
-	if (scsi_sg_count(cmd) && srp_map(req, &reg, idx))
+	if (srp_imm(ch, cmd)) {
+		req->info.dir = OIB_SRP_DATA_OUT;
+		req->info.imm_off = SRP_IMM_OFFSET;
+		req->info.data_len = scsi_bufflen(cmd);
+	} else if (scsi_sg_count(cmd) && srp_map(req, &reg, idx)) {
 		return -EINVAL;
+	}
 	len = oib_srp_pack_cmd(iu, ch->h->it_iu_len, &req->info);
 	if (len < 0)
+		return -EINVAL;
+	if (req->info.imm_off &&
+	    sg_copy_to_buffer(scsi_sglist(cmd), scsi_sg_count(cmd), iu + SRP_IMM_OFFSET,
+			      req->info.data_len) != req->info.data_len)
 		return -EINVAL;
 	sge.length = len;
 	send.sg_list = &sge;

@@ -20,8 +20,11 @@
 #include <oib/kunit/srp.h>
 
 #define SRP_NRECV		64	/* receives: more than the target can answer at once */
-#define SRP_RECV_LEN		1024	/* the largest IU we take (LOGIN_RSP max_ti_iu_len) */
-#define SRP_IT_IU_LEN		1024	/* the largest we send: 32 descriptors fit */
+#define SRP_IMM_OFFSET		OIB_SRP_MIN_IMM_OFFSET	/* immediate data: where it starts */
+#define SRP_IMM_MAX		8192	/* immediate data at most (the in-tree ib_srp's default) */
+#define SRP_IT_IU_LEN		(SRP_IMM_OFFSET + SRP_IMM_MAX)	/* the largest IU we send */
+/* The largest IU we take (LOGIN_RSP max_ti_iu_len): targets answer with our IU length. */
+#define SRP_RECV_LEN		SRP_IT_IU_LEN
 #define SRP_MAX_QUEUE		62	/* commands at once (the target's credits less one) */
 #define SRP_MAX_PAGES		128	/* one fast-registration MR per command: 512 KiB */
 #define SRP_SQ_SIZE		(3 * SRP_MAX_QUEUE + 4)	/* REG_MR, SEND, LOCAL_INV; task mgmt */
@@ -37,7 +40,7 @@ struct srp_ch;
 struct srp_recv {
 	struct oib_cqe cqe;
 	struct srp_ch *ch;
-	u8 *buf;			/* SRP_RECV_LEN bytes */
+	u8 *buf;			/* SRP_RECV_LEN bytes of srp_ch.recv_bufs */
 };
 
 /*
@@ -54,6 +57,7 @@ struct srp_ch {
 	/* @live, @credits, @cred_busy, @stats, posting on the QP, its srp_req.inflight */
 	spinlock_t lock;
 	bool live;			/* posting allowed: logged in, not yet being released */
+	bool imm;			/* the target takes immediate data (this login's answer) */
 	int credits;			/* requests the target takes now on this channel */
 	bool cred_busy;			/* @cred_rsp posted, its send not completed */
 	u8 cred_rsp[sizeof(struct oib_srp_tag_iu)];	/* the SRP_CRED_RSP we answer with */
@@ -62,6 +66,7 @@ struct srp_ch {
 	struct srp_recv recv[SRP_NRECV];
 	struct oib_mr *mr[SRP_MAX_QUEUE];	/* by blk-mq tag (tags are per hardware queue) */
 	u8 *cmd_iu;			/* SRP_MAX_QUEUE IUs of SRP_IT_IU_LEN */
+	u8 *recv_bufs;			/* SRP_NRECV receive buffers of SRP_RECV_LEN */
 };
 
 /* A command's context (scsi_cmd_priv()). */

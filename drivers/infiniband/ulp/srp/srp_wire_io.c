@@ -55,7 +55,7 @@ static void srp_get_buf(struct oib_srp_buf *b, const struct oib_srp_direct_buf *
 /* Immediate data: data-out, no descriptor, within an IU's 16-bit offset and 32-bit length. */
 static int srp_cmd_imm_len(const struct oib_srp_cmd_info *c)
 {
-	if (c->dir != OIB_SRP_DATA_OUT || c->nbufs || !c->data_len || !c->imm ||
+	if (c->dir != OIB_SRP_DATA_OUT || c->nbufs || !c->data_len ||
 	    c->imm_off < OIB_SRP_MIN_IMM_OFFSET || c->imm_off > U16_MAX ||
 	    c->data_len > INT_MAX - c->imm_off)
 		return -EINVAL;
@@ -122,7 +122,8 @@ int oib_srp_pack_cmd(void *iu, size_t max, struct oib_srp_cmd_info *c)
 	memcpy(cmd->cdb, c->cdb, sizeof(cmd->cdb));
 	if (c->imm_off) {
 		((struct oib_srp_imm_buf *)cmd->add_data)->len = cpu_to_be32(c->data_len);
-		memcpy((u8 *)iu + c->imm_off, c->imm, c->data_len);
+		if (c->imm)
+			memcpy((u8 *)iu + c->imm_off, c->imm, c->data_len);
 		cmd->buf_fmt = OIB_SRP_DESC_IMM << 4;
 		return len;
 	}
