@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/* The drop-in libibverbs: queue pairs and shared receive queues. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ibvc.h"
+
+IBVC_ASSERT_SAME(OIBV_QPS_RESET, IBV_QPS_RESET);
+IBVC_ASSERT_SAME(OIBV_QPS_INIT, IBV_QPS_INIT);
+IBVC_ASSERT_SAME(OIBV_QPS_RTR, IBV_QPS_RTR);
+IBVC_ASSERT_SAME(OIBV_QPS_RTS, IBV_QPS_RTS);
+IBVC_ASSERT_SAME(OIBV_QPS_SQD, IBV_QPS_SQD);
+IBVC_ASSERT_SAME(OIBV_QPS_SQE, IBV_QPS_SQE);
+IBVC_ASSERT_SAME(OIBV_QPS_ERR, IBV_QPS_ERR);
+IBVC_ASSERT_SAME(OIBV_MTU_256, IBV_MTU_256);
+IBVC_ASSERT_SAME(OIBV_MTU_4096, IBV_MTU_4096);
+
+/* The attribute mask bits oib takes; liboibv's bits are libibverbs's (asserted below). */
+#define IBVC_QP_MASK (IBV_QP_STATE | IBV_QP_ACCESS_FLAGS | IBV_QP_PKEY_INDEX | IBV_QP_PORT | \
+		      IBV_QP_QKEY | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_TIMEOUT | \
+		      IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_RQ_PSN | \
+		      IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER | IBV_QP_SQ_PSN | \
+		      IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_DEST_QPN)
+IBVC_ASSERT_SAME(OIBV_QP_STATE, IBV_QP_STATE);
+IBVC_ASSERT_SAME(OIBV_QP_ACCESS_FLAGS, IBV_QP_ACCESS_FLAGS);
+IBVC_ASSERT_SAME(OIBV_QP_PKEY_INDEX, IBV_QP_PKEY_INDEX);
+IBVC_ASSERT_SAME(OIBV_QP_PORT, IBV_QP_PORT);
+IBVC_ASSERT_SAME(OIBV_QP_QKEY, IBV_QP_QKEY);
+IBVC_ASSERT_SAME(OIBV_QP_AV, IBV_QP_AV);
+IBVC_ASSERT_SAME(OIBV_QP_PATH_MTU, IBV_QP_PATH_MTU);
+IBVC_ASSERT_SAME(OIBV_QP_TIMEOUT, IBV_QP_TIMEOUT);
+IBVC_ASSERT_SAME(OIBV_QP_RETRY_CNT, IBV_QP_RETRY_CNT);
+IBVC_ASSERT_SAME(OIBV_QP_RNR_RETRY, IBV_QP_RNR_RETRY);
+IBVC_ASSERT_SAME(OIBV_QP_RQ_PSN, IBV_QP_RQ_PSN);
+IBVC_ASSERT_SAME(OIBV_QP_MAX_QP_RD_ATOMIC, IBV_QP_MAX_QP_RD_ATOMIC);
+IBVC_ASSERT_SAME(OIBV_QP_MIN_RNR_TIMER, IBV_QP_MIN_RNR_TIMER);
+IBVC_ASSERT_SAME(OIBV_QP_SQ_PSN, IBV_QP_SQ_PSN);
+IBVC_ASSERT_SAME(OIBV_QP_MAX_DEST_RD_ATOMIC, IBV_QP_MAX_DEST_RD_ATOMIC);
+IBVC_ASSERT_SAME(OIBV_QP_DEST_QPN, IBV_QP_DEST_QPN);
+IBVC_ASSERT_SAME(OIBV_ACCESS_LOCAL_WRITE, IBV_ACCESS_LOCAL_WRITE);
+IBVC_ASSERT_SAME(OIBV_ACCESS_REMOTE_WRITE, IBV_ACCESS_REMOTE_WRITE);
+IBVC_ASSERT_SAME(OIBV_ACCESS_REMOTE_READ, IBV_ACCESS_REMOTE_READ);
+IBVC_ASSERT_SAME(OIBV_ACCESS_REMOTE_ATOMIC, IBV_ACCESS_REMOTE_ATOMIC);
+
+/* RC, UC and UD; the other types libibverbs knows oib lacks (EOPNOTSUPP), the rest EINVAL */
+static int ibvc_qp_type(enum ibv_qp_type t, enum oibv_qp_type *o)
+{
+	switch (t) {
+	case IBV_QPT_RC:
+		*o = OIBV_QPT_RC;
+		return 0;
+	case IBV_QPT_UC:
+		*o = OIBV_QPT_UC;
+		return 0;
+	case IBV_QPT_UD:
+		*o = OIBV_QPT_UD;
+		return 0;
+	case IBV_QPT_RAW_PACKET:
+	case IBV_QPT_XRC_SEND:
+	case IBV_QPT_XRC_RECV:
+	case IBV_QPT_DRIVER:
+		return EOPNOTSUPP;
+	default:
+		return EINVAL;
+	}
+}
+
+static int ibvc_qp_init_ok(struct ibv_pd *pd, const struct ibv_qp_init_attr *a)
+{
+	return a->send_cq && a->send_cq->context == pd->context &&
+	       (a->srq || (a->recv_cq && a->recv_cq->context == pd->context)) &&
+	       (!a->srq || a->srq->context == pd->context);
+}
+
+_Static_assert(sizeof(struct oibv_qp_cap) == sizeof(struct ibv_qp_cap), "qp cap");
+
+IBVC_EXPORT struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
+{
+	struct oibv_qp_init_attr oa = { 0 };
+	struct ibvc_qp *q;
+	int ret;
+
+	/* oib_uverbs takes no inline data (post.c): a QP asking for it is EINVAL */
+	if (!pd || !attr || !ibvc_qp_init_ok(pd, attr) || attr->cap.max_inline_data) {
+		errno = EINVAL;
+		return NULL;
+	}
+	ret = ibvc_qp_type(attr->qp_type, &oa.qp_type);
+	if (ret) {
+		errno = ret;
+		return NULL;
+	}
+	q = calloc(1, sizeof(*q));
+	if (!q)
+		return NULL;
+	oa.qp_context = q;
+	oa.send_cq = IBVC(cq, attr->send_cq)->o;
+	oa.recv_cq = attr->recv_cq ? IBVC(cq, attr->recv_cq)->o : NULL;
+	oa.srq = attr->srq ? IBVC(srq, attr->srq)->o : NULL;
+	oa.sq_sig_all = attr->sq_sig_all;
+	memcpy(&oa.cap, &attr->cap, sizeof(oa.cap));
+	q->o = oibv_create_qp(IBVC(pd, pd)->o, &oa);
+	if (!q->o) {
+		free(q);
+		return NULL;
+	}
+	memcpy(&attr->cap, &oa.cap, sizeof(attr->cap));
+	attr->cap.max_inline_data = 0;
+	q->qp = (struct ibv_qp){
+		.context = pd->context, .qp_context = attr->qp_context, .pd = pd,
+		.send_cq = attr->send_cq, .recv_cq = attr->recv_cq, .srq = attr->srq,
+		.handle = q->o->handle, .qp_num = q->o->qp_num, .state = IBV_QPS_RESET,
+		.qp_type = attr->qp_type,
+	};
+	pthread_mutex_init(&q->qp.mutex, NULL);
+	pthread_cond_init(&q->qp.cond, NULL);
+	return &q->qp;
+}
+
+IBVC_EXPORT int ibv_destroy_qp(struct ibv_qp *qp)
+{
+	int ret;
+
+	if (!qp)
+		return EINVAL;
+	ret = oibv_destroy_qp(IBVC(qp, qp)->o);
+	if (ret)
+		return ret;
+	pthread_mutex_destroy(&qp->mutex);
+	pthread_cond_destroy(&qp->cond);
+	free(qp);
+	return 0;
+}
+
+/* Attributes oib lacks (an alternate path, a rate limit, ...) are EINVAL, as a device says. */
+IBVC_EXPORT int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)
+{
+	struct oibv_qp_attr o;
+	int ret;
+
+	if (!qp || !attr || (attr_mask & ~IBVC_QP_MASK) ||
+	    ((attr_mask & IBV_QP_AV) && !ibvc_ah_attr_ok(&attr->ah_attr)))
+		return EINVAL;
+	o = (struct oibv_qp_attr){
+		.qp_state = (enum oibv_qp_state)attr->qp_state,
+		.path_mtu = (enum oibv_mtu)attr->path_mtu, .rq_psn = attr->rq_psn,
+		.sq_psn = attr->sq_psn, .dest_qp_num = attr->dest_qp_num, .qkey = attr->qkey,
+		.qp_access_flags = attr->qp_access_flags, .pkey_index = attr->pkey_index,
+		.max_rd_atomic = attr->max_rd_atomic,
+		.max_dest_rd_atomic = attr->max_dest_rd_atomic,
+		.min_rnr_timer = attr->min_rnr_timer, .port_num = attr->port_num,
+		.timeout = attr->timeout, .retry_cnt = attr->retry_cnt,
+		.rnr_retry = attr->rnr_retry,
+	};
+	ibvc_ah_attr_to(&o.ah_attr, &attr->ah_attr);
+	ret = oibv_modify_qp(IBVC(qp, qp)->o, &o, attr_mask);
+	if (!ret && (attr_mask & IBV_QP_STATE))
+		qp->state = attr->qp_state;
+	return ret;
+}
+
+static void ibvc_ah_attr_from(struct ibv_ah_attr *a, const struct oibv_ah_attr *o)
+{
+	memset(a, 0, sizeof(*a));
+	memcpy(a->grh.dgid.raw, o->grh.dgid.raw, sizeof(a->grh.dgid.raw));
+	a->grh.flow_label = o->grh.flow_label;
+	a->grh.sgid_index = o->grh.sgid_index;
+	a->grh.hop_limit = o->grh.hop_limit;
+	a->grh.traffic_class = o->grh.traffic_class;
+	a->dlid = o->dlid;
+	a->sl = o->sl;
+	a->is_global = o->is_global;
+	a->port_num = o->port_num;
+}
+
+/* Every attribute is answered whatever the mask asks, as libibverbs allows. */
+IBVC_EXPORT int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask,
+			     struct ibv_qp_init_attr *init_attr)
+{
+	struct oibv_qp_init_attr oi;
+	struct oibv_qp_attr o;
+	int ret;
+
+	if (!qp || !attr || !init_attr)
+		return EINVAL;
+	ret = oibv_query_qp(IBVC(qp, qp)->o, &o, attr_mask & IBVC_QP_MASK, &oi);
+	if (ret)
+		return ret;
+	memset(attr, 0, sizeof(*attr));
+	attr->qp_state = (enum ibv_qp_state)o.qp_state;
+	attr->cur_qp_state = attr->qp_state;
+	attr->path_mtu = (enum ibv_mtu)o.path_mtu;
+	attr->path_mig_state = IBV_MIG_MIGRATED;
+	attr->qkey = o.qkey;
+	attr->rq_psn = o.rq_psn;
+	attr->sq_psn = o.sq_psn;
+	attr->dest_qp_num = o.dest_qp_num;
+	attr->qp_access_flags = o.qp_access_flags;
+	memcpy(&attr->cap, &oi.cap, sizeof(attr->cap));
+	attr->cap.max_inline_data = 0;
+	ibvc_ah_attr_from(&attr->ah_attr, &o.ah_attr);
+	attr->pkey_index = o.pkey_index;
+	attr->max_rd_atomic = o.max_rd_atomic;
+	attr->max_dest_rd_atomic = o.max_dest_rd_atomic;
+	attr->min_rnr_timer = o.min_rnr_timer;
+	attr->port_num = o.port_num;
+	attr->timeout = o.timeout;
+	attr->retry_cnt = o.retry_cnt;
+	attr->rnr_retry = o.rnr_retry;
+	*init_attr = (struct ibv_qp_init_attr){
+		.qp_context = qp->qp_context, .send_cq = qp->send_cq, .recv_cq = qp->recv_cq,
+		.srq = qp->srq, .qp_type = qp->qp_type, .sq_sig_all = oi.sq_sig_all,
+	};
+	init_attr->cap = attr->cap;
+	qp->state = attr->qp_state;
+	return 0;
+}
+
+/* No extended QPs (ibv_create_qp_ex is EOPNOTSUPP): no QP has the ibv_wr_* interface. */
+IBVC_EXPORT struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)
+{
+	(void)qp;
+	return NULL;
+}
+
+IBVC_EXPORT int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op, uint32_t flags)
+{
+	(void)qp; (void)op; (void)flags;
+	return 0;
+}
+
+IBVC_EXPORT int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
+{
+	(void)gid; (void)lid;
+	return qp ? EOPNOTSUPP : EINVAL;
+}
+
+IBVC_EXPORT int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
+{
+	(void)gid; (void)lid;
+	return qp ? EOPNOTSUPP : EINVAL;
+}
+
+IBVC_EXPORT struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *attr)
+{
+	struct oibv_srq_init_attr oa;
+	struct ibvc_srq *s;
+
+	if (!pd || !attr) {
+		errno = EINVAL;
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	oa.srq_context = s;
+	oa.attr = (struct oibv_srq_attr){
+		.max_wr = attr->attr.max_wr, .max_sge = attr->attr.max_sge,
+		.srq_limit = attr->attr.srq_limit,
+	};
+	s->o = oibv_create_srq(IBVC(pd, pd)->o, &oa);
+	if (!s->o) {
+		free(s);
+		return NULL;
+	}
+	attr->attr.max_wr = oa.attr.max_wr;
+	attr->attr.max_sge = oa.attr.max_sge;
+	s->srq.context = pd->context;
+	s->srq.srq_context = attr->srq_context;
+	s->srq.pd = pd;
+	s->srq.handle = s->o->handle;
+	pthread_mutex_init(&s->srq.mutex, NULL);
+	pthread_cond_init(&s->srq.cond, NULL);
+	return &s->srq;
+}
+
+IBVC_EXPORT int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr, int attr_mask)
+{
+	struct oibv_srq_attr o;
+
+	if (!srq || !attr || (attr_mask & ~(IBV_SRQ_MAX_WR | IBV_SRQ_LIMIT)))
+		return EINVAL;
+	o = (struct oibv_srq_attr){
+		.max_wr = attr->max_wr, .max_sge = attr->max_sge, .srq_limit = attr->srq_limit,
+	};
+	return oibv_modify_srq(IBVC(srq, srq)->o, &o, attr_mask);
+}
+
+IBVC_EXPORT int ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr)
+{
+	struct oibv_srq_attr o;
+	int ret;
+
+	if (!srq || !attr)
+		return EINVAL;
+	ret = oibv_query_srq(IBVC(srq, srq)->o, &o);
+	if (!ret)
+		*attr = (struct ibv_srq_attr){
+			.max_wr = o.max_wr, .max_sge = o.max_sge, .srq_limit = o.srq_limit,
+		};
+	return ret;
+}
+
+IBVC_EXPORT int ibv_destroy_srq(struct ibv_srq *srq)
+{
+	int ret;
+
+	if (!srq)
+		return EINVAL;
+	ret = oibv_destroy_srq(IBVC(srq, srq)->o);
+	if (ret)
+		return ret;
+	pthread_mutex_destroy(&srq->mutex);
+	pthread_cond_destroy(&srq->cond);
+	free(srq);
+	return 0;
+}
