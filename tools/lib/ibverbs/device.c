@@ -186,6 +186,11 @@ IBVC_EXPORT struct ibv_context *ibv_open_device(struct ibv_device *device)
 	c->vctx.sz = sizeof(c->vctx);
 	c->vctx.query_port = ibvc_query_port;
 	c->vctx.query_device_ex = ibvc_query_device_ex;
+	c->vctx.open_xrcd = ibvc_open_xrcd;
+	c->vctx.close_xrcd = ibvc_close_xrcd;
+	c->vctx.create_srq_ex = ibvc_create_srq_ex;
+	c->vctx.get_srq_num = ibvc_get_srq_num;
+	c->vctx.create_qp_ex = ibvc_create_qp_ex;
 	ctx = &c->vctx.context;
 	ctx->device = device;
 	ctx->cmd_fd = c->o->cmd_fd;

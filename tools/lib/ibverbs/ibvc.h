@@ -56,6 +56,11 @@ struct ibvc_srq {
 	struct oibv_srq *o;
 };
 
+struct ibvc_xrcd {
+	struct ibv_xrcd xrcd;
+	struct oibv_xrcd *o;
+};
+
 struct ibvc_ah {
 	struct ibv_ah ah;
 	struct oibv_ah *o;
@@ -84,6 +89,16 @@ int ibvc_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr
 int ibvc_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr);
 int ibvc_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr);
 /* qp.c */
+struct ibv_qp *ibvc_create_qp(struct ibv_context *ctx, struct ibv_pd *pd,
+			      struct ibv_qp_init_attr *attr, struct ibv_xrcd *xrcd);
+struct ibv_srq *ibvc_srq_new(struct ibv_pd *pd, struct ibv_srq_init_attr *attr,
+			     struct ibv_xrcd *xrcd, struct ibv_cq *cq);
+/* xrc.c: the verbs_context's XRC ops */
+struct ibv_xrcd *ibvc_open_xrcd(struct ibv_context *ctx, struct ibv_xrcd_init_attr *attr);
+int ibvc_close_xrcd(struct ibv_xrcd *xrcd);
+struct ibv_srq *ibvc_create_srq_ex(struct ibv_context *ctx, struct ibv_srq_init_attr_ex *attr);
+int ibvc_get_srq_num(struct ibv_srq *srq, uint32_t *srq_num);
+struct ibv_qp *ibvc_create_qp_ex(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *attr);
 void ibvc_ah_attr_to(struct oibv_ah_attr *o, const struct ibv_ah_attr *a);
 int ibvc_ah_attr_ok(const struct ibv_ah_attr *a);
 

@@ -44,6 +44,8 @@ static int ibvc_send_wr(struct oibv_send_wr *o, const struct ibv_send_wr *w, enu
 		.opcode = (enum oibv_wr_opcode)w->opcode, .send_flags = w->send_flags,
 		.imm_data = w->imm_data,
 	};
+	if (t == IBV_QPT_XRC_SEND)
+		o->xrc_remote_srq_num = w->qp_type.xrc.remote_srqn;
 	if (t == IBV_QPT_UD) {
 		o->wr.ud.ah = IBVC(ah, w->wr.ud.ah)->o;
 		o->wr.ud.remote_qpn = w->wr.ud.remote_qpn;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /* The drop-in libibverbs: queue pairs and shared receive queues. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ibvc.h"
@@ -42,7 +43,7 @@ IBVC_ASSERT_SAME(OIBV_ACCESS_REMOTE_WRITE, IBV_ACCESS_REMOTE_WRITE);
 IBVC_ASSERT_SAME(OIBV_ACCESS_REMOTE_READ, IBV_ACCESS_REMOTE_READ);
 IBVC_ASSERT_SAME(OIBV_ACCESS_REMOTE_ATOMIC, IBV_ACCESS_REMOTE_ATOMIC);
 
-/* RC, UC and UD; the other types libibverbs knows oib lacks (EOPNOTSUPP), the rest EINVAL */
+/* RC, UC, UD and XRC's two; the other types libibverbs knows oib lacks (EOPNOTSUPP) */
 static int ibvc_qp_type(enum ibv_qp_type t, enum oibv_qp_type *o)
 {
 	switch (t) {
@@ -55,9 +56,13 @@ static int ibvc_qp_type(enum ibv_qp_type t, enum oibv_qp_type *o)
 	case IBV_QPT_UD:
 		*o = OIBV_QPT_UD;
 		return 0;
-	case IBV_QPT_RAW_PACKET:
 	case IBV_QPT_XRC_SEND:
+		*o = OIBV_QPT_XRC;
+		return 0;
 	case IBV_QPT_XRC_RECV:
+		*o = OIBV_QPT_XRC_RECV;
+		return 0;
+	case IBV_QPT_RAW_PACKET:
 	case IBV_QPT_DRIVER:
 		return EOPNOTSUPP;
 	default:
@@ -65,23 +70,43 @@ static int ibvc_qp_type(enum ibv_qp_type t, enum oibv_qp_type *o)
 	}
 }
 
-static int ibvc_qp_init_ok(struct ibv_pd *pd, const struct ibv_qp_init_attr *a)
+static bool ibvc_cq_of(const struct ibv_cq *cq, const struct ibv_context *ctx)
 {
-	return a->send_cq && a->send_cq->context == pd->context &&
-	       (a->srq || (a->recv_cq && a->recv_cq->context == pd->context)) &&
-	       (!a->srq || a->srq->context == pd->context);
+	return cq && cq->context == ctx;
+}
+
+/*
+ * The objects @a names belong to @ctx, as its type wants them: an XRC target names its domain
+ * only (@xrcd), an XRC initiator a send CQ only; the others a send CQ and a receive CQ, an SRQ
+ * or not.  oib_uverbs takes no inline data (post.c): a QP asking for it is refused.
+ */
+static bool ibvc_qp_init_ok(struct ibv_context *ctx, struct ibv_pd *pd,
+			    const struct ibv_qp_init_attr *a, struct ibv_xrcd *xrcd)
+{
+	if (a->cap.max_inline_data || (pd && pd->context != ctx))
+		return false;
+	switch (a->qp_type) {
+	case IBV_QPT_XRC_RECV:
+		return xrcd && xrcd->context == ctx && !a->send_cq && !a->recv_cq && !a->srq;
+	case IBV_QPT_XRC_SEND:
+		return pd && ibvc_cq_of(a->send_cq, ctx) && !a->recv_cq && !a->srq;
+	default:
+		return pd && ibvc_cq_of(a->send_cq, ctx) && ibvc_cq_of(a->recv_cq, ctx) &&
+		       (!a->srq || a->srq->context == ctx);
+	}
 }
 
 _Static_assert(sizeof(struct oibv_qp_cap) == sizeof(struct ibv_qp_cap), "qp cap");
 
-IBVC_EXPORT struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
+/* A QP on @pd, or (an XRC target) of @xrcd; attr->cap gets what was granted. */
+struct ibv_qp *ibvc_create_qp(struct ibv_context *ctx, struct ibv_pd *pd,
+			      struct ibv_qp_init_attr *attr, struct ibv_xrcd *xrcd)
 {
 	struct oibv_qp_init_attr oa = { 0 };
 	struct ibvc_qp *q;
 	int ret;
 
-	/* oib_uverbs takes no inline data (post.c): a QP asking for it is EINVAL */
-	if (!pd || !attr || !ibvc_qp_init_ok(pd, attr) || attr->cap.max_inline_data) {
+	if (!ctx || !attr || !ibvc_qp_init_ok(ctx, pd, attr, xrcd)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -94,12 +119,13 @@ IBVC_EXPORT struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_a
 	if (!q)
 		return NULL;
 	oa.qp_context = q;
-	oa.send_cq = IBVC(cq, attr->send_cq)->o;
+	oa.send_cq = attr->send_cq ? IBVC(cq, attr->send_cq)->o : NULL;
 	oa.recv_cq = attr->recv_cq ? IBVC(cq, attr->recv_cq)->o : NULL;
 	oa.srq = attr->srq ? IBVC(srq, attr->srq)->o : NULL;
+	oa.xrcd = xrcd ? IBVC(xrcd, xrcd)->o : NULL;
 	oa.sq_sig_all = attr->sq_sig_all;
 	memcpy(&oa.cap, &attr->cap, sizeof(oa.cap));
-	q->o = oibv_create_qp(IBVC(pd, pd)->o, &oa);
+	q->o = oibv_create_qp(pd ? IBVC(pd, pd)->o : NULL, &oa);
 	if (!q->o) {
 		free(q);
 		return NULL;
@@ -107,7 +133,7 @@ IBVC_EXPORT struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_a
 	memcpy(&attr->cap, &oa.cap, sizeof(attr->cap));
 	attr->cap.max_inline_data = 0;
 	q->qp = (struct ibv_qp){
-		.context = pd->context, .qp_context = attr->qp_context, .pd = pd,
+		.context = ctx, .qp_context = attr->qp_context, .pd = pd,
 		.send_cq = attr->send_cq, .recv_cq = attr->recv_cq, .srq = attr->srq,
 		.handle = q->o->handle, .qp_num = q->o->qp_num, .state = IBV_QPS_RESET,
 		.qp_type = attr->qp_type,
@@ -115,6 +141,15 @@ IBVC_EXPORT struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_a
 	pthread_mutex_init(&q->qp.mutex, NULL);
 	pthread_cond_init(&q->qp.cond, NULL);
 	return &q->qp;
+}
+
+IBVC_EXPORT struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
+{
+	if (!pd) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return ibvc_create_qp(pd->context, pd, attr, NULL);
 }
 
 IBVC_EXPORT int ibv_destroy_qp(struct ibv_qp *qp)
@@ -130,6 +165,20 @@ IBVC_EXPORT int ibv_destroy_qp(struct ibv_qp *qp)
 	pthread_cond_destroy(&qp->cond);
 	free(qp);
 	return 0;
+}
+
+/*
+ * Attributes an XRC QP does not have are dropped from the mask, as the kernel's uverbs drops them
+ * for libibverbs (programs such as ibv_xsrq_pingpong pass an RC QP's masks): an initiator has no
+ * responder resources or RNR timer, a target no requester resources or retry counts.
+ */
+static int ibvc_qp_mask(enum ibv_qp_type t, int mask)
+{
+	if (t == IBV_QPT_XRC_SEND)
+		return mask & ~(IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
+	if (t == IBV_QPT_XRC_RECV)
+		return mask & ~(IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY);
+	return mask;
 }
 
 /* Attributes oib lacks (an alternate path, a rate limit, ...) are EINVAL, as a device says. */
@@ -153,7 +202,7 @@ IBVC_EXPORT int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int a
 		.rnr_retry = attr->rnr_retry,
 	};
 	ibvc_ah_attr_to(&o.ah_attr, &attr->ah_attr);
-	ret = oibv_modify_qp(IBVC(qp, qp)->o, &o, attr_mask);
+	ret = oibv_modify_qp(IBVC(qp, qp)->o, &o, ibvc_qp_mask(qp->qp_type, attr_mask));
 	if (!ret && (attr_mask & IBV_QP_STATE))
 		qp->state = attr->qp_state;
 	return ret;
@@ -239,79 +288,4 @@ IBVC_EXPORT int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, ui
 {
 	(void)gid; (void)lid;
 	return qp ? EOPNOTSUPP : EINVAL;
-}
-
-IBVC_EXPORT struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *attr)
-{
-	struct oibv_srq_init_attr oa;
-	struct ibvc_srq *s;
-
-	if (!pd || !attr) {
-		errno = EINVAL;
-		return NULL;
-	}
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return NULL;
-	oa.srq_context = s;
-	oa.attr = (struct oibv_srq_attr){
-		.max_wr = attr->attr.max_wr, .max_sge = attr->attr.max_sge,
-		.srq_limit = attr->attr.srq_limit,
-	};
-	s->o = oibv_create_srq(IBVC(pd, pd)->o, &oa);
-	if (!s->o) {
-		free(s);
-		return NULL;
-	}
-	attr->attr.max_wr = oa.attr.max_wr;
-	attr->attr.max_sge = oa.attr.max_sge;
-	s->srq.context = pd->context;
-	s->srq.srq_context = attr->srq_context;
-	s->srq.pd = pd;
-	s->srq.handle = s->o->handle;
-	pthread_mutex_init(&s->srq.mutex, NULL);
-	pthread_cond_init(&s->srq.cond, NULL);
-	return &s->srq;
-}
-
-IBVC_EXPORT int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr, int attr_mask)
-{
-	struct oibv_srq_attr o;
-
-	if (!srq || !attr || (attr_mask & ~(IBV_SRQ_MAX_WR | IBV_SRQ_LIMIT)))
-		return EINVAL;
-	o = (struct oibv_srq_attr){
-		.max_wr = attr->max_wr, .max_sge = attr->max_sge, .srq_limit = attr->srq_limit,
-	};
-	return oibv_modify_srq(IBVC(srq, srq)->o, &o, attr_mask);
-}
-
-IBVC_EXPORT int ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr)
-{
-	struct oibv_srq_attr o;
-	int ret;
-
-	if (!srq || !attr)
-		return EINVAL;
-	ret = oibv_query_srq(IBVC(srq, srq)->o, &o);
-	if (!ret)
-		*attr = (struct ibv_srq_attr){
-			.max_wr = o.max_wr, .max_sge = o.max_sge, .srq_limit = o.srq_limit,
-		};
-	return ret;
-}
-
-IBVC_EXPORT int ibv_destroy_srq(struct ibv_srq *srq)
-{
-	int ret;
-
-	if (!srq)
-		return EINVAL;
-	ret = oibv_destroy_srq(IBVC(srq, srq)->o);
-	if (ret)
-		return ret;
-	pthread_mutex_destroy(&srq->mutex);
-	pthread_cond_destroy(&srq->cond);
-	free(srq);
-	return 0;
 }
