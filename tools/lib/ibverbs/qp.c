@@ -168,6 +168,20 @@ IBVC_EXPORT int ibv_destroy_qp(struct ibv_qp *qp)
 }
 
 /*
+ * The local ACK timeout, raised to OIBV_MIN_ACK_TIMEOUT (the same exponent, 0-31) when the
+ * environment sets it: for a loaded emulated machine, where a vCPU stalls for tenths of a second
+ * and a program's fixed timeout (ibv_rc_pingpong's 14, 67 ms) runs out of retries.  Opt-in, and
+ * only ever longer (the transport may wait longer than asked); 0, no timeout, stays 0.
+ */
+static uint8_t ibvc_ack_timeout(uint8_t t)
+{
+	const char *env = getenv("OIBV_MIN_ACK_TIMEOUT");
+	long min = env ? strtol(env, NULL, 10) : 0;
+
+	return t && min > t && min < 32 ? min : t;
+}
+
+/*
  * Attributes an XRC QP does not have are dropped from the mask, as the kernel's uverbs drops them
  * for libibverbs (programs such as ibv_xsrq_pingpong pass an RC QP's masks): an initiator has no
  * responder resources or RNR timer, a target no requester resources or retry counts.
@@ -202,6 +216,8 @@ IBVC_EXPORT int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int a
 		.rnr_retry = attr->rnr_retry,
 	};
 	ibvc_ah_attr_to(&o.ah_attr, &attr->ah_attr);
+	if (attr_mask & IBV_QP_TIMEOUT)
+		o.timeout = ibvc_ack_timeout(attr->timeout);
 	ret = oibv_modify_qp(IBVC(qp, qp)->o, &o, ibvc_qp_mask(qp->qp_type, attr_mask));
 	if (!ret && (attr_mask & IBV_QP_STATE))
 		qp->state = attr->qp_state;
