@@ -3,7 +3,7 @@
 # drop-in libibverbs.so.1 (tools/lib/ibverbs, the guest's /usr/lib/oib; Documentation/ibverbs.md)
 # chosen by LD_LIBRARY_PATH, while Debian's libibverbs serves the in-tree rxe to the same binaries
 # without it.  ibv_devices and ibv_devinfo (-v) list and print two oib_rxe devices (printed in the
-# log next to the in-tree rxe's ibv_devinfo -v); ibv_rc_pingpong, ibv_uc_pingpong, ibv_srq_pingpong
+# log next to the in-tree rxe's ibv_devinfo -v; an oib_siw device as iWARP); ibv_rc_pingpong, ibv_uc_pingpong, ibv_srq_pingpong
 # and ibv_ud_pingpong run server and client on the two devices, the data checked (-c), of several
 # sizes and counts, polling and on completion channels (-e), and ibv_xsrq_pingpong (XRC, up to four
 # client processes on one domain); what oib lacks (the new send API, on-demand paging) is refused
@@ -90,6 +90,11 @@ t "Debian's libibverbs lists rxe0, not $A" sh -c "timeout 60 ibv_devices >/tmp/o
 	grep -q '^ *rxe0 ' /tmp/out && ! grep -q '^ *$A ' /tmp/out"
 t "the drop-in lists $A, not the in-tree rxe0" on ibv_devices
 t "... (its list)" sh -c "grep -q '^ *$A ' /tmp/out && ! grep -q '^ *rxe0 ' /tmp/out"
+# an oib_siw device shows as an iWARP RNIC
+t "an oib_siw device (ibvcsiw) on the veth's other end" oib link add ibvcsiw type siw netdev ibvc1
+t "ibv_devinfo -d ibvcsiw runs" on ibv_devinfo -d ibvcsiw
+t "... transport iWARP (1)" grep -q 'transport:.*iWARP (1)' /tmp/out
+oib link delete ibvcsiw
 rdma link delete rxe0
 ip link del ibvc0
 unload_extra
