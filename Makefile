@@ -27,10 +27,12 @@ modules:
 	$(MAKE) -C $(kdir) M=$(CURDIR) modules
 
 # the modules into /lib/modules/<KDIR's release>/extra/oib (then depmod), the oib tool and its
-# man page into $(DESTDIR)$(PREFIX) (/usr/local)
+# man page into $(DESTDIR)$(PREFIX) (/usr/local), the drop-in libibverbs.so.1 into
+# $(DESTDIR)/usr/local/lib/oib
 install: modules
 	$(MAKE) -C $(kdir) M=$(CURDIR) INSTALL_MOD_DIR=extra/oib modules_install
 	$(MAKE) -C tools/oib install
+	$(MAKE) -C tools/lib/ibverbs install
 
 check:
 	tools/check.sh

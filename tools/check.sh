@@ -217,6 +217,10 @@ fi
 # the in-tree SRP initiator and target, each loaded only by its SRP interop test
 interop=(--kmods veth --extra "rdma_rxe siw rdma_ucm ib_uverbs brd" --extra-group srp ib_srp --extra-group lio ib_srpt)
 for b in ip rdma rping ibv_devices tcpdump; do interop+=(--bin "$(command -v $b)"); done
+# ibverbs-utils' programs, run on oib through the drop-in libibverbs (integration.ibverbs_compat)
+for b in ibv_devinfo ibv_rc_pingpong ibv_uc_pingpong ibv_ud_pingpong ibv_srq_pingpong ibv_xsrq_pingpong; do
+	interop+=(--bin "$(command -v $b)")
+done
 for ko in "$out"/test/tools/testing/interop/*.ko; do interop+=(--add "$ko" oib/interop); done
 interop+=(--add /lib/x86_64-linux-gnu/libgcc_s.so.1 lib/x86_64-linux-gnu)	# rping's threads dlopen it
 # the user ABI fuzzer's corpus, kept between runs on this machine (fuzz_corpus below)

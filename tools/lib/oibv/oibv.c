@@ -157,6 +157,11 @@ int oibv_query_device(struct oibv_context *ctx, struct oibv_device_attr *a)
 		.max_cq = q.max_cq, .max_cqe = q.max_cqe, .max_mr = q.max_mr, .max_pd = q.max_pd,
 		.max_qp_rd_atom = q.max_qp_rd_atom, .max_srq = q.max_srq, .max_ah = q.max_ah,
 		.phys_port_cnt = q.phys_port_cnt, .num_comp_vectors = q.num_comp_vectors,
+		.node_type = q.node_type, .max_recv_sge = q.max_recv_sge,
+		.max_qp_init_rd_atom = q.max_qp_init_rd_atom, .max_srq_wr = q.max_srq_wr,
+		.max_srq_sge = q.max_srq_sge, .max_inline_data = q.max_inline_data,
+		.max_pkeys = q.max_pkeys, .local_ca_ack_delay = q.local_ca_ack_delay,
+		.atomic_cap = q.atomic_cap,
 	};
 	return 0;
 }
@@ -173,18 +178,30 @@ int oibv_query_port(struct oibv_context *ctx, uint8_t port, struct oibv_port_att
 		.gid_tbl_len = q.gid_tbl_len, .port_cap_flags = q.port_cap_flags,
 		.max_msg_sz = q.max_msg_sz, .pkey_tbl_len = q.pkey_tbl_len, .lid = q.lid,
 		.phys_state = q.phys_state, .link_layer = q.link_layer,
+		.bad_pkey_cntr = q.bad_pkey_cntr, .qkey_viol_cntr = q.qkey_viol_cntr,
+		.sm_lid = q.sm_lid, .lmc = q.lmc, .sm_sl = q.sm_sl, .max_vl_num = q.max_vl_num,
+		.active_width = q.active_width, .active_speed = q.active_speed,
 	};
+	return 0;
+}
+
+int oibv_query_gid_type(struct oibv_context *ctx, uint8_t port, int index, union oibv_gid *gid,
+			uint32_t *type)
+{
+	struct oib_uverbs_query_gid q = { .port_num = port, .index = index };
+	int ret = CMD(ctx, QUERY_GID, q);
+
+	if (ret)
+		return ret;
+	memcpy(gid->raw, q.gid, sizeof(gid->raw));
+	if (type)
+		*type = q.gid_type;
 	return 0;
 }
 
 int oibv_query_gid(struct oibv_context *ctx, uint8_t port, int index, union oibv_gid *gid)
 {
-	struct oib_uverbs_query_gid q = { .port_num = port, .index = index };
-	int ret = CMD(ctx, QUERY_GID, q);
-
-	if (!ret)
-		memcpy(gid->raw, q.gid, sizeof(gid->raw));
-	return ret;
+	return oibv_query_gid_type(ctx, port, index, gid, NULL);
 }
 
 int oibv_comp_vector_cpu(struct oibv_context *ctx, int vector)

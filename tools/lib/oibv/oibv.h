@@ -72,6 +72,16 @@ struct oibv_device_attr {
 	int max_ah;
 	uint8_t phys_port_cnt;
 	int num_comp_vectors;
+	/* the rest of QUERY_DEVICE's answer (libibverbs's struct ibv_device_attr has them) */
+	uint32_t node_type;		/* 1 CA, 4 RNIC */
+	int max_recv_sge;
+	int max_qp_init_rd_atom;
+	int max_srq_wr;
+	int max_srq_sge;
+	int max_inline_data;
+	uint16_t max_pkeys;
+	uint8_t local_ca_ack_delay;
+	uint8_t atomic_cap;
 };
 
 enum oibv_port_state {
@@ -92,6 +102,15 @@ struct oibv_port_attr {
 	uint16_t lid;
 	uint8_t phys_state;
 	uint8_t link_layer;	/* 1 InfiniBand, 2 Ethernet */
+	/* the rest of QUERY_PORT's answer */
+	uint32_t bad_pkey_cntr;
+	uint32_t qkey_viol_cntr;
+	uint16_t sm_lid;
+	uint8_t lmc;
+	uint8_t sm_sl;
+	uint8_t max_vl_num;
+	uint8_t active_width;
+	uint16_t active_speed;
 };
 
 union oibv_gid {
@@ -393,6 +412,9 @@ int oibv_close_device(struct oibv_context *context);
 int oibv_query_device(struct oibv_context *context, struct oibv_device_attr *attr);
 int oibv_query_port(struct oibv_context *context, uint8_t port, struct oibv_port_attr *attr);
 int oibv_query_gid(struct oibv_context *context, uint8_t port, int index, union oibv_gid *gid);
+/* oibv_query_gid(), also giving the entry's type: 0 IB, 1 RoCE v2 (ENOENT: an empty entry). */
+int oibv_query_gid_type(struct oibv_context *context, uint8_t port, int index,
+			union oibv_gid *gid, uint32_t *type);
 /* The CPU completion vector @vector raises its events on, or -1 (the map in sysfs). */
 int oibv_comp_vector_cpu(struct oibv_context *context, int vector);
 
