@@ -14,6 +14,7 @@
 #include <linux/xarray.h>
 #include <oib/provider.h>
 #include <oib/rxe.h>
+#include <oib/sw.h>
 #include "orxe_queue.h"
 #include "orxe_fabric.h"
 #include "orxe_hdr.h"
@@ -134,32 +135,12 @@ struct orxe_mr {
 	u32 nstaged;
 };
 
-/*
- * A CQ is a ring of oib_wc.  lock protects the ring, the arming flags and the overflow flag.  The
- * completion handler runs from comp_work on the device's completion workqueue, queued on the CPU of
- * the CQ's completion vector; a work item never runs concurrently with itself, and destroy cancels
- * it synchronously.
- */
-struct orxe_cq {
-	struct oib_cq ib;
-	spinlock_t lock;		/* see above */
-	struct orxe_queue queue;
-	u32 notify;			/* OIB_CQ_NEXT_COMP or _SOLICITED while armed */
-	bool overflow;			/* a completion was lost; the CQ is in error */
-	u8 pending;			/* ORXE_CQ_WAKE, ORXE_CQ_ERR_EVENT: comp_work's to do */
-	int cpu;			/* of the completion vector */
-	struct work_struct comp_work;
-};
-
 /* A receive WQE, as posted to an RQ or SRQ: the request with its SGEs copied in. */
 struct orxe_recv_wqe {
 	u64 wr_id;
 	u32 num_sge;
 	struct oib_sge sge[];
 };
-
-#define ORXE_CQ_WAKE		BIT(0)
-#define ORXE_CQ_ERR_EVENT	BIT(1)
 
 /*
  * A send WQE: the request with its SGEs (or inline data) copied in, and what the RC/UC requester
@@ -309,19 +290,14 @@ static inline struct orxe_dev *to_rdev(struct oib_device *d)
 #define to_rpd(p)	ORXE_TO(orxe_pd, ib, p)
 #define to_rah(p)	ORXE_TO(orxe_ah, ib, p)
 #define to_rmr(p)	ORXE_TO(orxe_mr, ib, p)
-#define to_rcq(p)	ORXE_TO(orxe_cq, ib, p)
 #define to_rsrq(p)	ORXE_TO(orxe_srq, ib, p)
 #define to_rqp(p)	ORXE_TO(orxe_qp, ib, p)
 
 extern const struct oib_device_ops orxe_dev_ops;
 void orxe_dealloc_driver(struct oib_device *ibdev);
 
-/* orxe_cq.c */
+/* orxe_cq.c: CQs are oib_core's struct oib_sw_cq, their handlers on comp_wq */
 int orxe_create_cq(struct oib_cq *ibcq, const struct oib_cq_init_attr *attr);
-void orxe_destroy_cq(struct oib_cq *ibcq);
-int orxe_poll_cq(struct oib_cq *ibcq, int num_entries, struct oib_wc *wc);
-int orxe_req_notify_cq(struct oib_cq *ibcq, enum oib_cq_notify_flags flags);
-void orxe_cq_post(struct orxe_cq *cq, const struct oib_wc *wc, bool solicited);
 
 /* orxe_qp.c */
 int orxe_create_qp(struct oib_qp *ibqp, struct oib_qp_init_attr *init);

@@ -174,8 +174,8 @@ static void orxe_resp_complete(struct orxe_qp *qp, const struct orxe_pkt *pkt,
 		wc.wc_flags |= OIB_WC_WITH_INVALIDATE;
 	}
 	qp->resp.have_recv = false;
-	orxe_cq_post(to_rcq(qp->ib.qp_type == OIB_QPT_XRC_TGT ? qp->resp.xsrq->ib.cq :
-			    qp->ib.recv_cq), &wc, pkt->solicited);
+	oib_sw_cq_post(oib_sw_cq(qp->ib.qp_type == OIB_QPT_XRC_TGT ? qp->resp.xsrq->ib.cq :
+				 qp->ib.recv_cq), &wc, pkt->solicited);
 }
 
 /* Make sure a receive WQE is held for the message; false if none is posted. */

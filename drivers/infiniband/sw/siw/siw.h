@@ -6,10 +6,10 @@
  * out and in), siw_cm.c (TCP connections and the MPA exchange), siw_listen.c (listeners).
  *
  * Lock order: siw_conn.lock > siw_listen_lock (a request is delivered under both), and
- * siw_conn.lock > siw_qp.lock > siw_cq.lock; the MR key table's xa_lock is taken alone.  The
- * listener's event handler (oib_iwcm's) only queues, under a spinlock of its own.  Work items
- * run on siw_wq: a connection's (MPA phase), a QP's tx and rx (after it), a listening
- * socket's accepts.
+ * siw_conn.lock > siw_qp.lock > a CQ's lock (struct oib_sw_cq); the MR key table's xa_lock is
+ * taken alone.  The listener's event handler (oib_iwcm's) only queues, under a spinlock of its
+ * own.  Work items run on siw_wq: a connection's (MPA phase), a QP's tx and rx (after it), a
+ * listening socket's accepts.
  */
 #ifndef OIB_SIW_PRIV_H
 #define OIB_SIW_PRIV_H
@@ -22,6 +22,7 @@
 #include <linux/xarray.h>
 #include <oib/provider.h>
 #include <oib/siw.h>
+#include <oib/sw.h>
 #include "siw_wire.h"
 
 #define SIW_MAX_SGE		6
@@ -69,28 +70,7 @@ extern const struct oib_device_ops siw_dev_ops;
 struct net *siw_dev_net(struct siw_dev *sdev);	/* under rcu_read_lock; NULL if unbound */
 void siw_debugfs_add(struct siw_dev *sdev);
 
-/* ---- CQ (siw_verbs.c) ---- */
-
-struct siw_cq {
-	struct oib_cq ib;
-	spinlock_t lock;		/* everything below */
-	struct oib_wc *ring;
-	u32 mask, prod, cons;		/* free-running indices */
-	u8 notify;			/* OIB_CQ_SOLICITED or OIB_CQ_NEXT_COMP, 0: disarmed */
-	bool overflow;
-	u8 pending;			/* SIW_CQ_* for @work */
-	struct work_struct work;	/* the handler and the error event, outside the locks */
-};
-
-#define SIW_CQ_WAKE	BIT(0)
-#define SIW_CQ_ERROR	BIT(1)
-
-static inline struct siw_cq *to_scq(struct oib_cq *ib)
-{
-	return container_of(ib, struct siw_cq, ib);
-}
-
-void siw_cq_post(struct siw_cq *cq, const struct oib_wc *wc, bool solicited);
+/* ---- CQs: oib_core's struct oib_sw_cq (<oib/sw.h>), handlers on siw_wq ---- */
 
 /* ---- MRs (siw_mr.c) ---- */
 
