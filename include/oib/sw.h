@@ -3,14 +3,17 @@
  * Helpers for software providers (oib_rxe, oib_siw), in oib_core: what every device that does its
  * transport in the kernel needs alike, kept once.  Each part says what it owns, which lock guards
  * what, and how long its objects live.  A provider embeds the helper's object as its own verbs
- * object (the core allocates it with the provider's size_cq) and keeps what is its own: the
- * wire, the QPs, where its handlers run.
+ * object (the core allocates it with the provider's size_cq, size_mr) and keeps what is its own:
+ * the wire, the QPs, how it copies through the memory a key names.
  */
 #ifndef OIB_SW_H
 #define OIB_SW_H
 
+#include <linux/completion.h>
+#include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <oib/provider.h>
 
 /* ---- The CQ (core/sw_cq.c) ---- */
@@ -67,5 +70,117 @@ int oib_sw_req_notify_cq(struct oib_cq *ib, enum oib_cq_notify_flags flags);
 void oib_sw_cq_post(struct oib_sw_cq *cq, const struct oib_wc *wc, bool solicited);
 /* Wait until the handler call or event the CQ had queued has run (tests). */
 void oib_sw_cq_flush(struct oib_sw_cq *cq);
+
+/* ---- MRs and their key table (core/sw_mr.c) ---- */
+
+/*
+ * A device's MR key table: key index -> struct oib_sw_mr.  A key is (index << 8 | variant): the
+ * index (1 to 2^24 - 1, allocated cyclically so a freed one comes back as late as it can) names
+ * the MR, the low byte tells registrations of one index apart (random for a new MR, the
+ * consumer's for each fast registration), so that a stale key does not match.  Key 0 is every
+ * PD's local DMA lkey, never in the table.  The xarray's lock (taken with interrupts off) guards
+ * the table and the registered state of every MR in it (struct oib_sw_mr's fields after @index).
+ * The table lives from oib_sw_mr_table_init() at device allocation to oib_sw_mr_table_destroy()
+ * after the core has deregistered every MR.
+ */
+struct oib_sw_mr_table {
+	struct xarray xa;
+	u32 next;			/* cyclic allocation hint */
+};
+
+enum oib_sw_mr_state {
+	OIB_SW_MR_FREE,			/* fast registration, not registered yet: no key works */
+	OIB_SW_MR_VALID,
+	OIB_SW_MR_INVALID,		/* invalidated (LOCAL_INV, SEND_WITH_INV) */
+};
+
+/*
+ * An MR as the transport honours it.  The core's fields (@ib) are the consumer's: for a
+ * fast-registration MR they describe the next registration; the transport reads the copies
+ * below, under the table's lock.  A kernel or DMA MR is VALID from registration on, iova lying
+ * at the kernel address @kbase, and may not be invalidated.  A fast-registration MR goes FREE ->
+ * VALID (REG_MR) -> INVALID -> VALID ...; map_mr_sg fills @staged, REG_MR swaps it with @pages.
+ *
+ * Lifetime of the memory: @ref is 1 while the MR is in the table, plus one for each user that
+ * resolved a key to a kernel address (oib_sw_mr_get(), under the table's lock) until its
+ * oib_sw_mr_put(): a copy, a packet, a run of them; nothing keeps an address longer.
+ * oib_sw_mr_dereg() takes the MR out of the table, drops the first reference and waits for
+ * @ref_done: once dereg_mr returns, the device neither reads nor writes the memory.
+ */
+struct oib_sw_mr {
+	struct oib_mr ib;
+	refcount_t ref;			/* see above */
+	struct completion ref_done;
+	u32 index;			/* key >> 8 */
+	enum oib_sw_mr_state state;
+	u32 lkey, rkey;			/* what works now; rkey 0: no remote access */
+	int access;
+	u64 iova, length;
+	u64 kbase;			/* kernel MR: the kernel address of iova */
+	u32 page_size;
+	u64 *pages;			/* fast registration: the blocks' kernel addresses */
+	u32 npages;
+	u64 *staged;			/* map_mr_sg's list, the consumer's until REG_MR */
+	u32 nstaged;
+};
+
+static inline struct oib_sw_mr *oib_sw_mr(struct oib_mr *ib)
+{
+	return container_of(ib, struct oib_sw_mr, ib);
+}
+
+void oib_sw_mr_table_init(struct oib_sw_mr_table *t);
+void oib_sw_mr_table_destroy(struct oib_sw_mr_table *t);
+
+/*
+ * get_dma_mr and reg_kernel_mr (@kbase: the kernel address of the MR's iova; 0 for a DMA MR):
+ * the MR in @t with new keys, VALID.  0, -ENOSPC (no index free) or -ENOMEM.
+ */
+int oib_sw_mr_kernel(struct oib_sw_mr_table *t, struct oib_sw_mr *mr, int access, u64 kbase);
+/* alloc_mr: room for @max_num_sg blocks, in @t with new keys, FREE.  0 or -errno. */
+int oib_sw_mr_alloc(struct oib_sw_mr_table *t, struct oib_sw_mr *mr, u32 max_num_sg);
+/* The op map_mr_sg as it is: the consumer's list of blocks for its next REG_MR. */
+int oib_sw_map_mr_sg(struct oib_mr *ib, struct scatterlist *sg, int sg_nents,
+		     unsigned int sg_offset);
+/* dereg_mr: out of @t; waits for the users that hold it.  May sleep. */
+void oib_sw_mr_dereg(struct oib_sw_mr_table *t, struct oib_sw_mr *mr);
+
+/*
+ * OIB_WR_REG_MR of a QP of @pd: the MR of @wr takes its staged blocks, @wr's key and access,
+ * and is VALID.  -EINVAL if it is another PD's, not a fast-registration MR, VALID already, or
+ * the key's index is another MR's.
+ */
+int oib_sw_mr_reg(struct oib_sw_mr_table *t, struct oib_pd *pd, const struct oib_send_wr *wr);
+/*
+ * Invalidate the MR of @pd whose lkey (@remote: rkey) is @key.  -EINVAL if there is none (FREE,
+ * or its keys changed), -EACCES if it is not a fast-registration MR (nobody may revoke a kernel
+ * registration) or, remotely, has no rkey.  Invalidating an INVALID MR again is no error.
+ */
+int oib_sw_mr_invalidate(struct oib_sw_mr_table *t, struct oib_pd *pd, u32 key, bool remote);
+
+/* What oib_sw_mr_get() resolved: @len contiguous bytes at @kva, of @mr, held. */
+struct oib_sw_mr_ref {
+	struct oib_sw_mr *mr;
+	u8 *kva;
+	u32 len;
+};
+
+/*
+ * Resolve @key of @pd (an lkey, or with @remote an rkey) for @len > 0 bytes at @va needing
+ * @access: the kernel address of @va and how many bytes from there, at most @len, are
+ * contiguous in the kernel's address space, the MR held until oib_sw_mr_put(ref->mr).
+ * -EINVAL (no valid such key of @pd), -EACCES (the MR does not grant @access), -ERANGE (the
+ * bytes are not all in the MR, or not mapped).  The local DMA lkey is the caller's to handle.
+ * Any context.
+ */
+int oib_sw_mr_get(struct oib_sw_mr_table *t, struct oib_pd *pd, u32 key, bool remote, u64 va,
+		  u32 len, int access, struct oib_sw_mr_ref *ref);
+
+/* Drop what oib_sw_mr_get() took (NULL: nothing). */
+static inline void oib_sw_mr_put(struct oib_sw_mr *mr)
+{
+	if (mr && refcount_dec_and_test(&mr->ref))
+		complete(&mr->ref_done);
+}
 
 #endif /* OIB_SW_H */
