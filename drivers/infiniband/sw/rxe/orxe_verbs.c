@@ -62,7 +62,7 @@ const struct oib_device_ops orxe_dev_ops = {
 	.size_cq = sizeof(struct oib_sw_cq),
 	.size_qp = sizeof(struct orxe_qp),
 	.size_srq = sizeof(struct orxe_srq),
-	.size_mr = sizeof(struct orxe_mr),
+	.size_mr = sizeof(struct oib_sw_mr),
 	.size_ah = sizeof(struct orxe_ah),
 
 	.query_device = orxe_query_device,
@@ -90,7 +90,7 @@ const struct oib_device_ops orxe_dev_ops = {
 	.reg_kernel_mr = orxe_reg_kernel_mr,
 	.dereg_mr = orxe_dereg_mr,
 	.alloc_mr = orxe_alloc_mr,
-	.map_mr_sg = orxe_map_mr_sg,
+	.map_mr_sg = oib_sw_map_mr_sg,
 	.create_ah = orxe_create_ah,
 	.destroy_ah = orxe_destroy_ah,
 	.add_gid = orxe_add_gid,

@@ -186,7 +186,7 @@ struct oib_device *oib_siw_add(const char *name, struct net_device *ndev)
 	INIT_LIST_HEAD(&sdev->entry);
 	INIT_WORK(&sdev->gid_work, siw_gid_work);
 	INIT_WORK(&sdev->remove_work, siw_dev_remove_work);
-	xa_init_flags(&sdev->mr_keys, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
+	oib_sw_mr_table_init(&sdev->mr_keys);
 	siw_set_attrs(sdev);
 	ib->node_type = OIB_NODE_RNIC;
 	ib->phys_port_cnt = 1;
@@ -249,7 +249,7 @@ static void siw_dev_teardown(struct siw_dev *sdev)
 		cancel_work_sync(&sdev->remove_work);
 	oib_unregister_device(&sdev->ib);
 	wait_var_event(&sdev->nconns, !atomic_read(&sdev->nconns));
-	xa_destroy(&sdev->mr_keys);
+	oib_sw_mr_table_destroy(&sdev->mr_keys);
 	oib_dealloc_device(&sdev->ib);
 }
 
