@@ -10,6 +10,7 @@
 #define OIB_SW_H
 
 #include <linux/completion.h>
+#include <linux/netdevice.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -182,5 +183,26 @@ static inline void oib_sw_mr_put(struct oib_sw_mr *mr)
 	if (mr && refcount_dec_and_test(&mr->ref))
 		complete(&mr->ref_done);
 }
+
+/* ---- A port's GIDs that follow a netdev's addresses (core/sw_netdev.c) ---- */
+
+/* How many addresses a port takes from its netdev at most. */
+#define OIB_SW_NETDEV_MAX_GIDS	16
+
+/*
+ * The addresses of @ndev as GIDs: its IPv4 ones IPv4-mapped, then its IPv6 ones, at most @max of
+ * them into @gids; their number.  Under RTNL.
+ */
+int oib_sw_netdev_addrs(struct net_device *ndev, union oib_gid *gids, int max);
+/*
+ * Make GID indices @first to @end - 1 of @port of @ib the addresses of the netdev *@ndev names
+ * (read under RTNL; nothing if NULL, the device unbound): those it no longer has deleted, the new
+ * ones added, each change raising GID_CHANGE.  Indices below @first are the provider's.  From the
+ * provider's work item that the address notifiers queue: process context, RTNL not held (the
+ * GID table changes without it).  0, or -EINVAL if the range is empty or wider than
+ * OIB_SW_NETDEV_MAX_GIDS.
+ */
+int oib_sw_netdev_follow_gids(struct oib_device *ib, u32 port, u32 first, u32 end,
+			      struct net_device __rcu **ndev);
 
 #endif /* OIB_SW_H */
