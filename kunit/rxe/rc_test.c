@@ -1418,7 +1418,7 @@ static void rc_write_runs(struct kunit *test)
 					    "packet %u", i);
 }
 
-/* ---- An MR deregistered in the middle of a message (oib_rxe's struct orxe_mr) ---- */
+/* ---- An MR deregistered in the middle of a message (struct oib_sw_mr, as oib_rxe uses it) ---- */
 
 #define RC_MID_PKTS	4		/* a message of four 1 KiB packets */
 #define RC_MID_PAY	1024

@@ -14,6 +14,7 @@
 #include <linux/xarray.h>
 #include <oib/provider.h>
 #include <oib/rxe.h>
+#include <oib/sw.h>
 #include "orxe_queue.h"
 #include "orxe_fabric.h"
 #include "orxe_hdr.h"
@@ -73,10 +74,9 @@ struct orxe_dev {
 
 	struct xarray qpns;		/* QPN -> struct orxe_qp, for QPN >= ORXE_QPN_FIRST */
 	struct orxe_qp *special_qp[OIB_RXE_MAX_PORTS][2];	/* [port - 1][QPN], under lock */
-	struct xarray mr_keys;		/* key index (key >> 8) -> struct orxe_mr */
+	struct oib_sw_mr_table mr_keys;	/* oib_core's: MRs are struct oib_sw_mr */
 	struct xarray srqns;		/* XRC SRQ number -> struct orxe_srq (orxe_xrc.c) */
 	u32 next_srqn;			/* cyclic allocation hint for srqns */
-	u32 next_mr_index;		/* cyclic allocation hint for mr_keys */
 	u32 next_qpn;			/* cyclic allocation hint for qpns */
 	struct workqueue_struct *comp_wq;	/* completion handler work, one per CQ */
 	spinlock_t atomic_lock;		/* makes the responder's atomics atomic to each other */
@@ -92,64 +92,18 @@ struct orxe_ah {
 	struct oib_ah ib;
 };
 
-enum orxe_mr_state {
-	ORXE_MR_FREE,			/* a fast-registration MR not registered yet */
-	ORXE_MR_VALID,
-	ORXE_MR_INVALID,		/* invalidated, locally or remotely */
-};
-
 /*
- * An MR as the transport honours it: state, keys, access and range, all under mr_keys' lock (the
- * core's fields are the ULP's: for a fast-registration MR they describe the next registration).
- * A kernel MR is VALID from registration and INVALID for good once invalidated; iova is the
- * kernel address.  A fast-registration MR goes FREE -> VALID (REG_MR) -> INVALID (LOCAL_INV,
- * SEND_WITH_INV) -> VALID (REG_MR) ...; map_mr_sg fills @staged, REG_MR swaps it with @pages (the
- * kernel addresses of the page_size blocks of [iova, iova + length)).
- *
- * Lifetime of the memory: @ref is 1 while the MR is in mr_keys, plus one for each copy in
- * progress.  Whoever resolves a key to a kernel address (orxe_sge_get(), orxe_rkey_get()) takes a
- * reference under mr_keys' lock and drops it (orxe_mr_put()) as soon as its copies are done: at
- * the end of one packet, of a responder's write run, of a read's responses, of an atomic, of a
- * requester's run (orxe_sge_memo).  Nothing keeps an address across packets: a multi-packet
- * write keeps its R_Key and next address and resolves each packet again, so a deregistered or
- * invalidated MR fails the rest of the message (RC: a remote access NAK; UC: it is dropped).
- * Deregistration takes the MR out of mr_keys, drops the first reference and waits for ref_done:
- * once oib_dereg_mr() returns, the device neither reads nor writes the memory (a page that a frame
- * still carries by reference is kept by the frame's own page count, orxe_train.c).
+ * MRs are oib_core's struct oib_sw_mr in the device's mr_keys (<oib/sw.h> has their states, keys
+ * and lifetime).  Whoever resolves a key to a kernel address (orxe_sge_get(), orxe_rkey_get())
+ * holds the MR until its copies are done (oib_sw_mr_put()): at the end of one packet, of a
+ * responder's write run, of a read's responses, of an atomic, of a requester's run
+ * (orxe_sge_memo).  Nothing keeps an address across packets: a multi-packet write keeps its
+ * R_Key and next address and resolves each packet again, so a deregistered or invalidated MR
+ * fails the rest of the message (RC: a remote access NAK; UC: it is dropped).  A page that a
+ * frame still carries by reference after deregistration is kept by the frame's own page count
+ * (orxe_train.c).  oib_rxe resolves a key for bytes contiguous in the kernel's address space
+ * only: it copies to and from one kernel address per SGE or request.
  */
-struct orxe_mr {
-	struct oib_mr ib;
-	refcount_t ref;			/* see above */
-	struct completion ref_done;
-	u32 index;			/* in orxe_dev.mr_keys */
-	enum orxe_mr_state state;
-	u32 lkey, rkey;			/* rkey 0: no remote access */
-	int access;
-	u64 iova, length;
-	u64 kbase;			/* kernel MRs: the kernel address of iova */
-	u32 page_size;
-	u64 *pages;			/* fast registration only: NULL for kernel MRs */
-	u32 npages;
-	u64 *staged;			/* map_mr_sg's list, the ULP's until REG_MR takes it */
-	u32 nstaged;
-};
-
-/*
- * A CQ is a ring of oib_wc.  lock protects the ring, the arming flags and the overflow flag.  The
- * completion handler runs from comp_work on the device's completion workqueue, queued on the CPU of
- * the CQ's completion vector; a work item never runs concurrently with itself, and destroy cancels
- * it synchronously.
- */
-struct orxe_cq {
-	struct oib_cq ib;
-	spinlock_t lock;		/* see above */
-	struct orxe_queue queue;
-	u32 notify;			/* OIB_CQ_NEXT_COMP or _SOLICITED while armed */
-	bool overflow;			/* a completion was lost; the CQ is in error */
-	u8 pending;			/* ORXE_CQ_WAKE, ORXE_CQ_ERR_EVENT: comp_work's to do */
-	int cpu;			/* of the completion vector */
-	struct work_struct comp_work;
-};
 
 /* A receive WQE, as posted to an RQ or SRQ: the request with its SGEs copied in. */
 struct orxe_recv_wqe {
@@ -157,9 +111,6 @@ struct orxe_recv_wqe {
 	u32 num_sge;
 	struct oib_sge sge[];
 };
-
-#define ORXE_CQ_WAKE		BIT(0)
-#define ORXE_CQ_ERR_EVENT	BIT(1)
 
 /*
  * A send WQE: the request with its SGEs (or inline data) copied in, and what the RC/UC requester
@@ -308,20 +259,14 @@ static inline struct orxe_dev *to_rdev(struct oib_device *d)
 #define ORXE_TO(type, member, ptr) container_of(ptr, struct type, member)
 #define to_rpd(p)	ORXE_TO(orxe_pd, ib, p)
 #define to_rah(p)	ORXE_TO(orxe_ah, ib, p)
-#define to_rmr(p)	ORXE_TO(orxe_mr, ib, p)
-#define to_rcq(p)	ORXE_TO(orxe_cq, ib, p)
 #define to_rsrq(p)	ORXE_TO(orxe_srq, ib, p)
 #define to_rqp(p)	ORXE_TO(orxe_qp, ib, p)
 
 extern const struct oib_device_ops orxe_dev_ops;
 void orxe_dealloc_driver(struct oib_device *ibdev);
 
-/* orxe_cq.c */
+/* orxe_cq.c: CQs are oib_core's struct oib_sw_cq, their handlers on comp_wq */
 int orxe_create_cq(struct oib_cq *ibcq, const struct oib_cq_init_attr *attr);
-void orxe_destroy_cq(struct oib_cq *ibcq);
-int orxe_poll_cq(struct oib_cq *ibcq, int num_entries, struct oib_wc *wc);
-int orxe_req_notify_cq(struct oib_cq *ibcq, enum oib_cq_notify_flags flags);
-void orxe_cq_post(struct orxe_cq *cq, const struct oib_wc *wc, bool solicited);
 
 /* orxe_qp.c */
 int orxe_create_qp(struct oib_qp *ibqp, struct oib_qp_init_attr *init);
@@ -533,13 +478,62 @@ void orxe_ud_recv(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_
 u16 orxe_udp_sport(u32 src_qpn, u32 dst_qpn);
 
 /* orxe_mr.c */
-void *orxe_sge_get(struct orxe_dev *rdev, struct oib_pd *pd, const struct oib_sge *sge, int access,
-		   struct orxe_mr **mrp);
-void *orxe_rkey_get(struct orxe_dev *rdev, struct oib_pd *pd, u32 rkey, u64 va, u32 len,
-		    int access, struct orxe_mr **mrp);
+
+/*
+ * The kernel address of the bytes an SGE names, after checking its key against @pd, its bounds
+ * and @access; NULL if any check fails or the bytes are not contiguous in the kernel.  The local
+ * DMA lkey (0) names kernel memory directly.  A key that passes holds its MR (*@mrp; NULL if
+ * none was needed) until the caller's oib_sw_mr_put(): a deregistration either comes first (and
+ * the key fails) or waits for the copy.  Per packet: inline, one call into the key table.
+ */
+static inline void *orxe_sge_get(struct orxe_dev *rdev, struct oib_pd *pd,
+				 const struct oib_sge *sge, int access, struct oib_sw_mr **mrp)
+{
+	struct oib_sw_mr_ref ref;
+
+	*mrp = NULL;
+	if (!sge->length)
+		return ZERO_SIZE_PTR;
+	if (sge->addr + sge->length < sge->addr)
+		return NULL;
+	if (sge->lkey == pd->local_dma_lkey)
+		return (void *)(uintptr_t)sge->addr;
+	if (oib_sw_mr_get(&rdev->mr_keys, pd, sge->lkey, false, sge->addr, sge->length, access,
+			  &ref))
+		return NULL;
+	if (ref.len < sge->length) {
+		oib_sw_mr_put(ref.mr);
+		return NULL;
+	}
+	*mrp = ref.mr;
+	return ref.kva;
+}
+
+/*
+ * The kernel address of @len bytes at @va under @rkey, for a remote request on a QP of @pd
+ * needing @access; NULL if the key is not a valid remote key of @pd for that range and access.
+ * The MR is held as by orxe_sge_get().  A zero-length request names no memory and needs no key.
+ */
+static inline void *orxe_rkey_get(struct orxe_dev *rdev, struct oib_pd *pd, u32 rkey, u64 va,
+				  u32 len, int access, struct oib_sw_mr **mrp)
+{
+	struct oib_sw_mr_ref ref;
+
+	*mrp = NULL;
+	if (!len)
+		return ZERO_SIZE_PTR;
+	if (oib_sw_mr_get(&rdev->mr_keys, pd, rkey, true, va, len, access, &ref))
+		return NULL;
+	if (ref.len < len) {
+		oib_sw_mr_put(ref.mr);
+		return NULL;
+	}
+	*mrp = ref.mr;
+	return ref.kva;
+}
+
 bool orxe_rkey_ok(struct orxe_dev *rdev, struct oib_pd *pd, u32 rkey, u64 va, u32 len,
 		  int access);
-void orxe_mr_put(struct orxe_mr *mr);
 /*
  * The SGE a sender took bytes from last, its kernel address and the reference on its MR that
  * keeps the address good: within one run of the sender (under sq_lock, where the SQ's WQEs stay
@@ -548,7 +542,7 @@ void orxe_mr_put(struct orxe_mr *mr);
 struct orxe_sge_memo {
 	const struct oib_sge *sge;
 	u8 *kva;
-	struct orxe_mr *mr;		/* held; NULL: none, or the local DMA lkey */
+	struct oib_sw_mr *mr;		/* held; NULL: none, or the local DMA lkey */
 };
 
 const void *orxe_sgl_kva(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_sge, u32 off,
@@ -556,11 +550,7 @@ const void *orxe_sgl_kva(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_
 void orxe_sge_memo_drop(struct orxe_sge_memo *memo);
 bool orxe_sgl_copy(struct orxe_qp *qp, const struct oib_sge *sge, u32 num_sge, u32 off, void *buf,
 		   u32 len, bool to_sgl);
-int orxe_invalidate(struct orxe_dev *rdev, struct oib_pd *pd, u32 key, bool remote);
-int orxe_reg_mr(struct orxe_dev *rdev, struct oib_pd *pd, const struct oib_send_wr *wr);
 int orxe_alloc_mr(struct oib_mr *ibmr, u32 max_num_sg);
-int orxe_map_mr_sg(struct oib_mr *ibmr, struct scatterlist *sg, int sg_nents,
-		   unsigned int sg_offset);
 int orxe_get_dma_mr(struct oib_mr *ibmr, int access);
 int orxe_reg_kernel_mr(struct oib_mr *ibmr, void *addr, size_t len, int access);
 void orxe_dereg_mr(struct oib_mr *ibmr);

@@ -54,67 +54,12 @@ static void orxe_link_sync_state(struct orxe_link *link, struct net_device *ndev
 
 /* ---- GIDs ---- */
 
-/* The netdev's addresses as GIDs, at most @max; under RTNL. */
-static int orxe_link_addrs(struct net_device *ndev, union oib_gid *gids, int max)
-{
-	struct in_device *in4 = __in_dev_get_rtnl(ndev);
-	struct inet6_dev *in6 = __in6_dev_get(ndev);
-	const struct in_ifaddr *ifa;
-	struct inet6_ifaddr *ifp;
-	int n = 0;
-
-	ASSERT_RTNL();
-	if (in4) {
-		in_dev_for_each_ifa_rtnl(ifa, in4)
-			if (n < max)
-				ipv6_addr_set_v4mapped(ifa->ifa_local, &gids[n++].in6);
-	}
-	if (in6) {
-		read_lock_bh(&in6->lock);
-		list_for_each_entry(ifp, &in6->addr_list, if_list)
-			if (n < max)
-				gids[n++].in6 = ifp->addr;
-		read_unlock_bh(&in6->lock);
-	}
-	return n;
-}
-
-static bool orxe_gid_in(const union oib_gid *gid, const union oib_gid *set, int n)
-{
-	while (n--)
-		if (ipv6_addr_equal(&gid->in6, &set[n].in6))
-			return true;
-	return false;
-}
-
-/*
- * Make the port's GIDs (but index 0) the netdev's addresses: delete those it no longer has, add
- * the new ones.  Reads the addresses under RTNL, changes the table without it.
- */
+/* Make the port's GIDs (but index 0) the netdev's addresses (oib_core's helper). */
 static void orxe_link_gid_work(struct work_struct *work)
 {
 	struct orxe_link *link = container_of(work, struct orxe_link, gid_work);
-	struct oib_device *ibdev = &link->rdev->ib;
-	union oib_gid want[ORXE_MAX_GID - 1], have;
-	struct net_device *ndev;
-	int i, n = 0, ret;
 
-	rtnl_lock();
-	ndev = rtnl_dereference(link->ndev);
-	if (ndev)
-		n = orxe_link_addrs(ndev, want, ARRAY_SIZE(want));
-	rtnl_unlock();
-	if (!ndev)
-		return;
-
-	for (i = 1; i < ORXE_MAX_GID; i++)
-		if (!oib_query_gid(ibdev, 1, i, &have, NULL) && !orxe_gid_in(&have, want, n))
-			oib_del_gid(ibdev, 1, &have);
-	for (i = 0; i < n; i++) {
-		ret = oib_add_gid(ibdev, 1, &want[i], OIB_GID_TYPE_ROCE_V2);
-		if (ret < 0 && ret != -EEXIST)
-			dev_warn(&ibdev->dev, "no GID for %pI6c: %d\n", &want[i].in6, ret);
-	}
+	oib_sw_netdev_follow_gids(&link->rdev->ib, 1, 1, ORXE_MAX_GID, &link->ndev);
 }
 
 /* ---- Reaching ---- */

@@ -69,7 +69,7 @@ void orxe_dealloc_driver(struct oib_device *ibdev)
 	if (rdev->fabric)
 		oib_rxe_fabric_put(rdev->fabric);
 	xa_destroy(&rdev->qpns);
-	xa_destroy(&rdev->mr_keys);
+	oib_sw_mr_table_destroy(&rdev->mr_keys);
 	xa_destroy(&rdev->srqns);
 }
 
@@ -99,7 +99,7 @@ static struct orxe_dev *orxe_dev_alloc(const struct oib_rxe_params *p)
 	spin_lock_init(&rdev->lock);
 	spin_lock_init(&rdev->atomic_lock);
 	xa_init_flags(&rdev->qpns, XA_FLAGS_ALLOC);
-	xa_init_flags(&rdev->mr_keys, XA_FLAGS_ALLOC1);
+	oib_sw_mr_table_init(&rdev->mr_keys);
 	xa_init_flags(&rdev->srqns, XA_FLAGS_ALLOC);
 	rdev->serial = atomic_inc_return(&orxe_serial);
 	rdev->comp_wq = alloc_workqueue("oib_rxe_comp", WQ_HIGHPRI, 0);

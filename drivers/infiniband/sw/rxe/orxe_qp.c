@@ -159,7 +159,7 @@ void orxe_sq_complete(struct orxe_qp *qp, enum oib_wc_status status)
 
 	if (status || qp->sq_sig_type == OIB_SIGNAL_ALL_WR ||
 	    (wqe->wr.send_flags & OIB_SEND_SIGNALED))
-		orxe_cq_post(to_rcq(qp->ib.send_cq), &wc, false);
+		oib_sw_cq_post(oib_sw_cq(qp->ib.send_cq), &wc, false);
 	orxe_queue_pop(&qp->sq);
 }
 
@@ -176,7 +176,7 @@ static void orxe_rq_flush_source_locked(struct orxe_qp *qp, struct oib_wc *wc)
 		if (src->pull(src, &wr, wqe->sge, qp->cap.max_recv_sge, OIB_RECV_PULL_FLUSH) <= 0)
 			break;	/* a bad receive: the QP is in ERR already */
 		wc->wr_id = wr.wr_id;
-		orxe_cq_post(to_rcq(qp->ib.recv_cq), wc, false);
+		oib_sw_cq_post(oib_sw_cq(qp->ib.recv_cq), wc, false);
 	}
 }
 
@@ -190,7 +190,7 @@ static void orxe_xrc_recv_flush_locked(struct orxe_qp *qp, struct oib_wc *wc)
 
 	lockdep_assert_held(&qp->rq_lock);
 	if (srq && srq->ib.xrcd == qp->ib.xrcd)
-		orxe_cq_post(to_rcq(srq->ib.cq), wc, false);
+		oib_sw_cq_post(oib_sw_cq(srq->ib.cq), wc, false);
 	orxe_xrc_srq_put(srq);
 }
 
@@ -204,7 +204,7 @@ static void orxe_rq_flush_locked(struct orxe_qp *qp)
 		if (qp->ib.qp_type == OIB_QPT_XRC_TGT)
 			orxe_xrc_recv_flush_locked(qp, &wc);
 		else
-			orxe_cq_post(to_rcq(qp->ib.recv_cq), &wc, false);
+			oib_sw_cq_post(oib_sw_cq(qp->ib.recv_cq), &wc, false);
 		qp->resp.have_recv = false;
 	}
 	if (qp->ib.srq || orxe_qp_xrc(qp))
@@ -212,7 +212,7 @@ static void orxe_rq_flush_locked(struct orxe_qp *qp)
 	while (!orxe_queue_empty(&qp->rq)) {
 		wc.wr_id = ((struct orxe_recv_wqe *)orxe_queue_head(&qp->rq))->wr_id;
 		orxe_queue_pop(&qp->rq);
-		orxe_cq_post(to_rcq(qp->ib.recv_cq), &wc, false);
+		oib_sw_cq_post(oib_sw_cq(qp->ib.recv_cq), &wc, false);
 	}
 	orxe_rq_flush_source_locked(qp, &wc);
 }

@@ -335,9 +335,10 @@ static enum oib_wc_status orxe_req_local(struct orxe_qp *qp, struct orxe_send_wq
 
 	wqe->last_psn = orxe_psn_add(qp->req.psn, ORXE_PSN_MASK);	/* none */
 	if (wqe->wr.opcode == OIB_WR_REG_MR)
-		ret = orxe_reg_mr(rdev, qp->ib.pd, &wqe->wr);
+		ret = oib_sw_mr_reg(&rdev->mr_keys, qp->ib.pd, &wqe->wr);
 	else
-		ret = orxe_invalidate(rdev, qp->ib.pd, wqe->wr.ex.invalidate_rkey, false);
+		ret = oib_sw_mr_invalidate(&rdev->mr_keys, qp->ib.pd, wqe->wr.ex.invalidate_rkey,
+					   false);
 	return ret ? OIB_WC_LOC_PROT_ERR : OIB_WC_SUCCESS;
 }
 

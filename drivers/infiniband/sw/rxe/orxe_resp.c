@@ -174,8 +174,8 @@ static void orxe_resp_complete(struct orxe_qp *qp, const struct orxe_pkt *pkt,
 		wc.wc_flags |= OIB_WC_WITH_INVALIDATE;
 	}
 	qp->resp.have_recv = false;
-	orxe_cq_post(to_rcq(qp->ib.qp_type == OIB_QPT_XRC_TGT ? qp->resp.xsrq->ib.cq :
-			    qp->ib.recv_cq), &wc, pkt->solicited);
+	oib_sw_cq_post(oib_sw_cq(qp->ib.qp_type == OIB_QPT_XRC_TGT ? qp->resp.xsrq->ib.cq :
+				 qp->ib.recv_cq), &wc, pkt->solicited);
 }
 
 /* Make sure a receive WQE is held for the message; false if none is posted. */
@@ -219,7 +219,7 @@ static enum orxe_resp_result orxe_resp_write_start(struct orxe_qp *qp, const str
 static bool orxe_resp_write_place(struct orxe_qp *qp, const void *const *payload, u32 n, u32 len)
 {
 	struct orxe_resp *resp = &qp->resp;
-	struct orxe_mr *mr;
+	struct oib_sw_mr *mr;
 	u8 *dst;
 	u32 i;
 
@@ -229,7 +229,7 @@ static bool orxe_resp_write_place(struct orxe_qp *qp, const void *const *payload
 		return false;
 	for (i = 0; i < n; i++, dst += len)
 		memcpy(dst, payload[i], len);
-	orxe_mr_put(mr);
+	oib_sw_mr_put(mr);
 	resp->va += n * len;
 	resp->resid -= n * len;
 	return true;
@@ -285,8 +285,9 @@ static enum orxe_resp_result orxe_resp_data(struct orxe_qp *qp, const struct orx
 		return ORXE_RESP_OK;
 
 	resp->msn = orxe_psn_add(resp->msn, 1);
-	if (pkt->ieth && orxe_invalidate(to_rdev(qp->ib.device), orxe_qp_data_pd(qp),
-					 be32_to_cpu(pkt->ieth->rkey), true)) {
+	if (pkt->ieth && oib_sw_mr_invalidate(&to_rdev(qp->ib.device)->mr_keys,
+					      orxe_qp_data_pd(qp), be32_to_cpu(pkt->ieth->rkey),
+					      true)) {
 		orxe_resp_complete(qp, pkt, OIB_WC_LOC_QP_OP_ERR);
 		return ORXE_RESP_INVALID;
 	}
@@ -304,7 +305,7 @@ static enum orxe_resp_result orxe_resp_read(struct orxe_qp *qp, const struct orx
 	u32 len = be32_to_cpu(pkt->reth->len), npsn;
 	u64 va = be64_to_cpu(pkt->reth->va);
 	struct orxe_rsrc *r;
-	struct orxe_mr *mr;
+	struct oib_sw_mr *mr;
 	void *src;
 
 	if (!(qp->attr.qp_access_flags & OIB_ACCESS_REMOTE_READ))
@@ -332,7 +333,7 @@ static enum orxe_resp_result orxe_resp_read(struct orxe_qp *qp, const struct orx
 		resp->msn = orxe_psn_add(resp->msn, 1);
 	}
 	orxe_resp_read_reply(qp, src, len, pkt->psn);	/* the MR held while it reads */
-	orxe_mr_put(mr);
+	oib_sw_mr_put(mr);
 	return ORXE_RESP_OK;
 }
 
@@ -343,7 +344,7 @@ static enum orxe_resp_result orxe_resp_atomic(struct orxe_qp *qp, const struct o
 	struct orxe_resp *resp = &qp->resp;
 	u64 va = be64_to_cpu(a->va), orig;
 	struct orxe_rsrc *r;
-	struct orxe_mr *mr;
+	struct oib_sw_mr *mr;
 	u64 *target;
 
 	if (!(qp->attr.qp_access_flags & OIB_ACCESS_REMOTE_ATOMIC))
@@ -362,7 +363,7 @@ static enum orxe_resp_result orxe_resp_atomic(struct orxe_qp *qp, const struct o
 	else if (orig == be64_to_cpu(a->compare))
 		*target = be64_to_cpu(a->swap_add);
 	spin_unlock(&rdev->atomic_lock);
-	orxe_mr_put(mr);
+	oib_sw_mr_put(mr);
 
 	r = orxe_resp_rsrc_new(resp);
 	r->opcode = pkt->opcode;

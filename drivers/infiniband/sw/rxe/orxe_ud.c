@@ -195,7 +195,7 @@ void orxe_ud_recv(struct orxe_port *port, struct orxe_qp *qp, const struct orxe_
 		 !orxe_sgl_copy(qp, r.wqe.sge, r.wqe.num_sge, ORXE_GRH_SIZE, (void *)pkt->payload,
 			       pkt->paylen, true))
 		wc.status = OIB_WC_LOC_PROT_ERR;
-	orxe_cq_post(to_rcq(qp->ib.recv_cq), &wc, pkt->solicited);
+	oib_sw_cq_post(oib_sw_cq(qp->ib.recv_cq), &wc, pkt->solicited);
 	spin_unlock_irqrestore(&qp->rq_lock, flags);
 	orxe_recv_events(qp, qp->ib.srq, ev);
 }

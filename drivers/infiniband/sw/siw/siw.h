@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * oib_siw internals.  Files, one layer each: siw_wire.h and siw_mpa.c (the wire), siw_main.c
- * (devices on netdevs, GIDs, counters), siw_verbs.c (the ops table, PD, CQ), siw_mr.c (keys and
- * memory access), siw_qp.c (QPs, posting, completions, errors), siw_tx.c and siw_rx.c (FPDUs
+ * (devices on netdevs, GIDs, counters), siw_verbs.c (the ops table, PD, CQ), siw_mr.c (copies
+ * through keys), siw_qp.c (QPs, posting, completions, errors), siw_tx.c and siw_rx.c (FPDUs
  * out and in), siw_cm.c (TCP connections and the MPA exchange), siw_listen.c (listeners).
  *
  * Lock order: siw_conn.lock > siw_listen_lock (a request is delivered under both), and
- * siw_conn.lock > siw_qp.lock > siw_cq.lock; the MR key table's xa_lock is taken alone.  The
- * listener's event handler (oib_iwcm's) only queues, under a spinlock of its own.  Work items
- * run on siw_wq: a connection's (MPA phase), a QP's tx and rx (after it), a listening
+ * siw_conn.lock > siw_qp.lock > a CQ's lock (struct oib_sw_cq); the MR key table's lock is taken
+ * alone.  The listener's event handler (oib_iwcm's) only queues, under a spinlock of its own.
+ * Work items run on siw_wq: a connection's (MPA phase), a QP's tx and rx (after it), a listening
  * socket's accepts.
  */
 #ifndef OIB_SIW_PRIV_H
@@ -22,6 +22,7 @@
 #include <linux/xarray.h>
 #include <oib/provider.h>
 #include <oib/siw.h>
+#include <oib/sw.h>
 #include "siw_wire.h"
 
 #define SIW_MAX_SGE		6
@@ -46,8 +47,7 @@ struct siw_dev {
 	struct work_struct gid_work;	/* GIDs follow the netdev's addresses */
 	struct work_struct remove_work;	/* the netdev went */
 	struct oib_device_attr attr;
-	struct xarray mr_keys;		/* MR index -> siw_mr; its xa_lock guards each MR's keys */
-	u32 next_mr_index;
+	struct oib_sw_mr_table mr_keys;	/* oib_core's: MRs are struct oib_sw_mr */
 	atomic_t next_qpn;
 	atomic_t nconns;		/* connections naming the device; removal waits for 0 */
 	atomic64_t stats[OIB_SIW_NSTATS];
@@ -69,70 +69,14 @@ extern const struct oib_device_ops siw_dev_ops;
 struct net *siw_dev_net(struct siw_dev *sdev);	/* under rcu_read_lock; NULL if unbound */
 void siw_debugfs_add(struct siw_dev *sdev);
 
-/* ---- CQ (siw_verbs.c) ---- */
+/* ---- CQs: oib_core's struct oib_sw_cq (<oib/sw.h>), handlers on siw_wq ---- */
 
-struct siw_cq {
-	struct oib_cq ib;
-	spinlock_t lock;		/* everything below */
-	struct oib_wc *ring;
-	u32 mask, prod, cons;		/* free-running indices */
-	u8 notify;			/* OIB_CQ_SOLICITED or OIB_CQ_NEXT_COMP, 0: disarmed */
-	bool overflow;
-	u8 pending;			/* SIW_CQ_* for @work */
-	struct work_struct work;	/* the handler and the error event, outside the locks */
-};
-
-#define SIW_CQ_WAKE	BIT(0)
-#define SIW_CQ_ERROR	BIT(1)
-
-static inline struct siw_cq *to_scq(struct oib_cq *ib)
-{
-	return container_of(ib, struct siw_cq, ib);
-}
-
-void siw_cq_post(struct siw_cq *cq, const struct oib_wc *wc, bool solicited);
-
-/* ---- MRs (siw_mr.c) ---- */
-
-enum siw_mr_state { SIW_MR_FREE, SIW_MR_INVALID, SIW_MR_VALID };
-
-/*
- * An MR, in the key table from creation to dereg; its registered state under the table's lock.
- * @ref is 1 while it is in the table, plus one for each copy in progress through a key resolved
- * under the table's lock (siw_mem_copy(), a piece at a time: nothing keeps an address across DDP
- * segments or read responses, each resolves its STag again).  Dereg takes the MR out of the table,
- * drops the first reference and waits for ref_done: the memory is the registrant's again once
- * oib_dereg_mr() returns.
- */
-struct siw_mr {
-	struct oib_mr ib;
-	refcount_t ref;			/* see above */
-	struct completion ref_done;
-	u32 index;			/* key >> 8 */
-	enum siw_mr_state state;
-	u32 lkey, rkey;			/* what works now (0: nothing) */
-	int access;
-	u64 iova, length;
-	u64 kbase;			/* kernel MR: the kernel address of iova */
-	u64 *pages;			/* fast registration: kernel addresses of the blocks */
-	u32 npages;
-	u32 page_size;
-	u64 *staged;			/* map_mr_sg's list, for the next REG_MR */
-	u32 nstaged;
-};
-
-static inline struct siw_mr *to_smr(struct oib_mr *ib)
-{
-	return container_of(ib, struct siw_mr, ib);
-}
+/* ---- MRs (siw_mr.c): oib_core's struct oib_sw_mr in the device's mr_keys ---- */
 
 int siw_get_dma_mr(struct oib_mr *mr, int access);
 int siw_reg_kernel_mr(struct oib_mr *mr, void *addr, size_t len, int access);
 int siw_alloc_mr(struct oib_mr *mr, u32 max_num_sg);
-int siw_map_mr_sg(struct oib_mr *mr, struct scatterlist *sg, int n, unsigned int off);
 void siw_dereg_mr(struct oib_mr *mr);
-int siw_mr_reg(struct siw_dev *sdev, struct oib_pd *pd, const struct oib_send_wr *wr);
-int siw_mr_invalidate(struct siw_dev *sdev, struct oib_pd *pd, u32 key, bool remote);
 /*
  * Copy @len bytes between @buf and the memory @key names at @va: into it if @to_mem.  @remote:
  * @key is an rkey (else an lkey, or the PD's local DMA lkey).  0, -EINVAL (no such key, or

@@ -60,59 +60,12 @@ static void siw_set_attrs(struct siw_dev *sdev)
 	a->max_fast_reg_page_list_len = SIW_MAX_FAST_REG_PAGES;
 }
 
-/* ---- GIDs: the netdev's addresses ---- */
-
-static int siw_netdev_addrs(struct net_device *ndev, union oib_gid *gids, int max)
-{
-	struct in_device *in4 = __in_dev_get_rtnl(ndev);
-	struct inet6_dev *in6 = __in6_dev_get(ndev);
-	const struct in_ifaddr *ifa;
-	struct inet6_ifaddr *ifp;
-	int n = 0;
-
-	ASSERT_RTNL();
-	if (in4) {
-		in_dev_for_each_ifa_rtnl(ifa, in4)
-			if (n < max)
-				ipv6_addr_set_v4mapped(ifa->ifa_local, &gids[n++].in6);
-	}
-	if (in6) {
-		read_lock_bh(&in6->lock);
-		list_for_each_entry(ifp, &in6->addr_list, if_list)
-			if (n < max)
-				gids[n++].in6 = ifp->addr;
-		read_unlock_bh(&in6->lock);
-	}
-	return n;
-}
-
-static bool siw_gid_in(const union oib_gid *gid, const union oib_gid *set, int n)
-{
-	while (n--)
-		if (ipv6_addr_equal(&gid->in6, &set[n].in6))
-			return true;
-	return false;
-}
-
+/* GIDs: the netdev's addresses (oib_core's helper) */
 static void siw_gid_work(struct work_struct *work)
 {
 	struct siw_dev *sdev = container_of(work, struct siw_dev, gid_work);
-	union oib_gid want[SIW_MAX_GID], have;
-	struct net_device *ndev;
-	int i, n = 0;
 
-	rtnl_lock();
-	ndev = rtnl_dereference(sdev->ndev);
-	if (ndev)
-		n = siw_netdev_addrs(ndev, want, ARRAY_SIZE(want));
-	rtnl_unlock();
-	if (!ndev)
-		return;
-	for (i = 0; i < SIW_MAX_GID; i++)
-		if (!oib_query_gid(&sdev->ib, 1, i, &have, NULL) && !siw_gid_in(&have, want, n))
-			oib_del_gid(&sdev->ib, 1, &have);
-	for (i = 0; i < n; i++)
-		oib_add_gid(&sdev->ib, 1, &want[i], OIB_GID_TYPE_ROCE_V2);
+	oib_sw_netdev_follow_gids(&sdev->ib, 1, 0, SIW_MAX_GID, &sdev->ndev);
 }
 
 /* ---- Devices ---- */
@@ -186,7 +139,7 @@ struct oib_device *oib_siw_add(const char *name, struct net_device *ndev)
 	INIT_LIST_HEAD(&sdev->entry);
 	INIT_WORK(&sdev->gid_work, siw_gid_work);
 	INIT_WORK(&sdev->remove_work, siw_dev_remove_work);
-	xa_init_flags(&sdev->mr_keys, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
+	oib_sw_mr_table_init(&sdev->mr_keys);
 	siw_set_attrs(sdev);
 	ib->node_type = OIB_NODE_RNIC;
 	ib->phys_port_cnt = 1;
@@ -249,7 +202,7 @@ static void siw_dev_teardown(struct siw_dev *sdev)
 		cancel_work_sync(&sdev->remove_work);
 	oib_unregister_device(&sdev->ib);
 	wait_var_event(&sdev->nconns, !atomic_read(&sdev->nconns));
-	xa_destroy(&sdev->mr_keys);
+	oib_sw_mr_table_destroy(&sdev->mr_keys);
 	oib_dealloc_device(&sdev->ib);
 }
 

@@ -231,7 +231,7 @@ static void siw_qp_sq_wc(struct siw_qp *qp, const struct siw_wqe *wqe)
 	};
 
 	if (wqe->status || qp->sig_all || (wqe->flags & OIB_SEND_SIGNALED))
-		siw_cq_post(to_scq(qp->ib.send_cq), &wc, false);
+		oib_sw_cq_post(oib_sw_cq(qp->ib.send_cq), &wc, false);
 }
 
 /* Complete the done WQEs at the head of the send queue. */
@@ -266,7 +266,7 @@ void siw_qp_recv_done(struct siw_qp *qp, struct siw_wqe *rqe, enum oib_wc_status
 		wc.wc_flags = OIB_WC_WITH_INVALIDATE;
 		wc.ex.invalidate_rkey = inv;
 	}
-	siw_cq_post(to_scq(qp->ib.recv_cq), &wc, solicited);
+	oib_sw_cq_post(oib_sw_cq(qp->ib.recv_cq), &wc, solicited);
 }
 
 bool siw_qp_take_recv(struct siw_qp *qp, struct siw_wqe *rqe)

@@ -153,7 +153,7 @@ static u32 siw_rx_send(struct siw_qp *qp, const struct siw_untagged_hdr *h, enum
 		return 0;
 	if (!term && (op == SIW_OP_SEND_INV || op == SIW_OP_SEND_SE_INV)) {
 		inv = be32_to_cpu(h->inval_stag);
-		if (siw_mr_invalidate(qp->sdev, qp->ib.pd, inv, true)) {
+		if (oib_sw_mr_invalidate(&qp->sdev->mr_keys, qp->ib.pd, inv, true)) {
 			status = OIB_WC_LOC_PROT_ERR;
 			term = SIW_TERM_INV_STAG;
 		}

@@ -214,10 +214,10 @@ static int siw_tx_wqe(struct siw_qp *qp, const struct siw_wqe *wqe)
 	case OIB_WR_RDMA_READ:
 		return siw_tx_read_req(qp, wqe);
 	case OIB_WR_LOCAL_INV:
-		return siw_mr_invalidate(qp->sdev, qp->ib.pd, wqe->inv, false) ?
+		return oib_sw_mr_invalidate(&qp->sdev->mr_keys, qp->ib.pd, wqe->inv, false) ?
 		       OIB_WC_LOC_PROT_ERR : 0;
 	case OIB_WR_REG_MR:
-		return siw_mr_reg(qp->sdev, qp->ib.pd, &reg) ? OIB_WC_MW_BIND_ERR : 0;
+		return oib_sw_mr_reg(&qp->sdev->mr_keys, qp->ib.pd, &reg) ? OIB_WC_MW_BIND_ERR : 0;
 	default:
 		return siw_tx_message(qp, wqe);
 	}

@@ -86,109 +86,11 @@ static int siw_reach(struct oib_device *ib, u32 port, const union oib_gid *dgid,
 	return ret;
 }
 
-/* ---- CQs: a ring of completions; the handler and error event run from a work item ---- */
-
-static void siw_cq_work(struct work_struct *work)
-{
-	struct siw_cq *cq = container_of(work, struct siw_cq, work);
-	struct oib_event ev = { .device = cq->ib.device, .element.cq = &cq->ib,
-				.event = OIB_EVENT_CQ_ERR };
-	u8 pending;
-
-	spin_lock_irq(&cq->lock);
-	pending = cq->pending;
-	cq->pending = 0;
-	spin_unlock_irq(&cq->lock);
-	if (pending & SIW_CQ_ERROR)
-		oib_dispatch_event(&ev);
-	if ((pending & SIW_CQ_WAKE) && cq->ib.comp_handler)
-		cq->ib.comp_handler(&cq->ib, cq->ib.cq_context);
-}
+/* ---- CQs: oib_core's, their handlers on siw_wq ---- */
 
 static int siw_create_cq(struct oib_cq *ib, const struct oib_cq_init_attr *attr)
 {
-	struct siw_cq *cq = to_scq(ib);
-	u32 n = roundup_pow_of_two(max(attr->cqe, 1U));
-
-	cq->ring = kvcalloc(n, sizeof(*cq->ring), GFP_KERNEL);
-	if (!cq->ring)
-		return -ENOMEM;
-	cq->mask = n - 1;
-	spin_lock_init(&cq->lock);
-	INIT_WORK(&cq->work, siw_cq_work);
-	ib->cqe = n;
-	return 0;
-}
-
-static void siw_destroy_cq(struct oib_cq *ib)
-{
-	struct siw_cq *cq = to_scq(ib);
-
-	spin_lock_irq(&cq->lock);
-	cq->notify = 0;
-	cq->pending = 0;
-	spin_unlock_irq(&cq->lock);
-	cancel_work_sync(&cq->work);
-	kvfree(cq->ring);
-}
-
-static int siw_poll_cq(struct oib_cq *ib, int num, struct oib_wc *wc)
-{
-	struct siw_cq *cq = to_scq(ib);
-	unsigned long flags;
-	int n = 0;
-
-	spin_lock_irqsave(&cq->lock, flags);
-	while (n < num && cq->cons != cq->prod)
-		wc[n++] = cq->ring[cq->cons++ & cq->mask];
-	spin_unlock_irqrestore(&cq->lock, flags);
-	return n;
-}
-
-static int siw_req_notify_cq(struct oib_cq *ib, enum oib_cq_notify_flags flags)
-{
-	struct siw_cq *cq = to_scq(ib);
-	unsigned long irqflags;
-	int ret = 0;
-
-	spin_lock_irqsave(&cq->lock, irqflags);
-	if (cq->notify != OIB_CQ_NEXT_COMP)	/* NEXT_COMP covers SOLICITED */
-		cq->notify = flags & OIB_CQ_SOLICITED_MASK;
-	if ((flags & OIB_CQ_REPORT_MISSED_EVENTS) && cq->cons != cq->prod)
-		ret = 1;
-	spin_unlock_irqrestore(&cq->lock, irqflags);
-	return ret;
-}
-
-/* Add a completion; a full CQ loses it and stays in error (CQ_ERR once).  Any context. */
-void siw_cq_post(struct siw_cq *cq, const struct oib_wc *wc, bool solicited)
-{
-	unsigned long flags;
-	u8 was;
-
-	spin_lock_irqsave(&cq->lock, flags);
-	was = cq->pending;
-	if (cq->overflow) {
-		/* lost */
-	} else if (cq->prod - cq->cons > cq->mask) {
-		cq->overflow = true;
-		cq->pending |= SIW_CQ_ERROR;
-	} else {
-		struct oib_wc *e = &cq->ring[cq->prod++ & cq->mask];
-
-		*e = *wc;
-		e->qp_num = wc->qp ? wc->qp->qp_num : 0;
-		if (solicited)
-			e->wc_flags |= OIB_WC_SOLICITED;
-		if (cq->notify == OIB_CQ_NEXT_COMP ||
-		    (cq->notify == OIB_CQ_SOLICITED && (solicited || wc->status))) {
-			cq->notify = 0;
-			cq->pending |= SIW_CQ_WAKE;
-		}
-	}
-	if (cq->pending != was)
-		queue_work(siw_wq, &cq->work);
-	spin_unlock_irqrestore(&cq->lock, flags);
+	return oib_sw_cq_init(oib_sw_cq(ib), attr, siw_wq, WORK_CPU_UNBOUND);
 }
 
 /* ---- What oib_siw does not have ---- */
@@ -232,10 +134,10 @@ static void siw_destroy_ah(struct oib_ah *ah)
 const struct oib_device_ops siw_dev_ops = {
 	.owner = THIS_MODULE,
 	.size_pd = sizeof(struct oib_pd),
-	.size_cq = sizeof(struct siw_cq),
+	.size_cq = sizeof(struct oib_sw_cq),
 	.size_qp = sizeof(struct siw_qp),
 	.size_srq = sizeof(struct oib_srq),
-	.size_mr = sizeof(struct siw_mr),
+	.size_mr = sizeof(struct oib_sw_mr),
 	.size_ah = sizeof(struct oib_ah),
 	.query_device = siw_query_device,
 	.query_port = siw_query_port,
@@ -243,9 +145,9 @@ const struct oib_device_ops siw_dev_ops = {
 	.alloc_pd = siw_alloc_pd,
 	.dealloc_pd = siw_dealloc_pd,
 	.create_cq = siw_create_cq,
-	.destroy_cq = siw_destroy_cq,
-	.poll_cq = siw_poll_cq,
-	.req_notify_cq = siw_req_notify_cq,
+	.destroy_cq = oib_sw_destroy_cq,
+	.poll_cq = oib_sw_poll_cq,
+	.req_notify_cq = oib_sw_req_notify_cq,
 	.create_qp = siw_create_qp,
 	.modify_qp = siw_modify_qp,
 	.query_qp = siw_query_qp,
@@ -261,7 +163,7 @@ const struct oib_device_ops siw_dev_ops = {
 	.reg_kernel_mr = siw_reg_kernel_mr,
 	.dereg_mr = siw_dereg_mr,
 	.alloc_mr = siw_alloc_mr,
-	.map_mr_sg = siw_map_mr_sg,
+	.map_mr_sg = oib_sw_map_mr_sg,
 	.create_ah = siw_create_ah,
 	.destroy_ah = siw_destroy_ah,
 	.reach = siw_reach,
