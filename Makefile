@@ -1,6 +1,6 @@
 # oib: builds the modules out of tree and runs the test platform (see README.md).
 #   make [modules]  build against KDIR (default: the cached test kernel from tools/kernel.sh)
-#   make install    the modules (modules_install into extra/oib), the oib tool and oib.8
+#   make install    the modules (modules_install into extra/oib), the oib tool and oib.8, libsdp.so
 #   make check      W=1 builds, KUnit and integration tests under QEMU, stock-kernel smoke
 #   make run        the demo under QEMU
 #   make bench      RC rate, RDMA bandwidth and latency of oib vs the in-tree rxe vs memcpy, under QEMU
@@ -27,10 +27,11 @@ modules:
 	$(MAKE) -C $(kdir) M=$(CURDIR) modules
 
 # the modules into /lib/modules/<KDIR's release>/extra/oib (then depmod), the oib tool and its
-# man page into $(DESTDIR)$(PREFIX) (/usr/local)
+# man page, SDP's preload library libsdp.so and its sample policy into $(DESTDIR)$(PREFIX) (/usr/local)
 install: modules
 	$(MAKE) -C $(kdir) M=$(CURDIR) INSTALL_MOD_DIR=extra/oib modules_install
 	$(MAKE) -C tools/oib install
+	$(MAKE) -C tools/lib/sdp install
 
 check:
 	tools/check.sh
