@@ -236,7 +236,11 @@ out:
 /* A failed connect: the error a TCP socket would give, and the end of the attempt. */
 static void sdp_refused(struct sdp_sock *ssk, int err)
 {
+	enum sdp_state was = ssk->state;
+
 	sdp_apply(ssk, SDP_EV_REFUSED);
+	if (ssk->state == was)
+		return;			/* established already, or gone: not this socket's error */
 	if (err == EHOSTUNREACH)
 		ssk->last_bind_err = err;	/* no RDMA path: SDP_LAST_BIND_ERR says so */
 	if (err)

@@ -96,6 +96,10 @@ static void sdp_rx_done(struct sdp_sock *ssk, const struct oib_wc *wc)
 	ssk->last_active = jiffies;
 	switch (sdp_rx_classify(buf, wc->byte_len, ssk->state, &ssk->credit, &msg, &why)) {
 	case SDP_RX_DATA:
+		if (sock_flag(&ssk->sk, SOCK_DEAD)) {
+			sdp_apply(ssk, SDP_EV_ABORT);	/* data after close: TCP's RST */
+			break;
+		}
 		ssk->rx_ready[ssk->rx_tail++ % ssk->nrx] = i;
 		ssk->rx_off[i] = msg.payload - buf;
 		ssk->rx_end[i] = ssk->rx_off[i] + msg.payload_len;

@@ -9,7 +9,9 @@
  * inside the socket lock's holders' callbacks, nor the socket lock inside theirs.
  *
  * References: the sock's own refcount.  The cma id's context holds one (taken when the id is
- * made or spawned, dropped when the id is destroyed); the work holds one while queued.
+ * made or spawned, dropped when the id is destroyed); the work holds one while queued, and so
+ * does the keepalive's delayed work (sdp_opt.c).  The list of all sockets (debugfs) holds none:
+ * a socket leaves it when it is freed.
  */
 #ifndef SDP_PRIV_H
 #define SDP_PRIV_H

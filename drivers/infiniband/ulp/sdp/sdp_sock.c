@@ -143,7 +143,9 @@ struct sock *sdp_sock_alloc(struct net *net, int family, int kern)
 
 	if (!sk)
 		return NULL;
-	sock_init_data(NULL, sk);
+	sock_init_data(NULL, sk);	/* without a socket: the type is ours to set */
+	sk->sk_type = SOCK_STREAM;
+	sk->sk_protocol = IPPROTO_TCP;
 	sk->sk_destruct = sdp_destruct;
 	sk->sk_state = SDP_CLOSED;
 	ssk = sdp_sk(sk);
