@@ -52,9 +52,28 @@ static const struct ktap_case cases[] = {
 	{ "teardown", t_teardown },
 };
 
+#define NCASES	(sizeof(cases) / sizeof(cases[0]))
+
+static unsigned int current;	/* the case ktap_run() runs now: they run in order */
+
+/* Each case, and how long it took (make check's time budget is the sum). */
+static bool timed(void)
+{
+	int64_t t = now_ms();
+	bool ok = cases[current].run();
+
+	diag("%s: %lld ms", cases[current++].name, (long long)(now_ms() - t));
+	return ok;
+}
+
 int main(void)
 {
+	struct ktap_case run[NCASES];
+	unsigned int i;
+
+	for (i = 0; i < NCASES; i++)
+		run[i] = (struct ktap_case){ cases[i].name, timed };
 	signal(SIGPIPE, SIG_IGN);
 	alarm(300);	/* a case that hangs ends the suite short: its failures counted */
-	return ktap_run("oib_sdp_user", cases, sizeof(cases) / sizeof(cases[0]));
+	return ktap_run("oib_sdp_user", run, NCASES);
 }

@@ -169,7 +169,8 @@ bool t_tcp_options(void)
 	ok = ok && CHECK(set_int(fd, SOL_SOCKET, SO_REUSEADDR, 1)) &&
 	     CHECK(get_int(fd, SOL_SOCKET, SO_REUSEADDR) == 1);
 	ok = ok && CHECK(get_int(fd, SOL_SOCKET, SO_TYPE) == SOCK_STREAM) &&
-	     CHECK(get_int(fd, SOL_SOCKET, SO_DOMAIN) == AF_INET_SDP);
+	     CHECK(get_int(fd, SOL_SOCKET, SO_DOMAIN) == AF_INET_SDP) &&
+	     CHECK(get_int(fd, SOL_SOCKET, SO_PROTOCOL) == IPPROTO_TCP);
 	close(fd);
 	/* a listener's TCP options go to the sockets it accepts */
 	fd = sdp_listener(false, &port, 1);
