@@ -1,6 +1,7 @@
 # oib: builds the modules out of tree and runs the test platform (see README.md).
 #   make [modules]  build against KDIR (default: the cached test kernel from tools/kernel.sh)
-#   make install    the modules (modules_install into extra/oib), the oib tool and oib.8
+#   make install    the modules (modules_install into extra/oib), the oib tool and oib.8, libsdp.so,
+#                   the drop-in libibverbs.so.1
 #   make check      W=1 builds, KUnit and integration tests under QEMU, stock-kernel smoke
 #   make run        the demo under QEMU
 #   make bench      RC rate, RDMA bandwidth and latency of oib vs the in-tree rxe vs memcpy, under QEMU
@@ -27,11 +28,12 @@ modules:
 	$(MAKE) -C $(kdir) M=$(CURDIR) modules
 
 # the modules into /lib/modules/<KDIR's release>/extra/oib (then depmod), the oib tool and its
-# man page into $(DESTDIR)$(PREFIX) (/usr/local), the drop-in libibverbs.so.1 into
-# $(DESTDIR)/usr/local/lib/oib
+# man page, SDP's preload library libsdp.so and its sample policy into $(DESTDIR)$(PREFIX)
+# (/usr/local), the drop-in libibverbs.so.1 into $(DESTDIR)/usr/local/lib/oib
 install: modules
 	$(MAKE) -C $(kdir) M=$(CURDIR) INSTALL_MOD_DIR=extra/oib modules_install
 	$(MAKE) -C tools/oib install
+	$(MAKE) -C tools/lib/sdp install
 	$(MAKE) -C tools/lib/ibverbs install
 
 check:

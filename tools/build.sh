@@ -52,8 +52,8 @@ if [ $rc -ne 0 ]; then
 	exit 1
 fi
 # the userspace library, tests, examples and the oib tool (static), the drop-in libibverbs.so.1,
-# with the modules' warning rule
-for d in tools/lib/ibverbs tools/testing/user tools/examples tools/oib; do
+# and libsdp.so (SDP's preload library), with the modules' warning rule
+for d in tools/lib/ibverbs tools/testing/user tools/examples tools/oib tools/lib/sdp; do
 	[ -f "$dest/$d/Makefile" ] || continue
 	if ! make -C "$dest/$d" CFLAGS="-O2 -g" >>"$log" 2>&1; then
 		grep -E 'error|Error' "$log" | head -40 || true

@@ -187,7 +187,7 @@ if [ -z "${SUITE:-}" ]; then
 fi
 
 section "dependencies and test kernel"
-kernel test iproute2 rdmacm-utils ibverbs-providers ibverbs-utils tcpdump
+kernel test iproute2 rdmacm-utils ibverbs-providers ibverbs-utils tcpdump socat
 echo "kernel: $kdir ($kver)"
 
 section "test kernel: build"
@@ -212,11 +212,12 @@ fi
 
 # the in-tree stack for the interop tests (loaded by them, not at boot: rdma_rxe takes UDP port 4791
 # of the initial namespace), rdma-core's tools with their provider libraries, iproute2's ip and
-# tcpdump (oib_siw's wire, captured for tshark);
+# tcpdump (oib_siw's wire, captured for tshark); socat (an unmodified TCP program for SDP's
+# preload library);
 # brd, the RAM disk driver, for oib_srpt's block device LUNs (loaded by that test, with its sizes);
 # the in-tree SRP initiator and target, each loaded only by its SRP interop test
 interop=(--kmods veth --extra "rdma_rxe siw rdma_ucm ib_uverbs brd" --extra-group srp ib_srp --extra-group lio ib_srpt)
-for b in ip rdma rping ibv_devices tcpdump; do interop+=(--bin "$(command -v $b)"); done
+for b in ip rdma rping ibv_devices tcpdump socat; do interop+=(--bin "$(command -v $b)"); done
 # ibverbs-utils' programs, run on oib through the drop-in libibverbs (integration.ibverbs_compat)
 for b in ibv_devinfo ibv_rc_pingpong ibv_uc_pingpong ibv_ud_pingpong ibv_srq_pingpong ibv_xsrq_pingpong; do
 	interop+=(--bin "$(command -v $b)")

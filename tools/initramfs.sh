@@ -2,8 +2,8 @@
 # Builds the guest's gzip cpio initramfs: static busybox, the guest scripts (tools/testing/guest as
 # /oib/guest, its init.sh as /init, tools/testing/integration as /oib/integration), the userspace
 # tests, tools and examples of a built tree (tools/testing/user/oib_* as /oib/user/, its other
-# programs and tools/examples/oibv_* in /bin, the drop-in libibverbs.so.1 in /usr/lib/oib), our
-# modules from a
+# programs and tools/examples/oibv_* in /bin, the drop-in libibverbs.so.1 in /usr/lib/oib,
+# tools/lib/sdp/libsdp.so in /oib/lib), our modules from a
 # built tree (drivers/**/*.ko as /oib/ko/NAME.ko, kunit/**/*.ko as /oib/ko/kunit/NAME.ko, found with
 # find: a new module needs no change here) and the kernel modules they depend on (/oib/ko/deps/, load
 # order in /oib/ko/deps.order).  Load orders, from the modules' own dependencies (modinfo depends):
@@ -109,6 +109,11 @@ if [ -x "$tree/tools/oib/oib" ]; then cp "$tree/tools/oib/oib" "$stage/bin/"; fi
 if [ -f "$tree/tools/lib/ibverbs/libibverbs.so.1" ]; then
 	mkdir -p "$stage/usr/lib/oib"
 	cp "$tree/tools/lib/ibverbs/libibverbs.so.1" "$stage/usr/lib/oib/"
+fi
+# SDP's preload library: /oib/lib/libsdp.so (LD_PRELOAD'ed by integration.sdp_preload)
+if [ -f "$tree/tools/lib/sdp/libsdp.so" ]; then
+	mkdir -p "$stage/oib/lib"
+	cp "$tree/tools/lib/sdp/libsdp.so" "$stage/oib/lib/"
 fi
 # the liboibv examples (static): /bin/oibv_*
 find "$tree/tools/examples" -maxdepth 1 -type f -name 'oibv_*' -perm -u+x \

@@ -23,6 +23,10 @@
 #define OIB_SDP_PORT_SPACE	0x0001
 #define OIB_SDP_SERVICE_ID(port)	((u64)OIB_SDP_PORT_SPACE << 16 | (u16)(port))
 
+/* OFED's socket options at level SOL_TCP: the zero-copy threshold, the last bind's errno. */
+#define OIB_SDP_ZCOPY_THRESH	80
+#define OIB_SDP_LAST_BIND_ERR	81
+
 /* Message IDs (the BSDH's mid). */
 enum oib_sdp_mid {
 	OIB_SDP_MID_HELLO = 0x00,

@@ -101,7 +101,7 @@ static int sdp_on_request(struct sdp_sock *l, struct oib_cma_id *id, struct oib_
 	if (!sk)
 		return -ENOMEM;
 	child = sdp_sk(sk);
-	child->nodelay = l->nodelay;
+	sdp_inherit(child, l);
 	child->id = id;
 	id->context = child;
 	sock_hold(sk);			/* the id's */
@@ -221,13 +221,28 @@ static void sdp_on_established(struct sdp_sock *ssk, const struct sdp_cm_event *
 		ssk->credit.tx_credits = ack.hdr.bufs;
 	}
 	sdp_apply(ssk, SDP_EV_ESTABLISHED);
+	if (ssk->state != SDP_ESTABLISHED || !ssk->id)
+		goto out;
+	ssk->local = ssk->id->route.addr.src_addr;
+	ssk->remote = ssk->id->route.addr.dst_addr;
+	ssk->last_active = jiffies;
+	atomic_inc(&sdp_connections);
+	if (sock_flag(&ssk->sk, SOCK_KEEPOPEN))
+		sdp_keepalive_set(&ssk->sk, 1);
+out:
 	sdp_wake_parent(ssk);
 }
 
 /* A failed connect: the error a TCP socket would give, and the end of the attempt. */
 static void sdp_refused(struct sdp_sock *ssk, int err)
 {
+	enum sdp_state was = ssk->state;
+
 	sdp_apply(ssk, SDP_EV_REFUSED);
+	if (ssk->state == was)
+		return;			/* established already, or gone: not this socket's error */
+	if (err == EHOSTUNREACH)
+		ssk->last_bind_err = err;	/* no RDMA path: SDP_LAST_BIND_ERR says so */
 	if (err)
 		ssk->sk.sk_err = err;
 	sdp_wake_parent(ssk);

@@ -4,6 +4,7 @@
  * work), the RC QP on its cma id, and its buffers, every receive posted at once; and their end.
  * The buffers are the socket's until it is freed; the objects go with the connection.
  */
+#include <linux/log2.h>
 #include <linux/slab.h>
 #include "sdp_priv.h"
 
@@ -28,12 +29,12 @@ static int sdp_alloc_bufs(struct sdp_sock *ssk)
 {
 	int i;
 
-	for (i = 0; i < SDP_RX_BUFS; i++) {
+	for (i = 0; i < ssk->nrx; i++) {
 		ssk->rx_buf[i] = ssk->rx_buf[i] ?: kmalloc(SDP_BUF_SIZE, GFP_KERNEL);
 		if (!ssk->rx_buf[i])
 			return -ENOMEM;
 	}
-	for (i = 0; i < SDP_TX_BUFS; i++) {
+	for (i = 0; i < ssk->ntx; i++) {
 		ssk->tx_buf[i] = ssk->tx_buf[i] ?: kmalloc(SDP_BUF_SIZE, GFP_KERNEL);
 		if (!ssk->tx_buf[i])
 			return -ENOMEM;
@@ -45,28 +46,44 @@ void sdp_conn_free_bufs(struct sdp_sock *ssk)
 {
 	int i;
 
-	for (i = 0; i < SDP_RX_BUFS; i++) {
+	for (i = 0; i < SDP_BUFS_MAX; i++) {
 		kfree(ssk->rx_buf[i]);
 		ssk->rx_buf[i] = NULL;
 	}
-	for (i = 0; i < SDP_TX_BUFS; i++) {
+	for (i = 0; i < SDP_BUFS_MAX; i++) {
 		kfree(ssk->tx_buf[i]);
 		ssk->tx_buf[i] = NULL;
 	}
 }
 
-/* After the address and route: PD, CQ, QP (in INIT), every receive posted. */
+/* A ring's size: @dflt, or the buffers SO_RCVBUF or SO_SNDBUF (@set) asked for in @bytes. */
+static unsigned int sdp_ring_size(bool set, int bytes, unsigned int dflt)
+{
+	if (!set)
+		return dflt;
+	return rounddown_pow_of_two(clamp_t(int, bytes / SDP_BUF_SIZE, SDP_BUFS_MIN,
+					    SDP_BUFS_MAX));
+}
+
+/* After the address and route: the rings' sizes, PD, CQ, QP (in INIT), every receive posted. */
 int sdp_conn_create(struct sdp_sock *ssk)
 {
-	struct oib_cq_init_attr cq_attr = { .cqe = SDP_RX_BUFS + SDP_TX_BUFS };
+	struct sock *sk = &ssk->sk;
+	struct oib_cq_init_attr cq_attr = {};
 	struct oib_qp_init_attr qp_attr = {
 		.qp_type = OIB_QPT_RC, .sq_sig_type = OIB_SIGNAL_ALL_WR,
-		.cap = { .max_send_wr = SDP_TX_BUFS, .max_recv_wr = SDP_RX_BUFS,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.cap = { .max_send_sge = 1, .max_recv_sge = 1 },
 	};
 	struct oib_device *dev = ssk->id->device;
 	int ret, i;
 
+	ssk->nrx = sdp_ring_size(sk->sk_userlocks & SOCK_RCVBUF_LOCK, READ_ONCE(sk->sk_rcvbuf),
+				 SDP_RX_BUFS);
+	ssk->ntx = sdp_ring_size(sk->sk_userlocks & SOCK_SNDBUF_LOCK, READ_ONCE(sk->sk_sndbuf),
+				 SDP_TX_BUFS);
+	cq_attr.cqe = ssk->nrx + ssk->ntx;
+	qp_attr.cap.max_send_wr = ssk->ntx;
+	qp_attr.cap.max_recv_wr = ssk->nrx;
 	ret = sdp_alloc_bufs(ssk);
 	if (ret)
 		return ret;
@@ -88,7 +105,7 @@ int sdp_conn_create(struct sdp_sock *ssk)
 	if (ret)
 		return ret;
 	sdp_credit_init(&ssk->credit, 0, 0);
-	for (i = 0; i < SDP_RX_BUFS && !ret; i++)
+	for (i = 0; i < ssk->nrx && !ret; i++)
 		ret = sdp_post_recv(ssk, i);
 	ssk->credit.remote_credits = ssk->credit.rx_posted;	/* the Hello(Ack) says so */
 	if (!ret)
@@ -105,6 +122,7 @@ void sdp_conn_release(struct sdp_sock *ssk)
 {
 	struct oib_cma_id *id = ssk->id;
 
+	sdp_keepalive_stop(ssk);
 	if (id) {
 		ssk->local = id->route.addr.src_addr;
 		ssk->remote = id->route.addr.dst_addr;

@@ -10,16 +10,18 @@
 #include "sdp_priv.h"
 
 atomic_t sdp_rx_errors[SDP_RXE_NUM];
+atomic_t sdp_connections;
+atomic64_t sdp_tx_total, sdp_rx_total;
 
 bool sdp_tx_slot_free(const struct sdp_sock *ssk)
 {
-	return ssk->tx_head - ssk->tx_tail < SDP_TX_BUFS;
+	return ssk->tx_head - ssk->tx_tail < ssk->ntx;
 }
 
 /* Post the send buffer at tx_head, its @len bytes of payload already in place after the BSDH. */
 static int sdp_post_slot(struct sdp_sock *ssk, u8 mid, u32 len, bool disconn)
 {
-	unsigned int i = ssk->tx_head % SDP_TX_BUFS;
+	unsigned int i = ssk->tx_head % ssk->ntx;
 	struct oib_sdp_hdr h = { .mid = mid, .len = sizeof(struct oib_sdp_bsdh) + len };
 	struct oib_sge sge = { .addr = (uintptr_t)ssk->tx_buf[i], .length = h.len,
 			       .lkey = ssk->pd->local_dma_lkey };
@@ -35,6 +37,24 @@ static int sdp_post_slot(struct sdp_sock *ssk, u8 mid, u32 len, bool disconn)
 	ssk->tx_len[i] = len;
 	ssk->tx_disconn[i] = disconn;
 	ssk->tx_bytes += len;
+	ssk->tx_head++;
+	ssk->last_active = jiffies;
+	atomic64_add(len, &sdp_tx_total);
+	return 0;
+}
+
+/* A zero-length RDMA WRITE (SO_KEEPALIVE): no credit, a send slot; its completion is the answer. */
+int sdp_post_keepalive(struct sdp_sock *ssk)
+{
+	unsigned int i = ssk->tx_head % ssk->ntx;
+	struct oib_send_wr wr = { .wr_id = i, .opcode = OIB_WR_RDMA_WRITE,
+				  .send_flags = OIB_SEND_SIGNALED };
+	int ret = oib_post_send(ssk->id->qp, &wr, NULL);
+
+	if (ret)
+		return ret;
+	ssk->tx_len[i] = 0;
+	ssk->tx_disconn[i] = false;
 	ssk->tx_head++;
 	return 0;
 }
@@ -63,7 +83,7 @@ void sdp_tx_more(struct sdp_sock *ssk)
 
 static void sdp_rx_done(struct sdp_sock *ssk, const struct oib_wc *wc)
 {
-	unsigned int i = wc->wr_id & (SDP_RX_BUFS - 1);
+	unsigned int i = (u32)wc->wr_id % ssk->nrx;
 	u8 *buf = ssk->rx_buf[i];
 	enum sdp_rx_error why;
 	struct oib_sdp_msg msg;
@@ -73,12 +93,18 @@ static void sdp_rx_done(struct sdp_sock *ssk, const struct oib_wc *wc)
 			sdp_apply(ssk, SDP_EV_RESET);
 		return;
 	}
+	ssk->last_active = jiffies;
 	switch (sdp_rx_classify(buf, wc->byte_len, ssk->state, &ssk->credit, &msg, &why)) {
 	case SDP_RX_DATA:
-		ssk->rx_ready[ssk->rx_tail++ % SDP_RX_BUFS] = i;
+		if (sock_flag(&ssk->sk, SOCK_DEAD)) {
+			sdp_apply(ssk, SDP_EV_ABORT);	/* data after close: TCP's RST */
+			break;
+		}
+		ssk->rx_ready[ssk->rx_tail++ % ssk->nrx] = i;
 		ssk->rx_off[i] = msg.payload - buf;
 		ssk->rx_end[i] = ssk->rx_off[i] + msg.payload_len;
 		ssk->rx_bytes += msg.payload_len;
+		atomic64_add(msg.payload_len, &sdp_rx_total);
 		break;
 	case SDP_RX_CREDITS:
 		sdp_post_recv(ssk, i);
@@ -96,15 +122,18 @@ static void sdp_rx_done(struct sdp_sock *ssk, const struct oib_wc *wc)
 
 static void sdp_tx_done(struct sdp_sock *ssk, const struct oib_wc *wc)
 {
-	unsigned int i = ssk->tx_tail % SDP_TX_BUFS;
+	unsigned int i = ssk->tx_tail % ssk->ntx;
 
 	if (ssk->tx_head == ssk->tx_tail)
 		return;
 	ssk->tx_tail++;
 	ssk->tx_bytes -= ssk->tx_len[i];
 	if (wc->status != OIB_WC_SUCCESS) {
-		if (wc->status != OIB_WC_WR_FLUSH_ERR)
-			sdp_apply(ssk, SDP_EV_RESET);
+		if (wc->status == OIB_WC_WR_FLUSH_ERR)
+			return;
+		sdp_apply(ssk, SDP_EV_RESET);
+		if (wc->status == OIB_WC_RETRY_EXC_ERR)
+			ssk->sk.sk_err = ETIMEDOUT;	/* the peer is gone, as TCP says */
 		return;
 	}
 	if (ssk->tx_disconn[i])
@@ -196,7 +225,7 @@ int sdp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		ret = sdp_wait_send(ssk, &timeo);
 		if (ret)
 			break;
-		p = ssk->tx_buf[ssk->tx_head % SDP_TX_BUFS] + sizeof(struct oib_sdp_bsdh);
+		p = ssk->tx_buf[ssk->tx_head % ssk->ntx] + sizeof(struct oib_sdp_bsdh);
 		if (copy_from_iter(p, n, &msg->msg_iter) != n) {
 			ret = -EFAULT;
 			break;
@@ -229,7 +258,7 @@ static int sdp_copy_out(struct sdp_sock *ssk, struct msghdr *msg, size_t len, bo
 	size_t copied = 0;
 
 	while (copied < len && h != ssk->rx_tail) {
-		unsigned int i = ssk->rx_ready[h % SDP_RX_BUFS];
+		unsigned int i = ssk->rx_ready[h % ssk->nrx];
 		u32 off = ssk->rx_off[i], n = min_t(size_t, ssk->rx_end[i] - off, len - copied);
 
 		if (copy_to_iter(ssk->rx_buf[i] + off, n, &msg->msg_iter) != n)

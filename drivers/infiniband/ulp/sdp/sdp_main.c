@@ -4,7 +4,7 @@
  * families AF_INET_SDP and AF_INET6_SDP (sdp_sock.c) over oib_cma's SDP port space (sdp_cm.c),
  * buffered copy with credits (sdp_data.c, sdp_credit.c), the wire (sdp_wire.c, exported), the
  * state table (sdp_state.c) and the received messages' checks (sdp_rx_check.c).  Counters in
- * /sys/kernel/debug/oib_sdp/counters.
+ * /sys/kernel/debug/oib_sdp/counters, every socket in .../sockets.
  */
 #include <linux/debugfs.h>
 #include <linux/module.h>
@@ -20,9 +20,14 @@ static int sdp_counters_show(struct seq_file *m, void *unused)
 	for (i = 0; i < SDP_RXE_NUM; i++)
 		seq_printf(m, "rx_reset_%s %d\n", sdp_rx_error_name(i),
 			   atomic_read(&sdp_rx_errors[i]));
+	seq_printf(m, "keepalives %d\n", atomic_read(&sdp_keepalives));
+	seq_printf(m, "connections %d\n", atomic_read(&sdp_connections));
+	seq_printf(m, "tx_bytes %lld\n", atomic64_read(&sdp_tx_total));
+	seq_printf(m, "rx_bytes %lld\n", atomic64_read(&sdp_rx_total));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sdp_counters);
+DEFINE_SHOW_ATTRIBUTE(sdp_sockets);
 
 static int __init sdp_init(void)
 {
@@ -32,6 +37,7 @@ static int __init sdp_init(void)
 		return ret;
 	sdp_debugfs = debugfs_create_dir("oib_sdp", NULL);
 	debugfs_create_file("counters", 0444, sdp_debugfs, NULL, &sdp_counters_fops);
+	debugfs_create_file("sockets", 0444, sdp_debugfs, NULL, &sdp_sockets_fops);
 	return 0;
 }
 

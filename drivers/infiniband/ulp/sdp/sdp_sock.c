@@ -17,6 +17,8 @@
 #define SDP_CLOSE_TIMEOUT	(60 * HZ)
 
 struct workqueue_struct *sdp_wq;
+static LIST_HEAD(sdp_sockets);		/* every sdp_sock, by its all_entry */
+static DEFINE_SPINLOCK(sdp_sockets_lock);	/* sdp_sockets */
 
 void sdp_schedule(struct sdp_sock *ssk)
 {
@@ -104,9 +106,34 @@ static void sdp_destruct(struct sock *sk)
 	struct sdp_sock *ssk = sdp_sk(sk);
 	struct sdp_cm_event *e, *tmp;
 
+	spin_lock_bh(&sdp_sockets_lock);
+	list_del(&ssk->all_entry);
+	spin_unlock_bh(&sdp_sockets_lock);
 	list_for_each_entry_safe(e, tmp, &ssk->evq, entry)
 		kfree(e);
 	sdp_conn_free_bufs(ssk);
+}
+
+/*
+ * debugfs "sockets": a line per socket (as sdpnetstat showed them): its state, addresses, rings,
+ * bytes unread and unacknowledged, credits.  Read without the sockets' locks: a snapshot.
+ */
+int sdp_sockets_show(struct seq_file *m, void *unused)
+{
+	struct sdp_sock *ssk;
+
+	spin_lock_bh(&sdp_sockets_lock);
+	list_for_each_entry(ssk, &sdp_sockets, all_entry) {
+		enum sdp_state state = READ_ONCE(ssk->state);
+
+		seq_printf(m, "%s %s local %pISpc remote %pISpc rx_bufs %u tx_bufs %u rx_bytes %u tx_bytes %u credits %u\n",
+			   ssk->sk.sk_family == OIB_AF_INET6_SDP ? "sdp6" : "sdp",
+			   sdp_state_name(state), &ssk->local, &ssk->remote,
+			   READ_ONCE(ssk->nrx), READ_ONCE(ssk->ntx), READ_ONCE(ssk->rx_bytes),
+			   READ_ONCE(ssk->tx_bytes), READ_ONCE(ssk->credit.tx_credits));
+	}
+	spin_unlock_bh(&sdp_sockets_lock);
+	return 0;
 }
 
 struct sock *sdp_sock_alloc(struct net *net, int family, int kern)
@@ -116,7 +143,9 @@ struct sock *sdp_sock_alloc(struct net *net, int family, int kern)
 
 	if (!sk)
 		return NULL;
-	sock_init_data(NULL, sk);
+	sock_init_data(NULL, sk);	/* without a socket: the type is ours to set */
+	sk->sk_type = SOCK_STREAM;
+	sk->sk_protocol = IPPROTO_TCP;
 	sk->sk_destruct = sdp_destruct;
 	sk->sk_state = SDP_CLOSED;
 	ssk = sdp_sk(sk);
@@ -126,7 +155,12 @@ struct sock *sdp_sock_alloc(struct net *net, int family, int kern)
 	INIT_LIST_HEAD(&ssk->accept_q);
 	INIT_LIST_HEAD(&ssk->accept_entry);
 	INIT_WORK(&ssk->work, sdp_work);
+	INIT_DELAYED_WORK(&ssk->keepalive, sdp_keepalive_work);
+	sdp_opts_init(&ssk->opt);
 	timer_setup(&sk->sk_timer, sdp_close_timer, 0);
+	spin_lock_bh(&sdp_sockets_lock);
+	list_add_tail(&ssk->all_entry, &sdp_sockets);
+	spin_unlock_bh(&sdp_sockets_lock);
 	return sk;
 }
 
@@ -134,18 +168,18 @@ struct sock *sdp_sock_alloc(struct net *net, int family, int kern)
 static int sdp_get_addr(struct sock *sk, const struct sockaddr *a, int len,
 			struct sockaddr_storage *ss)
 {
+	bool v6_ok = sk->sk_family == OIB_AF_INET6_SDP;
+
 	if (!a || len < (int)sizeof(a->sa_family))
 		return -EINVAL;
-	if (a->sa_family == AF_INET && len >= (int)sizeof(struct sockaddr_in)) {
-		memcpy(ss, a, sizeof(struct sockaddr_in));
-		return 0;
-	}
-	if (a->sa_family == AF_INET6 && len >= (int)sizeof(struct sockaddr_in6) &&
-	    sk->sk_family == OIB_AF_INET6_SDP) {
-		memcpy(ss, a, sizeof(struct sockaddr_in6));
-		return 0;
-	}
-	return -EAFNOSUPPORT;
+	if (a->sa_family != AF_INET && !(a->sa_family == AF_INET6 && v6_ok))
+		return -EAFNOSUPPORT;
+	if (len < (int)(a->sa_family == AF_INET ? sizeof(struct sockaddr_in) :
+			sizeof(struct sockaddr_in6)))
+		return -EINVAL;
+	memcpy(ss, a, a->sa_family == AF_INET ? sizeof(struct sockaddr_in) :
+	       sizeof(struct sockaddr_in6));
+	return 0;
 }
 
 static int sdp_bind(struct socket *sock, struct sockaddr *uaddr, int len)
@@ -157,13 +191,18 @@ static int sdp_bind(struct socket *sock, struct sockaddr *uaddr, int len)
 	if (ret)
 		return ret;
 	lock_sock(sock->sk);
-	ret = -EINVAL;
-	if (ssk->state == SDP_CLOSED && !ssk->id)
-		ret = sdp_new_id(ssk);
+	if (ssk->state != SDP_CLOSED || ssk->id) {
+		ret = -EINVAL;			/* bound, or more, already */
+		goto out;
+	}
+	ret = sdp_new_id(ssk);
 	if (!ret)
 		ret = oib_cma_bind_addr(ssk->id, (struct sockaddr *)&ss);
-	if (ret && ssk->id && ssk->state == SDP_CLOSED)
+	if (ret && ssk->id)
 		sdp_conn_release(ssk);		/* a new bind may try again */
+	if (ret)
+		ssk->last_bind_err = -ret;
+out:
 	release_sock(sock->sk);
 	return ret;
 }
@@ -185,8 +224,10 @@ static int sdp_listen(struct socket *sock, int backlog)
 	if (ssk->state != SDP_CLOSED)
 		goto out;
 	ret = sdp_listen_start(ssk, backlog);
-	if (!ret)
+	if (!ret) {
 		sdp_apply(ssk, SDP_EV_LISTEN);
+		ssk->local = ssk->id->route.addr.src_addr;	/* for debugfs */
+	}
 out:
 	release_sock(sk);
 	return ret;
@@ -254,7 +295,10 @@ static int sdp_connect(struct socket *sock, struct sockaddr *uaddr, int len, int
 	if (ret)
 		return ret;
 	lock_sock(sk);
-	if (ssk->state == SDP_SYN_SENT) {
+	if (sock->state == SS_CONNECTING && ssk->state != SDP_SYN_SENT) {
+		/* a non-blocking connect's outcome, as TCP gives it: 0 once, then EISCONN */
+		ret = ssk->state >= SDP_ESTABLISHED ? 0 : sock_error(sk) ?: -ECONNREFUSED;
+	} else if (ssk->state == SDP_SYN_SENT) {
 		ret = -EALREADY;
 	} else if (sock->state != SS_UNCONNECTED || ssk->state != SDP_CLOSED) {
 		ret = ssk->state == SDP_LISTEN ? -EINVAL : -EISCONN;
@@ -302,7 +346,8 @@ static int sdp_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
 	else
 		ss = peer ? ssk->remote : ssk->local;
 	release_sock(sock->sk);
-	if (peer && (sock->state != SS_CONNECTED || !ss.ss_family))
+	if (peer && ((sock->state != SS_CONNECTED &&
+		      READ_ONCE(ssk->state) < SDP_ESTABLISHED) || !ss.ss_family))
 		return -ENOTCONN;
 	if (!ss.ss_family)
 		ss.ss_family = sock->sk->sk_family == OIB_AF_INET6_SDP ? AF_INET6 : AF_INET;
@@ -377,38 +422,26 @@ static int sdp_shutdown(struct socket *sock, int how)
 	return ret;
 }
 
-static int sdp_setsockopt(struct socket *sock, int level, int optname, sockptr_t optval,
-			  unsigned int optlen)
+/* Our DisConn is posted and not yet completed: what a lingering close waits out. */
+static bool sdp_disconn_pending(const struct sdp_sock *ssk)
 {
-	int val;
-
-	if (level != SOL_TCP)
-		return -ENOPROTOOPT;
-	if (optname != TCP_NODELAY)
-		return -ENOPROTOOPT;
-	if (optlen < sizeof(int))
-		return -EINVAL;
-	if (copy_from_sockptr(&val, optval, sizeof(val)))
-		return -EFAULT;
-	WRITE_ONCE(sdp_sk(sock->sk)->nodelay, !!val);	/* we never hold data back */
-	return 0;
+	return ssk->state == SDP_FIN_WAIT1 || ssk->state == SDP_CLOSING ||
+	       ssk->state == SDP_LAST_ACK;
 }
 
-static int sdp_getsockopt(struct socket *sock, int level, int optname, char __user *optval,
-			  int __user *optlen)
+/* SO_LINGER with a time: close() waits until the peer has all (our DisConn completed). */
+static void sdp_linger(struct sdp_sock *ssk)
 {
-	int len, val;
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct sock *sk = &ssk->sk;
+	long timeo = sk->sk_lingertime;
 
-	if (level != SOL_TCP || optname != TCP_NODELAY)
-		return -ENOPROTOOPT;
-	if (get_user(len, optlen))
-		return -EFAULT;
-	if (len < (int)sizeof(int))
-		return -EINVAL;
-	val = READ_ONCE(sdp_sk(sock->sk)->nodelay);
-	if (put_user(sizeof(int), optlen) || copy_to_user(optval, &val, sizeof(int)))
-		return -EFAULT;
-	return 0;
+	if (!sock_flag(sk, SOCK_LINGER) || !timeo || (current->flags & PF_EXITING))
+		return;
+	add_wait_queue(sk_sleep(sk), &wait);
+	while (sdp_disconn_pending(ssk) && timeo && !signal_pending(current))
+		sk_wait_event(sk, &timeo, !sdp_disconn_pending(ssk), &wait);
+	remove_wait_queue(sk_sleep(sk), &wait);
 }
 
 /* close(): a listener's requests refused, a connection ended gracefully or not (see sdp.md). */
@@ -430,6 +463,7 @@ static int sdp_release(struct socket *sock)
 		sdp_apply(ssk, SDP_EV_ABORT);
 	else
 		sdp_apply(ssk, SDP_EV_SHUT_WR);
+	sdp_linger(ssk);
 	now = ssk->state == SDP_CLOSED;
 	if (now) {
 		ssk->release_pending = false;
@@ -474,6 +508,7 @@ static const struct proto_ops sdp_ops = {
 struct proto sdp_proto = {
 	.name = "SDP",
 	.owner = THIS_MODULE,
+	.keepalive = sdp_keepalive_set,
 	.obj_size = sizeof(struct sdp_sock),
 };
 
