@@ -201,11 +201,11 @@ srp_bench() {
 	fi
 	rxe_add 1 && sa=$DEV && rxe_add 1 && sb=$DEV || { err "srp: devices"; return 1; }
 	oib addr add $sa/1 10.77.0.1 && oib addr add $sb/1 10.77.0.2 || err "srp: addresses"
-	w $T "7330 1 256" && w $I/add_target "10.77.0.2 7330" && disk ||
+	w $T "7330 1 256" && login $sa "10.77.0.2 7330" && disk ||
 		{ echo "oib-bench: n/a srp all login_failed" >/dev/kmsg; D=; }
 	[ -z "$D" ] || blk_fig srp $D
 	blk_fig local /dev/ram0
-	[ -z "$D" ] || w $I/remove_target "10.77.0.2 7330" || err "srp: remove_target"
+	[ -z "$D" ] || logout 10.77.0.2:7330 || err "srp: remove_target"
 	w $T "" || err "srp: stop the target"
 	rxe_remove "$sa" || err "srp: remove $sa"
 	rxe_remove "$sb" || err "srp: remove $sb"
