@@ -7,6 +7,7 @@
  * the lock (the object is alive while it is copied) and unregistering waits out the readers (the
  * callback's module is there while it runs).
  */
+#include <kunit/visibility.h>
 #include <linux/pid.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -108,3 +109,4 @@ bool oib_res_ulp_next(struct oib_device *device, enum oib_res_ulp_kind kind, uns
 	rcu_read_unlock();
 	return found;
 }
+EXPORT_SYMBOL_IF_KUNIT(oib_res_ulp_next);
