@@ -23,7 +23,7 @@ host_of() {
 # logout DEST: removes the host logged in to DEST (its remove_target); returns when it is gone.
 logout() { host_of "$1" || { echo "# no host for $1"; return 1; }; w $H/remove_target 1; }
 # state_of DEST: V is the state of the host logged in to DEST, empty without one.
-state_of() { V=; host_of "$1" && read -r V <$H/state 2>/dev/null; true; }
+state_of() { V=; host_of "$1" && read -r V <$H/conn_state 2>/dev/null; true; }
 
 # srp_devices: two devices, A (10.9.0.1) and B (10.9.0.2, where the target listens).
 srp_devices() {
@@ -41,7 +41,7 @@ srp_devices_remove() {
 }
 
 # state PORT: V is the state of the host logged in to 10.9.0.2 PORT ("live", "down",
-# "reconnecting", "failed"), from its state attribute.
+# "reconnecting", "failed"), from its conn_state attribute.
 state() { state_of "10.9.0.2:$1"; }
 # until_state PORT S... : waits (at most 60 s) until the host is in one of the states.
 until_state() {

@@ -3,7 +3,8 @@
  * A host's attributes, in its /sys/class/scsi_host/hostN/ as the in-tree ib_srp's:
  *   remove_target	write-only (anything): log out, the host removed; returns once it is gone
  *   dest		the target's address and port, as add_target's dest= ("10.9.0.2:5600")
- *   state		its connection's (live, down, reconnecting, failed, ...)
+ *   conn_state	its connection's (live, down, reconnecting, failed, ...); "state" is the
+ *			midlayer's own (the host's: running, ...)
  *   id_ext, ioc_guid	the halves of the target port ID its logins name (16 hex digits)
  *   ch_count	its channels
  *   local_ib_device, local_ib_port	the port it logs in through ("" and 0: none, the suites')
@@ -47,11 +48,11 @@ static ssize_t dest_show(struct device *dev, struct device_attribute *attr, char
 }
 static DEVICE_ATTR_RO(dest);
 
-static ssize_t state_show(struct device *dev, struct device_attribute *attr, char *buf)
+static ssize_t conn_state_show(struct device *dev, struct device_attribute *attr, char *buf)
 {
 	return sysfs_emit(buf, "%s\n", srp_conn_state_name(READ_ONCE(to_srp_host(dev)->state)));
 }
-static DEVICE_ATTR_RO(state);
+static DEVICE_ATTR_RO(conn_state);
 
 static ssize_t srp_port_id_half(const u8 *half, char *buf)
 {
@@ -98,7 +99,7 @@ static DEVICE_ATTR_RO(local_ib_port);
 static struct attribute *srp_host_attrs[] = {
 	&dev_attr_remove_target.attr,
 	&dev_attr_dest.attr,
-	&dev_attr_state.attr,
+	&dev_attr_conn_state.attr,
 	&dev_attr_id_ext.attr,
 	&dev_attr_ioc_guid.attr,
 	&dev_attr_ch_count.attr,
