@@ -158,6 +158,12 @@ enum oib_obj_type {
 	OIB_OBJ_MAX,
 };
 
+/* The kinds of objects the modules above oib_core track (include/oib/restrack.h). */
+enum oib_res_ulp_kind {
+	OIB_RES_CM_ID,		/* oib_cma's ids */
+	OIB_RES_ULP_MAX,
+};
+
 struct oib_device {
 	struct device dev;		/* name, sysfs, and the memory's refcount */
 	const struct oib_device_ops *ops;
@@ -183,6 +189,8 @@ struct oib_device {
 	atomic_t objects[OIB_OBJ_MAX];
 	/* The live PDs, CQs, QPs, SRQs and MRs by kind and id (struct oib_res); their xa_locks. */
 	struct xarray res[OIB_OBJ_MAX];
+	/* The upper modules' objects bound to it, by kind and id (core/restrack_ulp.c). */
+	struct xarray res_ulp[OIB_RES_ULP_MAX];
 	/*
 	 * The live kernel-owned XRC receive QPs of every domain (core/xrc_rcv.c), by QP number, for
 	 * debugfs; the xarray's own lock.  An entry is there from the QP's creation to its destroy.

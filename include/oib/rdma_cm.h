@@ -165,6 +165,14 @@ int oib_cma_bind_addr(struct oib_cma_id *id, const struct sockaddr *addr);
 int oib_cma_resolve_addr(struct oib_cma_id *id, const struct sockaddr *src,
 			 const struct sockaddr *dst, unsigned long timeout_ms);
 
+/*
+ * An address of @device's @port to reach @dst from (of its family; link-local for a link-local
+ * IPv6 @dst), port 0: as @src of oib_cma_resolve_addr(), it makes the id leave from that port.
+ * -EADDRNOTAVAIL: the port has none; -EINVAL: no such port; -EAFNOSUPPORT: @dst not IP.
+ */
+int oib_cma_port_addr(struct oib_device *device, u32 port, const struct sockaddr *dst,
+		      struct sockaddr_storage *src);
+
 /* Build the path between the GIDs (RoCE has no SA): ROUTE_RESOLVED or ROUTE_ERROR follows. */
 int oib_cma_resolve_route(struct oib_cma_id *id, unsigned long timeout_ms);
 

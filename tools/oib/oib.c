@@ -18,7 +18,7 @@ static const char usage[] =
 	"  oib link delete NAME\n"
 	"  oib addr [show [NAME[/PORT]]]\n"
 	"  oib addr add|del NAME/PORT ADDRESS\n"
-	"  oib res [show] [pd|cq|qp|srq|mr] [dev NAME]\n"
+	"  oib res [show] [pd|cq|qp|srq|mr|cm_id] [dev NAME]\n"
 	"  oib stat [show] [NAME[/PORT]]\n"
 	"  oib monitor\n"
 	"Options: -j JSON, -p pretty JSON, -d details, -h this help\n";

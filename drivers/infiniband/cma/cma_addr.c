@@ -141,6 +141,19 @@ static int cma_port_src(struct oib_device *device, u32 port, const struct sockad
 	return -EADDRNOTAVAIL;
 }
 
+int oib_cma_port_addr(struct oib_device *device, u32 port, const struct sockaddr *dst,
+		      struct sockaddr_storage *src)
+{
+	int ret = cma_addr_valid(dst);
+
+	if (ret)
+		return ret;
+	if (!device || !src || !oib_port_valid(device, port))
+		return -EINVAL;
+	return cma_port_src(device, port, dst, src);
+}
+EXPORT_SYMBOL(oib_cma_port_addr);
+
 /*
  * A port of @cdev to reach @dgid from, with its source address: *@owner says the port has
  * @dgid itself (loopback).  -EHOSTUNREACH if none.

@@ -110,7 +110,7 @@ static struct cma_id_priv *cma_spawn(struct cma_id_priv *listener, struct oib_cm
 	struct cma_id_priv *child;
 
 	child = cma_id_alloc(listener->net, listener->id.event_handler, listener->id.context,
-			     listener->id.ps, listener->id.qp_type);
+			     listener->id.ps, listener->id.qp_type, listener->res.caller);
 	if (!child)
 		return NULL;
 	memcpy(&child->id.route.addr.src_addr, &hdr->dst, sizeof(hdr->dst));

@@ -93,6 +93,7 @@ int oib_cma_create_qp(struct oib_cma_id *id, struct oib_pd *pd,
 		goto out;
 	}
 	id->qp = qp;
+	WRITE_ONCE(priv->qpn, qp->qp_num);
 out:
 	mutex_unlock(&priv->lock);
 	return ret;
@@ -111,6 +112,7 @@ void oib_cma_destroy_qp(struct oib_cma_id *id)
 	mutex_lock(&priv->lock);
 	qp = id->qp;
 	id->qp = NULL;
+	WRITE_ONCE(priv->qpn, 0);
 	if (qp && priv->cm_id && !priv->cm_destroyed)
 		oib_cm_release_qp(priv->cm_id);
 	if (qp && priv->iw_id && !priv->iw_destroyed)

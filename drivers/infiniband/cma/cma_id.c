@@ -18,8 +18,10 @@
 static LIST_HEAD(cma_all_ids);
 static DEFINE_SPINLOCK(cma_all_lock);	/* cma_all_ids */
 
+/* A new id, tracked among those bound to no device; its owner: @caller's module. */
 struct cma_id_priv *cma_id_alloc(struct net *net, oib_cma_handler handler, void *context,
-				 enum oib_cma_port_space ps, enum oib_qp_type qp_type)
+				 enum oib_cma_port_space ps, enum oib_qp_type qp_type,
+				 unsigned long caller)
 {
 	struct cma_id_priv *priv = kzalloc(sizeof(*priv), GFP_KERNEL);
 
@@ -41,6 +43,7 @@ struct cma_id_priv *cma_id_alloc(struct net *net, oib_cma_handler handler, void 
 	spin_lock(&cma_all_lock);
 	list_add_tail(&priv->all_entry, &cma_all_ids);
 	spin_unlock(&cma_all_lock);
+	cma_res_track(priv, caller);
 	return priv;
 }
 
@@ -48,6 +51,7 @@ static void cma_id_release(struct kref *ref)
 {
 	struct cma_id_priv *priv = container_of(ref, struct cma_id_priv, ref);
 
+	cma_res_release(priv);
 	spin_lock(&cma_all_lock);
 	list_del(&priv->all_entry);
 	spin_unlock(&cma_all_lock);
@@ -150,6 +154,7 @@ int cma_attach_dev(struct cma_id_priv *priv, struct oib_device *device, u32 port
 			continue;
 		list_add_tail(&priv->dev_entry, &cdev->ids);
 		atomic_inc(&cdev->nids);
+		cma_res_move_locked(priv, device);
 		priv->cdev = cdev;
 		priv->id.device = device;
 		priv->id.port_num = port;
@@ -165,6 +170,7 @@ static void cma_detach_dev(struct cma_id_priv *priv)
 	mutex_lock(&cma_lock);
 	if (priv->cdev && !list_empty(&priv->dev_entry)) {
 		list_del_init(&priv->dev_entry);
+		cma_res_move_locked(priv, NULL);
 		if (atomic_dec_and_test(&priv->cdev->nids))
 			wake_up(&priv->cdev->idle);
 	}
@@ -198,6 +204,7 @@ void cma_destroy(struct cma_id_priv *priv)
 	mutex_unlock(&priv->handler_mutex);
 	if (WARN_ON(ret))	/* destroyed twice */
 		return;
+	cma_res_untrack(priv);
 
 	if (current_work() != &priv->work && cancel_work_sync(&priv->work))
 		cma_id_put(priv);
@@ -227,7 +234,7 @@ struct oib_cma_id *oib_cma_create_id(struct net *net, oib_cma_handler handler, v
 	    (ps == OIB_PS_SDP && qp_type != OIB_QPT_RC) ||
 	    (ps != OIB_PS_TCP && ps != OIB_PS_UDP && ps != OIB_PS_SDP))
 		return ERR_PTR(-EINVAL);
-	priv = cma_id_alloc(net, handler, context, ps, qp_type);
+	priv = cma_id_alloc(net, handler, context, ps, qp_type, _RET_IP_);
 	return priv ? &priv->id : ERR_PTR(-ENOMEM);
 }
 EXPORT_SYMBOL(oib_cma_create_id);

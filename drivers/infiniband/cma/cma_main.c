@@ -144,8 +144,14 @@ static int __init cma_init(void)
 	cma_wq = alloc_workqueue("oib_cma", WQ_MEM_RECLAIM, 0);
 	if (!cma_wq)
 		return -ENOMEM;
+	ret = cma_res_init();
+	if (ret) {
+		destroy_workqueue(cma_wq);
+		return ret;
+	}
 	ret = oib_register_client(&cma_client);
 	if (ret) {
+		cma_res_exit();
 		destroy_workqueue(cma_wq);
 		return ret;
 	}
@@ -158,6 +164,7 @@ static void __exit cma_exit(void)
 {
 	debugfs_remove_recursive(cma_debugfs);
 	oib_unregister_client(&cma_client);
+	cma_res_exit();
 	destroy_workqueue(cma_wq);
 	cma_bind_exit();
 }

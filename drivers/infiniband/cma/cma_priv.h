@@ -18,6 +18,7 @@
 #include <oib/device.h>
 #include <oib/rdma_cm.h>
 #include <oib/iwcm.h>
+#include <oib/restrack.h>
 #include <oib/kunit/cma_fsm.h>
 
 extern struct mutex cma_lock;
@@ -91,6 +92,14 @@ struct cma_id_priv {
 	u8 rep_pdata[OIB_CM_REP_PRIVATE_DATA_SIZE];
 	u32 conn_flags;
 	u32 qkey;			/* UD */
+	/*
+	 * oib res show (cma_restrack.c): @res is in @res_dev's table of cm_ids, or the unbound
+	 * ones' (NULL), from alloc to the start of destroy; @res_dev under cma_lock.
+	 */
+	struct oib_res res;
+	struct oib_device *res_dev;
+	bool res_gone;			/* under cma_lock: destroyed, no longer tracked */
+	u32 qpn;			/* id.qp's number, 0 without one (read by snapshots) */
 };
 
 /*
@@ -109,7 +118,8 @@ static inline struct cma_id_priv *to_cma(struct oib_cma_id *id)
 
 /* cma_id.c */
 struct cma_id_priv *cma_id_alloc(struct net *net, oib_cma_handler handler, void *context,
-				 enum oib_cma_port_space ps, enum oib_qp_type qp_type);
+				 enum oib_cma_port_space ps, enum oib_qp_type qp_type,
+				 unsigned long caller);
 void cma_id_put(struct cma_id_priv *priv);
 int cma_ids_show(struct seq_file *m, void *unused);
 int cma_step_locked(struct cma_id_priv *priv, enum cma_event event, struct cma_step *out);
@@ -156,6 +166,14 @@ int cma_cm_handler(struct oib_cm_id *cm_id, const struct oib_cm_event *ev);
 /* cma_connect.c */
 void cma_rd_depths(struct cma_id_priv *priv, const struct oib_cma_conn_param *p,
 		   u8 *responder_resources, u8 *initiator_depth);
+
+/* cma_restrack.c */
+void cma_res_track(struct cma_id_priv *priv, unsigned long caller);
+void cma_res_move_locked(struct cma_id_priv *priv, struct oib_device *device);
+void cma_res_untrack(struct cma_id_priv *priv);
+void cma_res_release(struct cma_id_priv *priv);
+int cma_res_init(void);
+void cma_res_exit(void);
 
 /* cma_iw.c */
 int cma_iw_handler(struct oib_iwcm_id *iw, const struct oib_iwcm_event *ev);

@@ -34,6 +34,8 @@ static void oib_device_release(struct device *dev)
 	xa_destroy(&device->xrc_rcv_qps);
 	for (i = 0; i < OIB_OBJ_MAX; i++)
 		xa_destroy(&device->res[i]);	/* empty: every object is destroyed by now */
+	for (i = 0; i < OIB_RES_ULP_MAX; i++)
+		xa_destroy(&device->res_ulp[i]);	/* empty too: the clients were removed */
 	kfree(device->ports);
 	kfree(device);
 }
@@ -64,6 +66,8 @@ struct oib_device *oib_alloc_device(const struct oib_device_ops *ops, size_t siz
 		atomic_set(&device->objects[i], 0);
 		xa_init_flags(&device->res[i], XA_FLAGS_ALLOC);
 	}
+	for (i = 0; i < OIB_RES_ULP_MAX; i++)
+		xa_init_flags(&device->res_ulp[i], XA_FLAGS_ALLOC);
 	xa_init(&device->xrc_rcv_qps);
 	spin_lock_init(&device->cq_pools_lock);
 	for (i = 0; i < ARRAY_SIZE(device->cq_pools); i++)

@@ -4,6 +4,7 @@
 #define OIB_CORE_RESTRACK_H
 
 #include <oib/device.h>
+#include <oib/restrack.h>
 
 /* What a dump prints of an object, copied while it is surely alive. */
 struct oib_res_snap {
@@ -21,5 +22,9 @@ struct oib_res_snap {
 bool oib_res_next(struct oib_device *device, enum oib_obj_type type, unsigned long *id,
 		  struct oib_res_snap *s);
 bool oib_res_owner(unsigned long caller, char *owner, size_t size);
+
+/* restrack_ulp.c: the upper modules' kinds */
+bool oib_res_ulp_next(struct oib_device *device, enum oib_res_ulp_kind kind, unsigned long *id,
+		      struct oib_res *res, union oib_res_ulp_snap *s);
 
 #endif /* OIB_CORE_RESTRACK_H */

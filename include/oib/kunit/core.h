@@ -8,6 +8,7 @@
 
 #include <oib/verbs.h>
 #include <oib/device.h>
+#include <oib/restrack.h>
 
 /*
  * Set the completions an oib_alloc_cq() CQ's poller takes per round (SOFTIRQ and WORKQUEUE
@@ -25,5 +26,13 @@ bool oib_iw_ops_valid(const struct oib_device_ops *ops, enum oib_node_type node_
  */
 void oib_qp_table_masks(enum oib_qp_state cur, enum oib_qp_state next, enum oib_qp_type type,
 			u32 *required, u32 *optional);
+
+/*
+ * The tracked object of an upper module's @kind with the lowest id at or above *@id, in @device's
+ * table (NULL: those bound to no device): true, its owner in @res and its snapshot in @s (what
+ * oib res show prints).
+ */
+bool oib_res_ulp_next(struct oib_device *device, enum oib_res_ulp_kind kind, unsigned long *id,
+		      struct oib_res *res, union oib_res_ulp_snap *s);
 
 #endif /* OIB_KUNIT_CORE_H */

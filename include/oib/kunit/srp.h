@@ -72,15 +72,20 @@ struct srp_host_stats {
 	u32 channels;		/* the host's (srp_host_get_stats() only) */
 };
 
+struct srp_port;
+
 /*
  * What add_target names (srp_options.c): the target's address and port, the target port ID the
- * login names, the IU length it asks for, the channels (0: the ch_count parameter's).
+ * login names, the IU length it asks for, the channels (0: the ch_count parameter's); and the
+ * port whose add_target it was written to, which the logins leave from (NULL, the suites':
+ * whichever the route picks).
  */
 struct srp_target_spec {
 	struct sockaddr_storage dst;
 	u8 port_id[16];
 	u32 it_iu_len;
 	u32 ch_count;
+	struct srp_port *port;
 };
 
 int srp_target_parse(const char *val, struct srp_target_spec *s);

@@ -7,10 +7,12 @@
  * PORT_GET a port) or dump them all (NLM_F_DUMP; PORT_GET's dump may name a device).  LINK_NEW,
  * LINK_DEL, ADDR_NEW and ADDR_DEL change things and need CAP_NET_ADMIN.  RES_GET dumps the live
  * objects of a kind, each with its owner: RES_PID and RES_COMM for a process's (made through
- * oib_uverbs), RES_OWNER, a module's name, for the kernel's.  STAT_GET dumps the counters the
- * drivers keep: a message per device (PORT 0) and per port that has any.  The multicast group
- * OIB_NL_MCGRP_EVENTS gets a DEV_NEW or DEV_DEL with the device's attributes when a device comes
- * or goes, and a PORT_CHANGE with the port's when a port goes up or down or its GIDs change.
+ * oib_uverbs), RES_OWNER, a module's name, for the kernel's; RDMA CM ids bound to no device yet
+ * (a wildcard listener) come last in a dump that names no device, without DEV_INDEX and
+ * DEV_NAME.  STAT_GET dumps the counters the drivers keep: a message per device (PORT 0) and per
+ * port that has any.  The multicast group OIB_NL_MCGRP_EVENTS gets a DEV_NEW or DEV_DEL with
+ * the device's attributes when a device comes or goes, and a PORT_CHANGE with the port's when a
+ * port goes up or down or its GIDs change.
  */
 #ifndef _UAPI_OIB_NETLINK_H
 #define _UAPI_OIB_NETLINK_H
@@ -85,6 +87,11 @@ enum oib_nl_attr {
 	OIB_NL_ATTR_STAT,		/* nest: STAT_NAME, STAT_VALUE */
 	OIB_NL_ATTR_STAT_NAME,		/* string */
 	OIB_NL_ATTR_STAT_VALUE,		/* u64 */
+	OIB_NL_ATTR_RES_CM_STATE,	/* string: an RDMA CM id's state ("LISTEN", ...) */
+	OIB_NL_ATTR_RES_PS,		/* u32: its port space (0x0106 TCP, 0x0111 UDP, 1 SDP) */
+	OIB_NL_ATTR_RES_SRC_ADDR,	/* binary: its source, struct sockaddr_in or _in6 */
+	OIB_NL_ATTR_RES_DST_ADDR,	/* binary: its destination, the same */
+	OIB_NL_ATTR_RES_LISTEN,		/* flag: it listens */
 	__OIB_NL_ATTR_MAX,
 };
 
@@ -96,6 +103,7 @@ enum oib_nl_res_type {
 	OIB_NL_RES_QP,
 	OIB_NL_RES_SRQ,
 	OIB_NL_RES_MR,
+	OIB_NL_RES_CM_ID,	/* oib_cma's ids; one bound to no device comes without DEV_* */
 	OIB_NL_RES_MAX,
 };
 

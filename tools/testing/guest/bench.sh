@@ -206,12 +206,13 @@ blk_fig() {
 		fi
 	done
 }
-# srp_fig NAME DEST_ADDR: oib_srpt's memory LUN on port 7330 through oib_srp to DEST_ADDR
+# srp_fig NAME DEVICE DEST_ADDR: oib_srpt's memory LUN on port 7330 through oib_srp from DEVICE's
+# port to DEST_ADDR
 srp_fig() {
-	w $T "7330 1 256" && w $I/add_target "$2 7330" && disk ||
+	w $T "7330 1 256" && login $2 "$3 7330" && disk ||
 		{ echo "oib-bench: n/a $1 all login_failed" >/dev/kmsg; D=; }
 	[ -z "$D" ] || blk_fig $1 $D
-	[ -z "$D" ] || w $I/remove_target "$2 7330" || err "$1: remove_target"
+	[ -z "$D" ] || logout $3:7330 || err "$1: remove_target"
 	w $T "" || err "$1: stop the target"
 }
 srp_bench() {
@@ -221,7 +222,7 @@ srp_bench() {
 	fi
 	rxe_add 1 && sa=$DEV && rxe_add 1 && sb=$DEV || { err "srp: devices"; return 1; }
 	oib addr add $sa/1 10.77.0.1 && oib addr add $sb/1 10.77.0.2 || err "srp: addresses"
-	srp_fig srp 10.77.0.2
+	srp_fig srp $sa 10.77.0.2
 	rxe_remove "$sa" || err "srp: remove $sa"
 	rxe_remove "$sb" || err "srp: remove $sb"
 	netns_pair sA va 10.76.0.1 fd76::1 sB vb 10.76.0.2 fd76::2 || { err "srp_udp: veth"; return 1; }
@@ -229,7 +230,7 @@ srp_bench() {
 	ip netns exec sA oib link add sa type rxe netdev va && ip netns exec sB oib link add sb type rxe netdev vb ||
 		err "srp_udp: devices"
 	wait_gid sb 0000:0000:0000:0000:0000:ffff:0a4c:0002 || err "srp_udp: GID"
-	srp_fig srp_udp 10.76.0.2
+	srp_fig srp_udp sa 10.76.0.2
 	ip netns del sA; ip netns del sB
 	wait_gone /sys/class/oib/sa && wait_gone /sys/class/oib/sb || err "srp_udp: devices left"
 }

@@ -1,11 +1,29 @@
 # The SRP integration scripts' helpers (sourced after lib.sh): the initiator's and the target's
-# controls, two oib_rxe devices addressed for a login, the host's state, its disk, a background
-# job's end.
+# controls, two oib_rxe devices addressed for a login, a login and a logout through the
+# initiator's class files, the host's state, its disk, a background job's end.
 T=/sys/module/oib_srpt/parameters/target
 TD=/sys/kernel/debug/oib_srpt/target
 I=/sys/module/oib_srp/parameters
+SC=/sys/class/oib_srp
 F=/sys/kernel/debug/oib_rxe/fabrics/default/faults
 w() { echo "$2" >"$1"; }
+
+# login DEV TARGET: logs in to TARGET ("ADDRESS PORT" or "...,dest=IP:PORT") through DEV's
+# port 1 (its srp-DEV-1/add_target); returns when the host is there.
+login() { w $SC/srp-$1-1/add_target "$2"; }
+# host_of DEST: H is the SCSI host's directory logged in to DEST ("10.9.0.2:5600"), if any.
+host_of() {
+	H=
+	for _h in /sys/class/scsi_host/host*; do
+		[ -e $_h/dest ] && read -r _d <$_h/dest 2>/dev/null || continue
+		[ "$_d" = "$1" ] && { H=$_h; return 0; }
+	done
+	return 1
+}
+# logout DEST: removes the host logged in to DEST (its remove_target); returns when it is gone.
+logout() { host_of "$1" || { echo "# no host for $1"; return 1; }; w $H/remove_target 1; }
+# state_of DEST: V is the state of the host logged in to DEST, empty without one.
+state_of() { V=; host_of "$1" && read -r V <$H/conn_state 2>/dev/null; true; }
 
 # srp_devices: two devices, A (10.9.0.1) and B (10.9.0.2, where the target listens).
 srp_devices() {
@@ -23,13 +41,8 @@ srp_devices_remove() {
 }
 
 # state PORT: V is the state of the host logged in to 10.9.0.2 PORT ("live", "down",
-# "reconnecting", "failed"), from add_target.
-state() {
-	V=
-	while read -r _a _p _h _s; do
-		[ "$_a $_p" = "10.9.0.2 $1" ] && V=$_s
-	done <$I/add_target
-}
+# "reconnecting", "failed"), from its conn_state attribute.
+state() { state_of "10.9.0.2:$1"; }
 # until_state PORT S... : waits (at most 60 s) until the host is in one of the states.
 until_state() {
 	_port=$1

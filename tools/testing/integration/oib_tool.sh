@@ -5,8 +5,10 @@
 # coming and going, a port going down and up); every error, with the kernel's message: an unknown
 # device, a taken name, a bad netdev, an unknown type, a port the device lacks, a bad name, an
 # address on a device that takes its netdev's, the tool's own usage errors; dumps of devices and
-# ports while devices come and go.  (The family's missing attributes and malformed messages are
-# oib_nl_fuzz's.)  Fails (exit status 4) without the tool, oib_rxe, oib_siw or iproute2's ip.
+# ports while devices come and go; res show of every kind, a process's objects and oib_krping's
+# RDMA CM ids (a wildcard listener, a connection's two ids, gone after it).  (The family's missing
+# attributes and malformed messages are oib_nl_fuzz's.)  Fails (exit status 4) without the tool,
+# oib_rxe, oib_siw or iproute2's ip.
 . "$OIB_GUEST/lib.sh"
 
 command -v oib >/dev/null || { echo "# no oib tool in the guest"; exit 4; }
@@ -190,6 +192,33 @@ t "... its CQ" eval 'oib res show cq dev r0 | grep -q " comm oibv_rc_pingpon$"'
 for p in $(oib res show qp dev r0 | sed -n 's/.* pid \([0-9]*\) comm .*/\1/p'); do kill $p; done
 wait $pp 2>/dev/null
 t "killed, its objects go" until20 eval '! oib res dev r0 | grep -q comm'
+
+# res show cm_id: oib_krping's listener on the wildcard address (bound to no device: dev -), the
+# two ids of its connection to r0's 10.55.0.1, all gone once the test is stopped
+cm_has() { oib res show cm_id $2 >$O 2>$E && grep -q -- "$1" $O; }
+cm_says() { until20 cm_has "$@" || { echo "# no '$1' in:"; sed 's/^/#   /' $O; return 1; }; }
+if loaded oib_krping; then
+	t "a krping server on 0.0.0.0:7190" krping "server,addr=0.0.0.0,port=7190,count=0"
+	ks=$KID
+	t "... its listener, on no device" cm_says \
+		"^dev - cm_id [0-9]* state LISTEN ps tcp type RC src 0.0.0.0:7190 listen yes owner oib_krping$"
+	t "... not among r0's" eval '! cm_has "^dev - " "dev r0"'
+	t "a krping client of 10.55.0.1:7190" krping "client,addr=10.55.0.1,port=7190,count=0"
+	kc=$KID
+	t "... its id, connected, with its QP" cm_says \
+		"^dev [a-z0-9_]* cm_id [0-9]* state ESTABLISHED ps tcp type RC port [1-9] qpn [1-9][0-9]* src [0-9.]*:[0-9]* dst 10.55.0.1:7190 owner oib_krping$"
+	t "... the server's, spawned by the listener" cm_says \
+		"^dev r0 cm_id [0-9]* state ESTABLISHED ps tcp type RC port 1 qpn [1-9][0-9]* src 10.55.0.1:7190 dst 10.55.0.1:[0-9]* owner oib_krping$"
+	t "res -j cm_id" ok oib -j res show cm_id
+	t "... the listener as an object" out_has '"dev":"-","kind":"cm_id","id":[0-9]*,"state":"LISTEN","ps":"tcp","type":"RC","src":"0.0.0.0:7190","listen":"yes","owner":"oib_krping"'
+	t "res (every kind) has the ids" ok oib res
+	t "... the listener last" eval 'tail -n 1 $O | grep -q "^dev - cm_id .*:7190 listen yes"'
+	t "stop the client" krping "stop=$kc"
+	krping "stop=$ks" 2>/dev/null	# (it may have ended with its client)
+	krping wait 2>/dev/null
+	t "their ids are gone" until20 eval '! cm_has ":7190 "'
+	krping clear
+fi
 
 # deletes
 t "link delete r0" ok oib link delete r0

@@ -45,7 +45,7 @@ t "it says so" line_is $C/t1/enable 1
 t "the port cannot change now" fails w $C/t1/port 5621
 t "nor a LUN" fails w $C/t1/2/size_mib 8
 
-t "log in" w $I/add_target "10.9.0.2 $P"
+t "log in" login $A "10.9.0.2 $P"
 t "LUN 1's disk" disk 1
 F1=$D
 t "has 24 MiB" size $F1 24
@@ -77,16 +77,16 @@ t "mount it again" mount_ext4 $R0 $M
 t "the file reads back the same" cmp /tmp/a $M/a
 t "unmount" umount $M
 
-t "log out" w $I/remove_target "10.9.0.2 $P"
+t "log out" logout 10.9.0.2:$P
 t "disable" w $C/t1/enable 0
 t "LUN 2 can change now" w $C/t1/2/size_mib 8
 t "enable again" w $C/t1/enable 1
-t "log in" w $I/add_target "10.9.0.2 $P"
+t "log in" login $A "10.9.0.2 $P"
 t "LUN 2's disk" disk 2
 t "has 8 MiB" size $D 8
 t "LUN 1 still has the data" dd if=/mnt/tmpfs/lun of=/tmp/b bs=64k skip=16 count=64
 t "the same" cmp /tmp/a /tmp/b
-t "log out" w $I/remove_target "10.9.0.2 $P"
+t "log out" logout 10.9.0.2:$P
 t "the LUNs go" rmdir $C/t1/0 $C/t1/1 $C/t1/2
 t "the target goes, enabled" rmdir $C/t1
 t "port $P is free again" w $T "$P 1 1"

@@ -9,10 +9,10 @@
 loaded oib_srp && loaded oib_srpt || { echo "# oib_srp or oib_srpt is not loaded"; exit 4; }
 srp_devices
 t "a target of 2 LUNs of 16 MiB on port 5600" w $T "5600 2 16"
-t "no target on another port" fails w $I/add_target "10.9.0.2 5601"
-t "log in" w $I/add_target "10.9.0.2 5600"
-t "the host is listed" has_line $I/add_target "10.9.0.2 5600 host"
-t "logging in twice is refused" fails w $I/add_target "10.9.0.2 5600"
+t "no target on another port" fails login $A "10.9.0.2 5601"
+t "log in" login $A "10.9.0.2 5600"
+t "the host is listed" has_line $SC/srp-$A-1/targets "10.9.0.2:5600 host"
+t "logging in twice is refused" fails login $A "10.9.0.2 5600"
 # the midlayer scans and sd probes asynchronously
 disks() {
 	DISKS=
@@ -52,9 +52,9 @@ while [ $c -lt "$(nproc)" ]; do
 	c=$((c + 1))
 done
 t "commands on each of the $N channels" channels_are cmds $N
-t "remove the host" w $I/remove_target "10.9.0.2 5600"
+t "remove the host" logout 10.9.0.2:5600
 t "the disk went" test ! -e $D
-t "removing it again is refused" fails w $I/remove_target "10.9.0.2 5600"
+t "removing it again is refused" fails logout 10.9.0.2:5600
 t "stop the target" w $T ""
 rm -f /tmp/a /tmp/b /tmp/c
 srp_devices_remove

@@ -54,7 +54,7 @@ logins_are() { target_stat logins && [ "$V" = "$1" ]; }
 mkdir -p $M
 srp_devices
 t "a target of 1 LUN of 256 MiB on port $P" w $T "$P 1 256"
-t "log in" w $I/add_target "10.9.0.2 $P"
+t "log in" login $A "10.9.0.2 $P"
 t "its disk appeared" disk
 get /sys/block/${D#/dev/}/size
 t "it has 256 MiB" test "$V" = 524288
@@ -69,8 +69,8 @@ t "the filesystem is clean" clean
 t "mount it again" mnt
 t "the files read back the same" verify /tmp/a
 t "unmount" umnt
-t "log out" w $I/remove_target "10.9.0.2 $P"
-t "log in again" w $I/add_target "10.9.0.2 $P"
+t "log out" logout 10.9.0.2:$P
+t "log in again" login $A "10.9.0.2 $P"
 t "the disk is back" disk
 t "the filesystem is still clean" clean
 t "mount it" mnt
@@ -127,7 +127,7 @@ t "a write failed" test "$RC" != 0
 s1=$(date +%s)
 t "not before fail_timeout ($((s1 - s0)) s)" test $((s1 - s0)) -ge 3
 t "the filesystem unmounts" timeout 60 umount $M
-t "remove the host" w $I/remove_target "10.9.0.2 $P"
+t "remove the host" logout 10.9.0.2:$P
 t "the disk went" test ! -e "$D"
 t "fail_timeout back to 15" w $I/fail_timeout 15
 t "oib_srpt loads again" load oib_srpt

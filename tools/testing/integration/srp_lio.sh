@@ -39,11 +39,7 @@ files() {
 verify() { (cd "$M/${1##*/}" && sha256sum -c "$1.sums" >/dev/null); }
 umnt() { umount $M && w /proc/sys/vm/drop_caches 3; }
 clean() { e2fsck -fn "$D" >/tmp/fsck.out 2>&1 || { sed 's/^/# /' /tmp/fsck.out; return 1; }; }
-lstate_is() {
-	V=
-	while read -r _a _p _h _s; do [ "$_a $_p" = "10.11.0.1 $P" ] && V=$_s; done <$I/add_target
-	[ "$V" = "$1" ]
-}
+lstate_is() { state_of "$DEST"; [ "$V" = "$1" ]; }
 lstate_is_not() { ! lstate_is "$1"; }
 
 t "in-tree rdma_rxe, rdma_cm, ib_srpt loaded" load_extra lio || done_testing
@@ -69,7 +65,7 @@ done
 t "the port enabled" w $T/enable 1
 t "ib_srpt listens on the RDMA CM port $P" w $C/srpt/discovery_auth/rdma_cm_port $P
 
-t "oib_srp logs in (id_ext, ioc_guid: $SG)" w $I/add_target "id_ext=$SG,ioc_guid=$SG,dest=$DEST" ||
+t "oib_srp logs in (id_ext, ioc_guid: $SG)" login uo "id_ext=$SG,ioc_guid=$SG,dest=$DEST" ||
 	dmesg | grep -i srp | tail -10 | sed 's/^/# /'
 t "the host is live" until20 lstate_is live
 t "its disk appeared" until20 has_ldisk
@@ -105,7 +101,7 @@ t "mount it again" mount_ext4 "$D" $M
 t "the new files read back the same" verify /tmp/b
 t "and the first ones" verify /tmp/a
 t "unmount" umount $M
-t "log out" w $I/remove_target "dest=$DEST"
+t "log out" logout "$DEST"
 t "the disk went" wait_gone "$D"
 
 w $C/srpt/discovery_auth/rdma_cm_port 0

@@ -12,7 +12,7 @@ srp_devices
 t "a target of 1 LUN of 16 MiB on port 5600" w $T "5600 1 16"
 t "fail_timeout 0 is refused" fails w $I/fail_timeout 0
 t "fail_timeout 3601 is refused" fails w $I/fail_timeout 3601
-t "log in" w $I/add_target "10.9.0.2 5600"
+t "log in" login $A "10.9.0.2 5600"
 t "the host is live" until_state 5600 live
 t "its disk appeared" disk
 t "8 MiB of random data" dd if=/dev/urandom of=/tmp/a bs=64k count=128
@@ -40,7 +40,7 @@ t "the host lost its connection" until_state 5600 down reconnecting failed
 t "the writes ended: one failed" ended $P
 t "the host gave up" until_state 5600 failed
 t "reads fail at once" fails dd if=$D of=/dev/null bs=4k count=1 iflag=direct
-t "remove the host" w $I/remove_target "10.9.0.2 5600"
+t "remove the host" logout 10.9.0.2:5600
 t "the disk went" test ! -e $D
 t "fail_timeout back to 15" w $I/fail_timeout 15
 rm -f /tmp/a /tmp/b /tmp/err

@@ -4,14 +4,15 @@
  *
  * First the refusals, checked one by one: each required attribute missing (-EINVAL, the missing
  * attribute named in the ack; RES_GET's kind too), a kind out of range, a dump-only command asked
- * for one object, an attribute the command does not take, a string without its NUL,
- * an unknown command, an unknown device, a taken name, a bad netdev.  Then random and mutated
- * messages: well-formed requests for every command with attributes drawn from small pools (names
- * fz0..fz3 and the devices there, types, netdevs, ports, addresses), then mutated (bytes flipped,
- * attributes cut, lengths and types bent, flags and the genetlink header changed).  Every message
- * must be answered (an ack, an error, a dump), the answers well formed; at the end the devices it
- * made are deleted and the device list is what it was.  The kernel log's findings (KASAN, lockdep,
- * leaks) are make check's to count.
+ * for one object, the RDMA CM ids' dump (of every device, of one that is not there), an attribute
+ * the command does not take (an answer's among them: RES_LISTEN, RES_SRC_ADDR), a string without
+ * its NUL, an unknown command, an unknown device, a taken name, a bad netdev.  Then random and
+ * mutated messages: well-formed requests for every command with attributes drawn from small pools
+ * (names fz0..fz3 and the devices there, types, netdevs, ports, addresses), then mutated (bytes
+ * flipped, attributes cut, lengths and types bent, flags and the genetlink header changed).  Every
+ * message must be answered (an ack, an error, a dump), the answers well formed; at the end the
+ * devices it made are deleted and the device list is what it was.  The kernel log's findings
+ * (KASAN, lockdep, leaks) are make check's to count.
  *
  * Environment: OIB_FUZZ_SEED (default: from the clock; printed), OIB_NLFUZZ_MSGS (200000),
  * OIB_NLFUZZ_SECONDS (30): whichever ends first.  The seed fixes the messages.
@@ -303,6 +304,19 @@ static bool refusals(void)
 	msg_init(&m, family, OIB_NL_CMD_RES_GET, 0);
 	put(&m, OIB_NL_ATTR_RES_TYPE, &(uint8_t){ OIB_NL_RES_QP }, 1);
 	ok &= expect(&m, -EOPNOTSUPP, 0, "RES_GET not as a dump");
+	msg_init(&m, family, OIB_NL_CMD_RES_GET, NLM_F_DUMP);
+	put(&m, OIB_NL_ATTR_RES_TYPE, &(uint8_t){ OIB_NL_RES_CM_ID }, 1);
+	ok &= expect(&m, 0, 0, "RES_GET of the RDMA CM ids");
+	put_str(&m, OIB_NL_ATTR_DEV_NAME, "fz-none");
+	ok &= expect(&m, -ENODEV, 0, "RES_GET of an unknown device's RDMA CM ids");
+	msg_init(&m, family, OIB_NL_CMD_RES_GET, NLM_F_DUMP);
+	put(&m, OIB_NL_ATTR_RES_TYPE, &(uint8_t){ OIB_NL_RES_CM_ID }, 1);
+	put(&m, OIB_NL_ATTR_RES_LISTEN, addr, 0);
+	ok &= expect(&m, -EINVAL, 0, "RES_GET with an answer's flag (RES_LISTEN)");
+	msg_init(&m, family, OIB_NL_CMD_RES_GET, NLM_F_DUMP);
+	put(&m, OIB_NL_ATTR_RES_TYPE, &(uint8_t){ OIB_NL_RES_CM_ID }, 1);
+	put(&m, OIB_NL_ATTR_RES_SRC_ADDR, addr, sizeof(addr));
+	ok &= expect(&m, -EINVAL, 0, "RES_GET with an answer's address (RES_SRC_ADDR)");
 
 	/* what the policies refuse */
 	msg_init(&m, family, OIB_NL_CMD_DEV_GET, NLM_F_DUMP);
@@ -361,7 +375,7 @@ static void rnd_attr(struct msg *m)
 
 	switch (rnd(9)) {
 	case 8:
-		put(m, OIB_NL_ATTR_RES_TYPE, &(uint8_t){ rnd(8) }, 1);
+		put(m, OIB_NL_ATTR_RES_TYPE, &(uint8_t){ rnd(OIB_NL_RES_MAX + 2) }, 1);
 		break;
 	case 0:
 	case 1:

@@ -270,19 +270,40 @@ static bool srp_login_next(struct srp_host *h)
 	return srp_logging_in(h);
 }
 
-/* Channel @ch's login, each step answered before @deadline: 0 once it is logged in. */
+/*
+ * The address a login leaves from: one of the host's port (NULL: any, for a host made without
+ * one).  -EADDRNOTAVAIL: the port has no address of the target's family.
+ */
+static int srp_src(struct srp_host *h, struct sockaddr_storage *src, struct sockaddr **srcp)
+{
+	*srcp = NULL;
+	if (!h->port)
+		return 0;
+	*srcp = (struct sockaddr *)src;
+	return oib_cma_port_addr(h->port->ibdev, h->port->port, (struct sockaddr *)&h->dst, src);
+}
+
+/*
+ * Channel @ch's login, each step answered before @deadline: 0 once it is logged in.  Bound to
+ * the host's port, the id reaches the target from there or not at all (ADDR_ERROR,
+ * -EHOSTUNREACH).
+ */
 static int srp_ch_login(struct srp_ch *ch, unsigned long deadline)
 {
 	struct srp_host *h = ch->h;
-	int ret;
+	struct sockaddr_storage src;
+	struct sockaddr *srcp;
+	int ret = srp_src(h, &src, &srcp);
 
+	if (ret)
+		return ret;
 	ch->id = oib_cma_create_id(&init_net, srp_cma_handler, ch, OIB_PS_TCP, OIB_QPT_RC);
 	if (IS_ERR(ch->id)) {
 		ret = PTR_ERR(ch->id);
 		ch->id = NULL;
 		return ret;
 	}
-	ret = srp_login_wait(h, oib_cma_resolve_addr(ch->id, NULL, (struct sockaddr *)&h->dst,
+	ret = srp_login_wait(h, oib_cma_resolve_addr(ch->id, srcp, (struct sockaddr *)&h->dst,
 						     SRP_CONNECT_MS), deadline);
 	if (!ret && srp_login_next(h))
 		ret = srp_login_wait(h, oib_cma_resolve_route(ch->id, SRP_CONNECT_MS), deadline);

@@ -81,6 +81,7 @@ static struct scsi_host_template srp_template = {
 	.sg_tablesize = OIB_SRP_MAX_BUFS,
 	.max_sectors = SRP_MAX_PAGES * (PAGE_SIZE >> 9),
 	.cmd_size = sizeof(struct srp_req),
+	.shost_groups = srp_host_groups,
 };
 
 void srp_host_free(struct srp_host *h)
@@ -92,6 +93,8 @@ void srp_host_free(struct srp_host *h)
 		kvfree(h->ch[c].cmd_iu);
 	}
 	kfree(h->ch);
+	if (h->port)
+		srp_port_put(h->port);
 	scsi_host_put(h->shost);
 }
 EXPORT_SYMBOL_IF_KUNIT(srp_host_free);
@@ -224,6 +227,9 @@ struct srp_host *srp_host_add(const struct srp_target_spec *s)
 
 	if (!h)
 		return ERR_PTR(-ENOMEM);
+	h->port = s->port;
+	if (h->port)
+		srp_port_hold(h->port);
 	h->dst = s->dst;
 	memcpy(h->target_port_id, s->port_id, sizeof(h->target_port_id));
 	h->it_iu_len = s->it_iu_len;

@@ -1,19 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * oib_srp: the SRP initiator (Documentation/srp.md).  Targets are added and removed through
- *   /sys/module/oib_srp/parameters/add_target	"ADDRESS PORT": log in, add a SCSI host
- *   /sys/module/oib_srp/parameters/remove_target	"ADDRESS PORT": remove it
- * or with the in-tree ib_srp's "id_ext=..,ioc_guid=..,dest=IP:PORT" (srp_options.c).  A write
- * returns when the host is there (its LUNs scanned) or gone; reading add_target lists the hosts,
- * one "ADDRESS PORT hostN STATE" a line.  Logins name the target port ID of id_ext and ioc_guid,
- * or "oib_srpt".
- * A lost connection is logged in again, its commands held until fail_timeout seconds passed.
- * The SRP wire (srp_wire_*.c) is exported for oib_srpt.
+ * oib_srp: the SRP initiator (Documentation/srp.md), and its list of targets.  A target is added
+ * through a port's /sys/class/oib_srp/srp-<oibdev>-<port>/add_target ("ADDRESS PORT", or the
+ * in-tree ib_srp's "id_ext=..,ioc_guid=..,dest=IP:PORT", srp_options.c) and removed through its
+ * SCSI host's /sys/class/scsi_host/hostN/remove_target (srp_host_attr.c); both writes return
+ * when the host is there (its LUNs scanned) or gone.  Logins name the target port ID of id_ext
+ * and ioc_guid, or "oib_srpt".  A lost connection is logged in again, its commands held until
+ * fail_timeout seconds passed.  The SRP wire (srp_wire_*.c) is exported for oib_srpt.
+ *
+ * Whoever takes a host off srp_hosts (under srp_hosts_mutex) removes and frees it: remove_target,
+ * the port's removal, the removal work (the device went under a host made without a port), the
+ * module's exit.
  */
-#include <linux/inet.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
-#include <net/net_namespace.h>
+#include <linux/sysfs.h>
 #include "srp_priv.h"
 
 const u8 srp_target_port_id[16] __aligned(1) = "oib_srpt";
@@ -85,18 +86,16 @@ static struct srp_host *srp_find_locked(const struct sockaddr_storage *ss)
 	return NULL;
 }
 
-static int srp_add_target(const char *val, const struct kernel_param *kp)
+/* Log in to @s's target, through s->port: 0 once its host is added; -EEXIST: it has one. */
+int srp_target_add(const struct srp_target_spec *s)
 {
-	struct srp_target_spec s;
 	struct srp_host *h;
-	int ret = srp_target_parse(val, &s);
+	int ret;
 
-	if (ret)
-		return ret;
 	mutex_lock(&srp_hosts_mutex);
-	ret = srp_find_locked(&s.dst) ? -EEXIST : 0;
+	ret = srp_find_locked(&s->dst) ? -EEXIST : 0;
 	if (!ret) {
-		h = srp_host_add(&s);
+		h = srp_host_add(s);
 		ret = PTR_ERR_OR_ZERO(h);
 	}
 	if (!ret)
@@ -105,16 +104,18 @@ static int srp_add_target(const char *val, const struct kernel_param *kp)
 	return ret;
 }
 
-static int srp_list_targets(char *buf, const struct kernel_param *kp)
+/* The hosts made through @p, one "DEST hostN STATE" a line, into a sysfs page. */
+ssize_t srp_targets_list(struct srp_port *p, char *buf)
 {
 	struct srp_host *h;
 	int n = 0;
 
 	mutex_lock(&srp_hosts_mutex);
 	list_for_each_entry(h, &srp_hosts, entry)
-		n += sysfs_emit_at(buf, n, "%pISc %u host%u %s\n", &h->dst,
-				   ntohs(((struct sockaddr_in *)&h->dst)->sin_port),
-				   h->shost->host_no, srp_conn_state_name(READ_ONCE(h->state)));
+		if (h->port == p)
+			n += sysfs_emit_at(buf, n, "%pISpc host%u %s\n", &h->dst,
+					   h->shost->host_no,
+					   srp_conn_state_name(READ_ONCE(h->state)));
 	mutex_unlock(&srp_hosts_mutex);
 	return n;
 }
@@ -127,37 +128,59 @@ static void srp_host_remove_free(struct srp_host *h)
 	srp_host_free(h);
 }
 
-/* By the target's address and port, in either form add_target takes. */
-static int srp_remove_target(const char *val, const struct kernel_param *kp)
+/* @h taken off the list: true if it was there (the caller removes it). */
+static bool srp_host_take(struct srp_host *h)
 {
-	struct srp_target_spec s;
-	struct srp_host *h;
-	int ret = srp_target_parse(val, &s);
-
-	if (ret)
-		return ret;
-	mutex_lock(&srp_hosts_mutex);
-	h = srp_find_locked(&s.dst);
-	if (h)
-		list_del_init(&h->entry);
-	mutex_unlock(&srp_hosts_mutex);
-	if (!h)
-		return -ENOENT;
-	srp_host_remove_free(h);
-	return 0;
-}
-
-/* The device under a host is going: the host goes with it (from the workqueue). */
-static void srp_removal_work(struct work_struct *work)
-{
-	struct srp_host *h = container_of(work, struct srp_host, removal_work);
 	bool mine;
 
 	mutex_lock(&srp_hosts_mutex);
 	mine = !list_empty(&h->entry);
 	list_del_init(&h->entry);
 	mutex_unlock(&srp_hosts_mutex);
-	if (!mine)
+	return mine;
+}
+
+/* remove_target: 0 once @h is gone; -ENOENT if another remover has it. */
+int srp_target_remove(struct srp_host *h)
+{
+	if (!srp_host_take(h))
+		return -ENOENT;
+	srp_host_remove_free(h);
+	return 0;
+}
+
+/* The first host made through @p (or any, @p NULL) taken off the list, or NULL. */
+static struct srp_host *srp_take_next(struct srp_port *p)
+{
+	struct srp_host *h, *found = NULL;
+
+	mutex_lock(&srp_hosts_mutex);
+	list_for_each_entry(h, &srp_hosts, entry) {
+		if (!p || h->port == p) {
+			found = h;
+			list_del_init(&h->entry);
+			break;
+		}
+	}
+	mutex_unlock(&srp_hosts_mutex);
+	return found;
+}
+
+/* @p's device goes: every host made through it (those another remover took: srp_port.c). */
+void srp_targets_remove_port(struct srp_port *p)
+{
+	struct srp_host *h;
+
+	while ((h = srp_take_next(p)))
+		srp_host_remove_free(h);
+}
+
+/* The device under a host is going: the host goes with it (from the workqueue). */
+static void srp_removal_work(struct work_struct *work)
+{
+	struct srp_host *h = container_of(work, struct srp_host, removal_work);
+
+	if (!srp_host_take(h))
 		return;
 	srp_host_remove(h);
 	srp_host_free(h);
@@ -174,40 +197,27 @@ void srp_host_init_removal(struct srp_host *h)
 	INIT_WORK(&h->removal_work, srp_removal_work);
 }
 
-static const struct kernel_param_ops srp_add_ops = {
-	.set = srp_add_target,
-	.get = srp_list_targets,
-};
-module_param_cb(add_target, &srp_add_ops, NULL, 0644);
-MODULE_PARM_DESC(add_target,
-		 "\"ADDRESS PORT\" or \"id_ext=HEX,ioc_guid=HEX,dest=IP:PORT[,max_it_iu_size=N]\": log in to that target; read: the hosts");
-
-static const struct kernel_param_ops srp_remove_ops = {
-	.set = srp_remove_target,
-};
-module_param_cb(remove_target, &srp_remove_ops, NULL, 0200);
-MODULE_PARM_DESC(remove_target, "\"ADDRESS PORT\" or \"...,dest=IP:PORT\": remove that target's host");
-
 static int __init srp_init(void)
 {
+	int ret;
+
 	srp_wq = alloc_workqueue("oib_srp", WQ_UNBOUND, 0);
-	return srp_wq ? 0 : -ENOMEM;
+	if (!srp_wq)
+		return -ENOMEM;
+	ret = srp_ports_init();
+	if (ret)
+		destroy_workqueue(srp_wq);
+	return ret;
 }
 
+/* The ports with their hosts, then any host made without a port (the KUnit suites'). */
 static void __exit srp_exit(void)
 {
 	struct srp_host *h;
 
-	for (;;) {
-		mutex_lock(&srp_hosts_mutex);
-		h = list_first_entry_or_null(&srp_hosts, struct srp_host, entry);
-		if (h)
-			list_del_init(&h->entry);
-		mutex_unlock(&srp_hosts_mutex);
-		if (!h)
-			break;
+	srp_ports_exit();
+	while ((h = srp_take_next(NULL)))
 		srp_host_remove_free(h);
-	}
 	destroy_workqueue(srp_wq);
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * What add_target and remove_target are given: ours, "ADDRESS PORT", or the in-tree ib_srp's
+ * What a port's add_target is given (srp_port.c): ours, "ADDRESS PORT", or the in-tree ib_srp's
  * add_target grammar where it applies to a login over the RDMA CM:
  *   id_ext=HEX,ioc_guid=HEX,dest=IPV4:PORT|[IPV6]:PORT[,max_it_iu_size=N][,ch_count=N]
  * id_ext and ioc_guid (hexadecimal, both or neither) make the target port ID, id_ext first, as

@@ -7,7 +7,9 @@
 #ifndef OIB_SRP_PRIV_H
 #define OIB_SRP_PRIV_H
 
+#include <linux/atomic.h>
 #include <linux/completion.h>
+#include <linux/device.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
@@ -36,6 +38,17 @@
 
 struct srp_host;
 struct srp_ch;
+
+/*
+ * A port's device in the class oib_srp (srp_port.c, which says its lifetime): add_target logs in
+ * through @ibdev's @port.
+ */
+struct srp_port {
+	struct device dev;		/* srp-<oibdev>-<port>; the memory's refcount */
+	struct oib_device *ibdev;
+	u32 port;
+	atomic_t hosts;			/* made through it and not yet freed */
+};
 
 struct srp_recv {
 	struct oib_cqe cqe;
@@ -83,6 +96,7 @@ struct srp_req {
 struct srp_host {
 	struct Scsi_Host *shost;
 	struct list_head entry;		/* in srp_hosts */
+	struct srp_port *port;		/* held (srp_port_hold()); NULL: any (KUnit) */
 	struct sockaddr_storage dst;
 	u8 target_port_id[16];		/* what its logins name */
 	u32 it_iu_len;			/* what they ask for: the IUs we send, at most */
@@ -138,8 +152,22 @@ void srp_requeue_all(struct srp_host *h);
 
 /* srp_options.c: srp_target_parse() (include/oib/kunit/srp.h) */
 
-/* srp_main.c */
+/* srp_main.c: the list of targets */
 void srp_host_init_removal(struct srp_host *h);
 void srp_host_lost_device(struct srp_host *h);
+int srp_target_add(const struct srp_target_spec *s);
+int srp_target_remove(struct srp_host *h);
+ssize_t srp_targets_list(struct srp_port *p, char *buf);
+void srp_targets_remove_port(struct srp_port *p);
+
+/* srp_port.c: the class and its port devices */
+extern struct oib_client srp_client;
+void srp_port_hold(struct srp_port *p);
+void srp_port_put(struct srp_port *p);
+int srp_ports_init(void);
+void srp_ports_exit(void);
+
+/* srp_host_attr.c: the SCSI host's attributes */
+extern const struct attribute_group *srp_host_groups[];
 
 #endif /* OIB_SRP_PRIV_H */
