@@ -265,8 +265,8 @@ intree_srp_bench() {
 }
 lio_disk() {
 	for _b in /sys/block/sd*; do
-		[ -e "$_b/device/vendor" ] && [ "$(cat $_b/device/vendor)" = LIO-ORG ] &&
-			D=/dev/${_b##*/} && return 0
+		[ -e "$_b/device/vendor" ] || continue
+		case $(cat "$_b/device/vendor") in LIO*) D=/dev/${_b##*/}; return 0 ;; esac
 	done
 	return 1
 }
