@@ -266,8 +266,8 @@ intree_srp_bench() {
 }
 lio_disk() {
 	for _b in /sys/block/sd*; do
-		[ -e "$_b/device/vendor" ] && [ "$(cat $_b/device/vendor)" = LIO-ORG ] &&
-			D=/dev/${_b##*/} && return 0
+		[ -e "$_b/device/vendor" ] || continue
+		case $(cat "$_b/device/vendor") in LIO*) D=/dev/${_b##*/}; return 0 ;; esac
 	done
 	return 1
 }
@@ -301,7 +301,8 @@ storage_bench() {
 		grep -q ' /sys/kernel/config ' /proc/mounts || mount -t configfs none /sys/kernel/config
 		intree_srp_bench
 		nvmeof_bench
-		unload_extra
+		# kept loaded: the block layer's users of their dependencies (crc-t10dif) may
+		# hold them; the next round finds them loaded
 	else
 		echo "oib-bench: n/a intree_srp all no_rxe0_or_modules" >/dev/kmsg
 		echo "oib-bench: n/a nvmeof all no_rxe0_or_modules" >/dev/kmsg

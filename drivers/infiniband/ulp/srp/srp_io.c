@@ -173,15 +173,17 @@ static bool srp_imm(struct srp_ch *ch, struct scsi_cmnd *cmd)
 static int srp_send_cmd(struct srp_ch *ch, struct scsi_cmnd *cmd, struct srp_req *req, u32 tag)
 {
 	u32 idx = blk_mq_unique_tag_to_tag(tag);
-	u8 *iu = ch->cmd_iu + idx * SRP_IT_IU_LEN;
+	u8 *iu;
 	struct oib_send_wr reg, send = { .wr_cqe = &req->send_cqe, .num_sge = 1,
 					 .opcode = OIB_WR_SEND, .send_flags = OIB_SEND_SIGNALED };
-	struct oib_sge sge = { .addr = (uintptr_t)iu, .lkey = ch->pd->local_dma_lkey };
+	struct oib_sge sge = { .lkey = ch->pd->local_dma_lkey };
 	int len;
 
 	if (idx >= SRP_MAX_QUEUE || cmd->cmd_len > sizeof(req->info.cdb) ||
 	    cmd->sc_data_direction == DMA_BIDIRECTIONAL)
 		return -EINVAL;
+	iu = ch->cmd_iu[idx];
+	sge.addr = (uintptr_t)iu;
 	memset(&req->info, 0, sizeof(req->info));
 	req->ch = ch;
 	req->cmd = cmd;

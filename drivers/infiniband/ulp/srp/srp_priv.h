@@ -53,7 +53,7 @@ struct srp_port {
 struct srp_recv {
 	struct oib_cqe cqe;
 	struct srp_ch *ch;
-	u8 *buf;			/* SRP_RECV_LEN bytes of srp_ch.recv_bufs */
+	u8 *buf;			/* SRP_RECV_LEN bytes */
 };
 
 /*
@@ -78,8 +78,7 @@ struct srp_ch {
 	struct srp_host_stats stats;
 	struct srp_recv recv[SRP_NRECV];
 	struct oib_mr *mr[SRP_MAX_QUEUE];	/* by blk-mq tag (tags are per hardware queue) */
-	u8 *cmd_iu;			/* SRP_MAX_QUEUE IUs of SRP_IT_IU_LEN */
-	u8 *recv_bufs;			/* SRP_NRECV receive buffers of SRP_RECV_LEN */
+	u8 *cmd_iu[SRP_MAX_QUEUE];	/* by tag, SRP_IT_IU_LEN bytes each */
 };
 
 /* A command's context (scsi_cmd_priv()). */
