@@ -260,9 +260,15 @@ intree_srp_bench() {
 	fi
 	w $C/srpt/discovery_auth/rdma_cm_port 0
 	w $_t/enable 0
-	rm $_t/acls/10.0.0.1/lun_0/l; rmdir $_t/acls/10.0.0.1/lun_0 $_t/acls/10.0.0.1
-	rm $_t/lun/lun_0/d; rmdir $_t/lun/lun_0 $_t $C/srpt/$_pg $C/srpt $_r $C/core/rd_mcp_0 ||
-		err "intree_srp: LIO's configuration stays"
+	# the initiator's channels end after its disk went: until then the session holds the ACL
+	until20 lio_unconfigure $_t $_pg $_r || err "intree_srp: LIO's configuration stays"
+}
+# lio_unconfigure TPG PORT BACKSTORE: what intree_srp_bench made, every step again until all went
+lio_unconfigure() {
+	rm -f $1/acls/10.0.0.1/lun_0/l $1/lun/lun_0/d 2>/dev/null
+	rmdir $1/acls/10.0.0.1/lun_0 $1/acls/10.0.0.1 $1/lun/lun_0 $1 $C/srpt/$2 $C/srpt \
+		$3 $C/core/rd_mcp_0 2>/dev/null
+	[ ! -e $C/core/rd_mcp_0 ] && [ ! -e $C/srpt ]
 }
 lio_disk() {
 	for _b in /sys/block/sd*; do
