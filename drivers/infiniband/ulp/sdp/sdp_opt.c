@@ -37,7 +37,7 @@ void sdp_inherit(struct sdp_sock *child, const struct sdp_sock *l)
 	child->opt = l->opt;
 	sk->sk_rcvbuf = READ_ONCE(lsk->sk_rcvbuf);
 	sk->sk_sndbuf = READ_ONCE(lsk->sk_sndbuf);
-	sk->sk_userlocks = READ_ONCE(lsk->sk_userlocks);
+	sk->sk_userlocks = lsk->sk_userlocks;	/* a bit-field before 6.10: no READ_ONCE() */
 	sk->sk_lingertime = READ_ONCE(lsk->sk_lingertime);
 	sk->sk_rcvtimeo = READ_ONCE(lsk->sk_rcvtimeo);
 	sk->sk_sndtimeo = READ_ONCE(lsk->sk_sndtimeo);
