@@ -303,7 +303,9 @@ nvmeof_bench() {
 }
 storage_bench() {
 	srp_bench
-	if [ $rxe = 1 ] && load_extra storage; then
+	# loaded once, kept (below): a module named with a dash (crc-t10dif) is not found loaded
+	[ -n "${storage_mods:-}" ] || { load_extra storage && storage_mods=1; }
+	if [ $rxe = 1 ] && [ -n "${storage_mods:-}" ]; then
 		grep -q ' /sys/kernel/config ' /proc/mounts || mount -t configfs none /sys/kernel/config
 		intree_srp_bench
 		nvmeof_bench
