@@ -56,6 +56,9 @@ enum oib_srp_login_flags {
 	OIB_SRP_IMMED_REQUESTED = 0x80,
 };
 
+/* The multichannel bits of a login's req_flags and of a LOGIN_RSP's rsp_flags. */
+#define OIB_SRP_MULTICHAN_MASK	0x3
+
 /* The LOGIN_RSP's rsp_flags: the multichannel result in bits 1:0; immediate data granted. */
 enum oib_srp_login_rsp_flags {
 	OIB_SRP_LOGIN_RSP_MULTICHAN_NO_CHAN = 0,

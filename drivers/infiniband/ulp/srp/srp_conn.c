@@ -164,12 +164,12 @@ static int srp_connect(struct srp_ch *ch)
  */
 int srp_login_rsp_check(u8 req_flags, u32 it_iu_len, const struct oib_srp_login_answer *a)
 {
-	u8 result = a->flags & 3;
+	u8 result = a->flags & OIB_SRP_MULTICHAN_MASK;
 
 	if (a->max_ti_iu_len > SRP_RECV_LEN || a->max_it_iu_len < it_iu_len ||
 	    !(a->buf_fmt & OIB_SRP_BUF_FMT_INDIRECT) || a->req_lim_delta < 2)
 		return -EPROTO;
-	if ((req_flags & 3) == OIB_SRP_MULTICHAN_MULTI)
+	if ((req_flags & OIB_SRP_MULTICHAN_MASK) == OIB_SRP_MULTICHAN_MULTI)
 		return result == OIB_SRP_LOGIN_RSP_MULTICHAN_MAINTAINED ? 0 : -EPROTO;
 	return result == OIB_SRP_LOGIN_RSP_MULTICHAN_NO_CHAN ||
 	       result == OIB_SRP_LOGIN_RSP_MULTICHAN_TERMINATED ? 0 : -EPROTO;

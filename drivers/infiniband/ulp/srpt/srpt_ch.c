@@ -252,7 +252,7 @@ static u8 srpt_multichan(struct srpt_ch *ch, u8 req_flags)
 		if (o == ch || memcmp(o->initiator_port_id, ch->initiator_port_id,
 				      sizeof(ch->initiator_port_id)))
 			continue;
-		if ((req_flags & 3) == OIB_SRP_MULTICHAN_MULTI) {
+		if ((req_flags & OIB_SRP_MULTICHAN_MASK) == OIB_SRP_MULTICHAN_MULTI) {
 			spin_lock_irq(&o->lock);
 			others |= o->state == SRPT_CH_CONNECTING || o->state == SRPT_CH_LIVE;
 			spin_unlock_irq(&o->lock);
@@ -264,8 +264,9 @@ static u8 srpt_multichan(struct srpt_ch *ch, u8 req_flags)
 	mutex_unlock(&t->lock);
 	if (!others)
 		return OIB_SRP_LOGIN_RSP_MULTICHAN_NO_CHAN;
-	return (req_flags & 3) == OIB_SRP_MULTICHAN_MULTI ? OIB_SRP_LOGIN_RSP_MULTICHAN_MAINTAINED :
-							     OIB_SRP_LOGIN_RSP_MULTICHAN_TERMINATED;
+	if ((req_flags & OIB_SRP_MULTICHAN_MASK) == OIB_SRP_MULTICHAN_MULTI)
+		return OIB_SRP_LOGIN_RSP_MULTICHAN_MAINTAINED;
+	return OIB_SRP_LOGIN_RSP_MULTICHAN_TERMINATED;
 }
 
 static int srpt_accept(struct srpt_ch *ch, const struct oib_cma_event *ev, u64 tag, u8 result)
