@@ -4,7 +4,8 @@
  * space as a TCP program uses them, between two oib_rxe devices of one fabric: every call with
  * its errors (sdp_calls.c), data of 1 B to 16 MiB checked byte for byte, in one process and in
  * two, a killed peer, a few hundred connections (sdp_data.c), readiness by poll, select and
- * epoll (sdp_poll.c), the socket options (sdp_opts.c).  A KTAP suite of its own; make check
+ * epoll (sdp_poll.c), the socket options (sdp_opts.c), small writes sharing messages
+ * (sdp_coalesce.c).  A KTAP suite of its own; make check
  * runs it in the guest.
  */
 #include <signal.h>
@@ -48,6 +49,10 @@ static const struct ktap_case cases[] = {
 	{ "last_bind_err", t_last_bind_err },
 	{ "reuseaddr", t_reuseaddr },
 	{ "keepalive", t_keepalive },
+	{ "coalesce_nagle", t_coalesce_nagle },
+	{ "coalesce_nodelay", t_coalesce_nodelay },
+	{ "coalesce_cork", t_coalesce_cork },
+	{ "coalesce_more", t_coalesce_more },
 	{ "many_connections", t_many_connections },
 	{ "teardown", t_teardown },
 };
