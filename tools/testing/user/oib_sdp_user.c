@@ -53,6 +53,7 @@ static const struct ktap_case cases[] = {
 	{ "coalesce_nodelay", t_coalesce_nodelay },
 	{ "coalesce_cork", t_coalesce_cork },
 	{ "coalesce_more", t_coalesce_more },
+	{ "coalesce_updates", t_coalesce_updates },
 	{ "many_connections", t_many_connections },
 	{ "frame_loss", t_frame_loss },
 	{ "device_removed", t_device_removed },

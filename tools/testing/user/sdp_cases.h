@@ -40,6 +40,7 @@ bool t_coalesce_nagle(void);
 bool t_coalesce_nodelay(void);
 bool t_coalesce_cork(void);
 bool t_coalesce_more(void);
+bool t_coalesce_updates(void);
 
 bool t_frame_loss(void);
 bool t_device_removed(void);

@@ -208,3 +208,45 @@ bool t_coalesce_more(void)
 	sdp_close_pair(cfd, afd);
 	return ok;
 }
+
+/*
+ * A message held (corked) while the other way's data makes credit updates due: each update goes
+ * before it (the writer there would stall without them), and the held message goes whole at
+ * uncork.
+ */
+bool t_coalesce_updates(void)
+{
+	const uint64_t total = 256 * 1024;
+	int64_t end = now_ms() + 60000;
+	uint64_t wr = 0, rd = 0;
+	char buf[16384];
+	ssize_t w = 0;
+	int cfd, afd;
+	bool ok;
+
+	if (!sdp_pair_new(false, &cfd, &afd))
+		return false;
+	ok = CHECK(set_int(cfd, SOL_TCP, TCP_CORK, 1)) && put(cfd, 100, 55, 0, 0) &&
+	     CHECK(!fcntl(afd, F_SETFL, O_NONBLOCK));
+	while (ok && rd < total && now_ms() < end) {
+		while (wr < total) {
+			size_t n = total - wr < sizeof(buf) ? total - wr : sizeof(buf);
+
+			pattern_fill(buf, n, 56, wr);
+			w = send(afd, buf, n, 0);
+			if (w <= 0)
+				break;
+			wr += w;
+		}
+		if (w < 0 && !CHECK(errno == EAGAIN))
+			ok = false;
+		else if (rd < wr)
+			ok = CHECK(wait_events(cfd, POLLIN, 10000) & POLLIN) && drain(cfd, 56, &rd);
+		else
+			ok = CHECK(wait_events(afd, POLLOUT, 10000) & POLLOUT);
+	}
+	ok = ok && CHECK(rd == total) && CHECK(outq(cfd) == 100) && CHECK(inq(afd) == 0);
+	ok = ok && CHECK(set_int(cfd, SOL_TCP, TCP_CORK, 0)) && got(afd, 100, 55, 0);
+	sdp_close_pair(cfd, afd);
+	return ok;
+}
