@@ -56,6 +56,7 @@ section() {
 		if (h ~ /^RoCEv2 over UDP/) return "RoCEv2 over UDP"
 		if (h ~ /^userspace verbs/) return "Userspace verbs"
 		if (h ~ /^storage/) return "Storage: oib_srp against the in-tree SRP and NVMe-oF"
+		if (h ~ /^sockets/) return "Sockets: SDP against TCP"
 		sub(/  .*/, "", h)
 		return h
 	}

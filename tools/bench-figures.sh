@@ -5,7 +5,7 @@
 # as the median over the rounds with its range, one "bench: STACK TEST ..." line each, then the
 # tables, each after an empty line: RC (memcpy, the in-tree rxe and siw, oib; oib's speed-ups), the
 # cycles per message and per byte, the XRC fan-in, iWARP, MAD and IB CM, RDMA CM and krping, RoCEv2
-# over UDP, userspace verbs, storage.  tools/bench.sh prints them; tools/bench-doc.sh puts the tables
+# over UDP, userspace verbs, storage, sockets (SDP against TCP).  tools/bench.sh prints them; tools/bench-doc.sh puts the tables
 # in Documentation/benchmarks.md.
 # Usage: tools/bench-figures.sh RESULTS [MISSING [PHASE]]
 #   MISSING: a file that gets one "STACK TEST" line for each reference figure missing (memcpy, the
@@ -283,4 +283,15 @@ END {
 	print " shortcuts: the RC table); oib_srp UDP: the same between two oib_rxe devices on a veth pair, RoCEv2 frames"
 	print " through UDP with the ICRC computed and checked: the like-for-like figure; oib/best and UDP/best: speed-ups"
 	print " against the better in-tree stack, target >= 2; RAM disk: brd used locally, the physical reference)"
+	nk = split("sock_stream_64B_bw sock_stream_4KiB_bw sock_stream_64KiB_bw sock_pingpong_64B_lat", kt, " ")
+	split("stream, 64 B writes|stream, 4 KiB writes|stream, 64 KiB writes|ping-pong 64 B, one way", ktname, "|")
+	print ""
+	for (i = 1; i <= nk; i++) { show("sdp", kt[i]); show("tcp_lo", kt[i]) }
+	printf "\n%-26s %-13s %-13s %s\n", "sockets (median)", "SDP", "TCP loopback", "SDP/TCP"
+	for (i = 1; i <= nk; i++)
+		printf "%-26s %-13s %-13s %s\n", ktname[i], cell("sdp", kt[i]), cell("tcp_lo", kt[i]),
+			rfmt(rel("sdp", "tcp_lo", kt[i]))
+	print "(sdpbench, one program for both: a writer and a reader that checks every byte, or a ping-pong with each echo"
+	print " checked and TCP_NODELAY; SDP: oib_sdp between two oib_rxe devices on oib fabric, buffered copy; TCP: the"
+	print " loopback in the same guest; SDP/TCP: speed-up, targets >= 1.5 for streams and >= 2 for the ping-pong)"
 }' "$1"

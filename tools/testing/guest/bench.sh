@@ -14,16 +14,18 @@
 #   (loopback) and oib over UDP between namespaces, oib to oib and oib to the in-tree rxe
 #   (udp_bench), then userspace verbs: perftest on the in-tree rxe and siw, uvbench on oib
 #   (uvbench.sh), then storage (storage_bench): oib_srp on oib's fabric and over UDP, the in-tree
-#   SRP and NVMe-oF over the in-tree rxe, a local RAM disk.  Each module
-#   runs its phases on insmod and is removed after.
+#   SRP and NVMe-oF over the in-tree rxe, a local RAM disk, then sockets (sdpbench.sh): SDP on
+#   oib's fabric against TCP over loopback.  Each module runs its phases on insmod and is removed
+#   after.
 # Kernel command line: oib.bench_rounds=N (default 3); bench.PARAM=V goes to every benchmark
 # module, oib_bench.PARAM=V and oib_bench_intree.PARAM=V to one; with bench.only=PHASE (one RC phase)
 # the benchmark modules run that phase alone and the other benchmarks do not run; bench.only=storage:
-# the storage figures alone.  Exit status 0 when every step worked (a
+# the storage figures alone; bench.only=sdp: the socket figures alone.  Exit status 0 when every step worked (a
 # benchmark reporting "n/a" is not a failure of this script).
 . "$OIB_GUEST/lib.sh"
 . "$OIB_GUEST/srp.sh"
 . "$OIB_GUEST/uvbench.sh"
+. "$OIB_GUEST/sdpbench.sh"
 B=/oib/bench
 rc=0
 err() { echo "oib-guest: bench: $*"; rc=1; }
@@ -332,6 +334,11 @@ while [ $i -lt "$rounds" ]; do
 		storage_bench
 		continue
 	fi
+	if [ "$only" = sdp ]; then
+		msg "bench: round $i of $rounds: sockets alone"
+		sdp_bench
+		continue
+	fi
 	msg "bench: round $i of $rounds: in-tree rxe"
 	if [ $rxe = 1 ]; then
 		bench rxe $B/oib_bench_intree.ko stack=rxe addr=10.0.0.1 $both $rargs ||
@@ -360,6 +367,8 @@ while [ $i -lt "$rounds" ]; do
 	uvbench_figs
 	msg "bench: round $i of $rounds: storage: oib_srp, the in-tree SRP, NVMe-oF, a local RAM disk"
 	storage_bench
+	msg "bench: round $i of $rounds: sockets: SDP on oib's fabric, TCP over loopback"
+	sdp_bench
 done
 
 [ $rxe = 0 ] || rdma link delete rxe0 || err "rdma link delete rxe0"

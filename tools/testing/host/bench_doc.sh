@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Host-side test of make bench-doc (tools/bench-doc.sh, on tools/bench-figures.sh): feeds it
 # bench.results.sample beside this script (a results file in the format tools/bench.sh writes, its
-# figures made up: host lines, clock, idle, result, mem and n/a lines of three rounds) and checks
+# figures made up: host lines, clock, idle, result, mem and n/a lines of three rounds, SDP's and
+# TCP's socket figures among them) and checks
 # the doc it writes: the section between the markers replaced and nothing else touched, the run's
 # line, every family's table under its heading with a figure worked out by hand, the n/a figure
 # listed, the same output when run again; and that it refuses, leaving the doc as it was, a file
@@ -41,7 +42,8 @@ t "the run's date, commit, host and load, within 100 columns" sh -c "awk '/^The 
 	! awk '/^The run of/,/^\$/' '$tmp/doc.md' | grep -q '.\{101\}'"
 for h in "RC: oib_rxe against the in-tree rxe and siw" "RC: cycles per message and per byte" \
 	"XRC fan-in" "iWARP: oib_siw against the in-tree siw" "MAD layer and IB CM" \
-	"RDMA CM and krping" "RoCEv2 over UDP" "Userspace verbs" "Storage: oib_srp against the in-tree SRP and NVMe-oF"; do
+	"RDMA CM and krping" "RoCEv2 over UDP" "Userspace verbs" "Storage: oib_srp against the in-tree SRP and NVMe-oF" \
+	"Sockets: SDP against TCP"; do
 	t "heading: $h" hasx "$tmp/doc.md" "### $h"
 done
 # every table in a fence of its own: as many opening as closing fences
@@ -51,6 +53,8 @@ t "the fences pair up" sh -c "[ \$(grep -cx '\`\`\`text' '$tmp/doc.md') = \$(gre
 # (the better of the in-tree stacks: 5397 through the in-tree SRP), so oib/best 10793 / 7195 = 1.50
 t "the memcpy reference worked out" has "$tmp/doc.md" "rc_send_64B_rate     40.55 Mops/s"
 t "a storage figure worked out" has "$tmp/doc.md" "random read, 4 KiB         272820 IOPS   5397 IOPS     7195 IOPS     10793 IOPS    n/a           1.50      n/a"
+# sockets: 2000 round trips of 64 B in 100 ms over SDP, 200 ms over TCP: 25 and 50 us one way
+t "a socket figure worked out" has "$tmp/doc.md" "ping-pong 64 B, one way    25.00 us      50.00 us      2.00"
 # fan-in at N = 64: XRC 85200 bytes for 64 connections, RC 11408 each
 t "a fan-in memory figure worked out" has "$tmp/doc.md" "1331         11408"
 t "the n/a figure, with its reason" has "$tmp/doc.md" "1 n/a: krping_failed]"

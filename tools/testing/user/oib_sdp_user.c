@@ -4,8 +4,9 @@
  * space as a TCP program uses them, between two oib_rxe devices of one fabric: every call with
  * its errors (sdp_calls.c), data of 1 B to 16 MiB checked byte for byte, in one process and in
  * two, a killed peer, a few hundred connections (sdp_data.c), readiness by poll, select and
- * epoll (sdp_poll.c), the socket options (sdp_opts.c).  A KTAP suite of its own; make check
- * runs it in the guest.
+ * epoll (sdp_poll.c), the socket options (sdp_opts.c), small writes sharing messages
+ * (sdp_coalesce.c), frames lost and the devices removed (sdp_faults.c).  A KTAP suite of its
+ * own; make check runs it in the guest.
  */
 #include <signal.h>
 #include <unistd.h>
@@ -48,7 +49,14 @@ static const struct ktap_case cases[] = {
 	{ "last_bind_err", t_last_bind_err },
 	{ "reuseaddr", t_reuseaddr },
 	{ "keepalive", t_keepalive },
+	{ "coalesce_nagle", t_coalesce_nagle },
+	{ "coalesce_nodelay", t_coalesce_nodelay },
+	{ "coalesce_cork", t_coalesce_cork },
+	{ "coalesce_more", t_coalesce_more },
+	{ "coalesce_updates", t_coalesce_updates },
 	{ "many_connections", t_many_connections },
+	{ "frame_loss", t_frame_loss },
+	{ "device_removed", t_device_removed },
 	{ "teardown", t_teardown },
 };
 
@@ -74,6 +82,6 @@ int main(void)
 	for (i = 0; i < NCASES; i++)
 		run[i] = (struct ktap_case){ cases[i].name, timed };
 	signal(SIGPIPE, SIG_IGN);
-	alarm(300);	/* a case that hangs ends the suite short: its failures counted */
+	alarm(480);	/* a case that hangs ends the suite short: its failures counted */
 	return ktap_run("oib_sdp_user", run, NCASES);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * oib_sdp_user's test cases, one file per concept: sdp_calls.c, sdp_data.c, sdp_poll.c,
- * sdp_opts.c.
+ * sdp_opts.c, sdp_coalesce.c, sdp_faults.c.
  */
 #ifndef OIB_SDP_CASES_H
 #define OIB_SDP_CASES_H
@@ -35,5 +35,14 @@ bool t_tcp_options(void);
 bool t_last_bind_err(void);
 bool t_reuseaddr(void);
 bool t_keepalive(void);
+
+bool t_coalesce_nagle(void);
+bool t_coalesce_nodelay(void);
+bool t_coalesce_cork(void);
+bool t_coalesce_more(void);
+bool t_coalesce_updates(void);
+
+bool t_frame_loss(void);
+bool t_device_removed(void);
 
 #endif /* OIB_SDP_CASES_H */

@@ -60,7 +60,8 @@ static bool rings_of(uint16_t port, bool local, unsigned int *rx, unsigned int *
 
 /*
  * A reader that never reads, its receive ring sized by @rcvbuf on the listener (0: the default):
- * what a non-blocking sender gets into it before EAGAIN, and that POLLOUT stays away then.
+ * what a non-blocking sender gets into it before EAGAIN (the credits' messages, and one more
+ * held in the sender's ring), and that POLLOUT stays away then.
  */
 static bool fill_unread(int rcvbuf, int bufs)
 {
@@ -87,7 +88,7 @@ static bool fill_unread(int rcvbuf, int bufs)
 	ok = ok && CHECK(!fcntl(cfd, F_SETFL, O_NONBLOCK));
 	/* credits for all but two of the reader's buffers (CA4-82 keeps the last ones) */
 	pattern_fill(buf, PAYLOAD, 41, 0);
-	while (ok && now_ms() < end && inq(afd) < want) {
+	while (ok && now_ms() < end && total < want + PAYLOAD) {
 		w = send(cfd, buf, PAYLOAD, 0);
 		if (w > 0)
 			total += w;
@@ -96,7 +97,7 @@ static bool fill_unread(int rcvbuf, int bufs)
 		else
 			wait_events(cfd, POLLOUT, 100);
 	}
-	ok = ok && CHECK(inq(afd) == want) && CHECK(total == want);
+	ok = ok && CHECK(total == want + PAYLOAD) && wait_inq(afd, want);
 	ok = ok && CHECK_ERR(send(cfd, buf, PAYLOAD, 0), EAGAIN) &&
 	     CHECK(wait_events(cfd, POLLOUT, 200) == 0);
 	diag("SO_RCVBUF %d: %d buffers, %d bytes sent into a reader that does not read",

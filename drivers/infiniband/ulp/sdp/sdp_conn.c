@@ -123,6 +123,7 @@ void sdp_conn_release(struct sdp_sock *ssk)
 	struct oib_cma_id *id = ssk->id;
 
 	sdp_keepalive_stop(ssk);
+	ssk->tx_fill = 0;		/* what was never sent goes with the connection */
 	if (id) {
 		ssk->local = id->route.addr.src_addr;
 		ssk->remote = id->route.addr.dst_addr;

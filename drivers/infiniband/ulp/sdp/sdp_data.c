@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Buffered copy: sendmsg() copies into a send buffer and posts it as a Data message when the
- * credits allow; received Data stays in its receive buffer until recvmsg() has read it all, and
+ * Buffered copy: sendmsg() (sdp_tx.c) copies into a send buffer, posted here as a Data message;
+ * received Data stays in its receive buffer until recvmsg() has read it all, and
  * the buffer is posted again then (so that the peer's credits follow what the reader took).
  * Completions are polled by the socket's work.  All of it under the socket lock.
  */
@@ -12,6 +12,7 @@
 atomic_t sdp_rx_errors[SDP_RXE_NUM];
 atomic_t sdp_connections;
 atomic64_t sdp_tx_total, sdp_rx_total;
+atomic64_t sdp_tx_msgs;
 
 bool sdp_tx_slot_free(const struct sdp_sock *ssk)
 {
@@ -19,7 +20,7 @@ bool sdp_tx_slot_free(const struct sdp_sock *ssk)
 }
 
 /* Post the send buffer at tx_head, its @len bytes of payload already in place after the BSDH. */
-static int sdp_post_slot(struct sdp_sock *ssk, u8 mid, u32 len, bool disconn)
+int sdp_post_slot(struct sdp_sock *ssk, u8 mid, u32 len, bool disconn)
 {
 	unsigned int i = ssk->tx_head % ssk->ntx;
 	struct oib_sdp_hdr h = { .mid = mid, .len = sizeof(struct oib_sdp_bsdh) + len };
@@ -40,16 +41,24 @@ static int sdp_post_slot(struct sdp_sock *ssk, u8 mid, u32 len, bool disconn)
 	ssk->tx_head++;
 	ssk->last_active = jiffies;
 	atomic64_add(len, &sdp_tx_total);
+	if (len)
+		atomic64_inc(&sdp_tx_msgs);
 	return 0;
 }
 
-/* A zero-length RDMA WRITE (SO_KEEPALIVE): no credit, a send slot; its completion is the answer. */
+/*
+ * A zero-length RDMA WRITE (SO_KEEPALIVE): no credit, a send slot (sdp_ctrl_slot_free()); its
+ * completion is the answer.
+ */
 int sdp_post_keepalive(struct sdp_sock *ssk)
 {
 	unsigned int i = ssk->tx_head % ssk->ntx;
 	struct oib_send_wr wr = { .wr_id = i, .opcode = OIB_WR_RDMA_WRITE,
 				  .send_flags = OIB_SEND_SIGNALED };
-	int ret = oib_post_send(ssk->id->qp, &wr, NULL);
+	int ret;
+
+	sdp_ctrl_slot_take(ssk);
+	ret = oib_post_send(ssk->id->qp, &wr, NULL);
 
 	if (ret)
 		return ret;
@@ -59,26 +68,35 @@ int sdp_post_keepalive(struct sdp_sock *ssk)
 	return 0;
 }
 
-static bool sdp_live(const struct sdp_sock *ssk)
+bool sdp_live(const struct sdp_sock *ssk)
 {
 	return ssk->id && ssk->id->qp && ssk->state >= SDP_ESTABLISHED;
 }
 
-/* A queued DisConn, and a credit update when one is due. */
+/*
+ * The Data message being filled when it may go (all of it before a DisConn), a queued DisConn
+ * behind it, and a credit update when one is due.
+ */
 void sdp_tx_more(struct sdp_sock *ssk)
 {
 	if (!sdp_live(ssk))
 		return;
-	if (ssk->disconn_wanted && sdp_tx_slot_free(ssk) &&
+	if (sdp_tx_push(ssk, ssk->disconn_wanted)) {
+		sdp_apply(ssk, SDP_EV_RESET);
+		return;
+	}
+	if (ssk->disconn_wanted && !ssk->tx_fill && sdp_tx_slot_free(ssk) &&
 	    sdp_credit_may_send(&ssk->credit, SDP_TX_CONTROL)) {
 		ssk->disconn_wanted = false;
 		if (sdp_post_slot(ssk, OIB_SDP_MID_DISCONN, 0, true))
 			sdp_apply(ssk, SDP_EV_RESET);
 	}
-	if (sdp_live(ssk) && sdp_credit_update_due(&ssk->credit) && sdp_tx_slot_free(ssk) &&
-	    sdp_credit_may_send(&ssk->credit, SDP_TX_UPDATE) &&
-	    sdp_post_slot(ssk, OIB_SDP_MID_DATA, 0, false))
-		sdp_apply(ssk, SDP_EV_RESET);
+	if (sdp_live(ssk) && sdp_credit_update_due(&ssk->credit) && sdp_ctrl_slot_free(ssk) &&
+	    sdp_credit_may_send(&ssk->credit, SDP_TX_UPDATE)) {
+		sdp_ctrl_slot_take(ssk);
+		if (sdp_post_slot(ssk, OIB_SDP_MID_DATA, 0, false))
+			sdp_apply(ssk, SDP_EV_RESET);
+	}
 }
 
 static void sdp_rx_done(struct sdp_sock *ssk, const struct oib_wc *wc)
@@ -161,86 +179,6 @@ void sdp_poll_cq(struct sdp_sock *ssk)
 		}
 	} while (oib_req_notify_cq(ssk->cq, OIB_CQ_NEXT_COMP | OIB_CQ_REPORT_MISSED_EVENTS) > 0);
 	ssk->sk.sk_state_change(&ssk->sk);
-}
-
-/* Something a sender waits for happened (no side effect: a wait's condition). */
-static bool sdp_send_wake(const struct sdp_sock *ssk)
-{
-	return ssk->sk.sk_err || !sdp_state_can_send(ssk->state) ||
-	       (ssk->sk.sk_shutdown & SEND_SHUTDOWN) || !sdp_live(ssk) ||
-	       (sdp_tx_slot_free(ssk) && sdp_credit_may_send(&ssk->credit, SDP_TX_DATA));
-}
-
-/* sendmsg() may post now: 0; or why it never will (-errno); 1: wait. */
-static int sdp_send_ready(struct sdp_sock *ssk)
-{
-	if (ssk->sk.sk_err)
-		return sock_error(&ssk->sk);
-	if (!sdp_state_can_send(ssk->state) || (ssk->sk.sk_shutdown & SEND_SHUTDOWN))
-		return -EPIPE;
-	if (!sdp_live(ssk))
-		return -EPIPE;
-	return sdp_tx_slot_free(ssk) && sdp_credit_may_send(&ssk->credit, SDP_TX_DATA) ? 0 : 1;
-}
-
-static int sdp_wait_send(struct sdp_sock *ssk, long *timeo)
-{
-	DEFINE_WAIT_FUNC(wait, woken_wake_function);
-	struct sock *sk = &ssk->sk;
-	int ret;
-
-	add_wait_queue(sk_sleep(sk), &wait);
-	while ((ret = sdp_send_ready(ssk)) == 1) {
-		if (!*timeo) {
-			ret = -EAGAIN;
-			break;
-		}
-		if (signal_pending(current)) {
-			ret = sock_intr_errno(*timeo);
-			break;
-		}
-		sk_wait_event(sk, timeo, sdp_send_wake(ssk), &wait);
-	}
-	remove_wait_queue(sk_sleep(sk), &wait);
-	return ret;
-}
-
-int sdp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
-{
-	struct sock *sk = sock->sk;
-	struct sdp_sock *ssk = sdp_sk(sk);
-	size_t sent = 0;
-	long timeo;
-	int ret = 0;
-
-	if (msg->msg_flags & ~(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_MORE | MSG_EOR |
-			       MSG_SPLICE_PAGES))
-		return -EOPNOTSUPP;	/* no urgent data; spliced pages are copied as any */
-	lock_sock(sk);
-	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
-	while (sent < len) {
-		u32 n = min_t(size_t, len - sent, SDP_PAYLOAD);
-		u8 *p;
-
-		ret = sdp_wait_send(ssk, &timeo);
-		if (ret)
-			break;
-		p = ssk->tx_buf[ssk->tx_head % ssk->ntx] + sizeof(struct oib_sdp_bsdh);
-		if (copy_from_iter(p, n, &msg->msg_iter) != n) {
-			ret = -EFAULT;
-			break;
-		}
-		ret = sdp_post_slot(ssk, OIB_SDP_MID_DATA, n, false);
-		if (ret) {
-			sdp_apply(ssk, SDP_EV_RESET);
-			break;
-		}
-		sent += n;
-	}
-	release_sock(sk);
-	if (!sent && ret == -EPIPE && !(msg->msg_flags & MSG_NOSIGNAL))
-		send_sig(SIGPIPE, current, 0);
-	return sent ? sent : ret;
 }
 
 /* Give a buffer whose data was read back to the peer. */

@@ -23,6 +23,7 @@ static int sdp_counters_show(struct seq_file *m, void *unused)
 	seq_printf(m, "keepalives %d\n", atomic_read(&sdp_keepalives));
 	seq_printf(m, "connections %d\n", atomic_read(&sdp_connections));
 	seq_printf(m, "tx_bytes %lld\n", atomic64_read(&sdp_tx_total));
+	seq_printf(m, "tx_msgs %lld\n", atomic64_read(&sdp_tx_msgs));
 	seq_printf(m, "rx_bytes %lld\n", atomic64_read(&sdp_rx_total));
 	return 0;
 }

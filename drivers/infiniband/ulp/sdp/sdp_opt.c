@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Socket options at SOL_TCP: TCP_NODELAY and TCP_CORK (kept and reported: buffered copy posts
- * each write at once, so nothing is ever held back and nothing waits for an uncork),
- * TCP_KEEPIDLE, OFED's SDP_ZCOPY_THRESH (kept for zero copy, which this module does not do yet)
- * and SDP_LAST_BIND_ERR (read only).  SOL_SOCKET's are the socket layer's: SO_RCVBUF and
+ * Socket options at SOL_TCP: TCP_NODELAY and TCP_CORK (what holds a partial message back,
+ * sdp_tx.c: setting the one or clearing the other sends it), TCP_KEEPIDLE, OFED's
+ * SDP_ZCOPY_THRESH (kept for zero copy, which this module does not do yet) and
+ * SDP_LAST_BIND_ERR (read only).  SOL_SOCKET's are the socket layer's: SO_RCVBUF and
  * SO_SNDBUF size the rings when the connection is made (sdp_conn.c), SO_LINGER shapes close
  * (sdp_sock.c), SO_KEEPALIVE arms the keepalive here: when nothing moved for TCP_KEEPIDLE, a
  * zero-length RDMA WRITE goes to the peer, whose transport answers it without its owner; a peer
@@ -88,7 +88,7 @@ void sdp_keepalive_work(struct work_struct *work)
 		idle = ssk->opt.keepidle * HZ;
 		due = ssk->last_active + idle;
 		if (time_after_eq(jiffies, due)) {
-			if (sdp_tx_slot_free(ssk) && !sdp_post_keepalive(ssk))
+			if (sdp_ctrl_slot_free(ssk) && !sdp_post_keepalive(ssk))
 				atomic_inc(&sdp_keepalives);
 			due = jiffies + idle;
 		}
@@ -122,9 +122,13 @@ int sdp_setsockopt(struct socket *sock, int level, int optname, sockptr_t optval
 	switch (optname) {
 	case TCP_NODELAY:
 		ssk->opt.nodelay = !!val;
+		if (val && sdp_tx_push(ssk, true))	/* as TCP's: even a corked one */
+			sdp_apply(ssk, SDP_EV_RESET);
 		break;
 	case TCP_CORK:
 		ssk->opt.cork = !!val;
+		if (!val && sdp_tx_push(ssk, true))
+			sdp_apply(ssk, SDP_EV_RESET);
 		break;
 	case TCP_KEEPIDLE:
 		if (val < 1 || val > SDP_KEEPIDLE_MAX) {

@@ -43,8 +43,8 @@ struct sdp_cm_event {
 
 /* The options a socket keeps (sdp_opt.c); a listener's go to the sockets it spawns. */
 struct sdp_opts {
-	bool nodelay;			/* TCP_NODELAY: kept and reported; nothing is held back */
-	bool cork;			/* TCP_CORK: the same */
+	bool nodelay;			/* TCP_NODELAY: a partial message goes at once */
+	bool cork;			/* TCP_CORK: a partial message waits until full */
 	u32 zcopy_thresh;		/* SDP_ZCOPY_THRESH: bytes; 0 is off */
 	u32 keepidle;			/* TCP_KEEPIDLE: seconds without traffic before a probe */
 };
@@ -73,7 +73,9 @@ struct sdp_sock {
 	u32 tx_len[SDP_BUFS_MAX];	/* payload bytes of each send in flight */
 	bool tx_disconn[SDP_BUFS_MAX];	/* that send is our DisConn */
 	unsigned int tx_head, tx_tail;	/* posted, completed: free-running */
-	u32 tx_bytes;			/* unacknowledged payload (SIOCOUTQ) */
+	u32 tx_bytes;			/* unacknowledged payload (SIOCOUTQ, with @tx_fill) */
+	u32 tx_fill;			/* payload in tx_buf[tx_head], not posted yet (sdp_tx.c) */
+	bool tx_msg_more;		/* the last sendmsg() said MSG_MORE: hold that message */
 	bool disconn_wanted;		/* a DisConn waits for its credit */
 	bool release_pending;		/* the work lets the connection's objects go */
 	bool close_timeout;		/* the close timer ran out: the work ends it */
@@ -145,11 +147,20 @@ void sdp_keepalive_stop(struct sdp_sock *ssk);
 void sdp_keepalive_work(struct work_struct *work);
 
 /* sdp_data.c */
+extern atomic64_t sdp_tx_msgs;		/* Data messages with payload posted */
 void sdp_poll_cq(struct sdp_sock *ssk);
 bool sdp_tx_slot_free(const struct sdp_sock *ssk);
+bool sdp_live(const struct sdp_sock *ssk);
+int sdp_post_slot(struct sdp_sock *ssk, u8 mid, u32 len, bool disconn);
 void sdp_tx_more(struct sdp_sock *ssk);
 int sdp_post_keepalive(struct sdp_sock *ssk);
-int sdp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len);
 int sdp_recvmsg(struct socket *sock, struct msghdr *msg, size_t len, int flags);
+
+/* sdp_tx.c */
+bool sdp_ctrl_slot_free(const struct sdp_sock *ssk);
+void sdp_ctrl_slot_take(struct sdp_sock *ssk);
+bool sdp_tx_writable(const struct sdp_sock *ssk);
+int sdp_tx_push(struct sdp_sock *ssk, bool force);
+int sdp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len);
 
 #endif /* SDP_PRIV_H */

@@ -130,7 +130,8 @@ int sdp_sockets_show(struct seq_file *m, void *unused)
 			   ssk->sk.sk_family == OIB_AF_INET6_SDP ? "sdp6" : "sdp",
 			   sdp_state_name(state), &ssk->local, &ssk->remote,
 			   READ_ONCE(ssk->nrx), READ_ONCE(ssk->ntx), READ_ONCE(ssk->rx_bytes),
-			   READ_ONCE(ssk->tx_bytes), READ_ONCE(ssk->credit.tx_credits));
+			   READ_ONCE(ssk->tx_bytes) + READ_ONCE(ssk->tx_fill),
+			   READ_ONCE(ssk->credit.tx_credits));
 	}
 	spin_unlock_bh(&sdp_sockets_lock);
 	return 0;
@@ -375,8 +376,7 @@ static __poll_t sdp_poll(struct file *file, struct socket *sock, poll_table *wai
 		mask |= EPOLLIN | EPOLLRDNORM | EPOLLRDHUP;
 	if (READ_ONCE(ssk->rx_bytes))
 		mask |= EPOLLIN | EPOLLRDNORM;
-	if (sdp_state_can_send(state) && sdp_tx_slot_free(ssk) &&
-	    sdp_credit_may_send(&ssk->credit, SDP_TX_DATA))
+	if (sdp_state_can_send(state) && sdp_tx_writable(ssk))
 		mask |= EPOLLOUT | EPOLLWRNORM;
 	return mask;
 }
@@ -392,7 +392,7 @@ static int sdp_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
 		if (READ_ONCE(ssk->state) == SDP_LISTEN)
 			return -EINVAL;
 		lock_sock(sock->sk);
-		n = cmd == SIOCINQ ? ssk->rx_bytes : ssk->tx_bytes;
+		n = cmd == SIOCINQ ? ssk->rx_bytes : ssk->tx_bytes + ssk->tx_fill;
 		release_sock(sock->sk);
 		return put_user(n, (int __user *)arg);
 	default:
