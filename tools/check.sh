@@ -248,11 +248,14 @@ done
 # losses, twice, 60 s of them; the userspace tests 110 s; the integration scripts 390 s).
 moved=oib_cma_loss_test
 args+=("oib.kunit_moved=$moved")
+# and these integration scripts in the first (userspace programs, as its userspace tests are)
+smoved=ibverbs_compat
+args+=("oib.integration_moved=$smoved")
 section "test kernel: boot (two guests: KUnit and userspace | integration)"
 t=$(date +%s)
 tools/initramfs.sh "$out/check.cpio.gz" "$out/test" "$modroot" check "${interop[@]}"
 pids=()
-for g in kunit:kunit,user integration:kunit_moved,integration; do
+for g in kunit:kunit,integration_moved,user integration:kunit_moved,integration; do
 	name=check-${g%%:*}
 	( rc=0
 	  tools/qemu.sh "$bzimage" "$out/check.cpio.gz" "$out/$name.log" "${TIMEOUT:-1800}" \

@@ -12,13 +12,14 @@
 #include <kunit/test.h>
 #include <linux/module.h>
 #include <linux/prandom.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <oib/kunit/cm.h>
 #include "oib_toolkit.h"
 
 #define WIRE_SEED	0xc0ffee07ULL
-#define WIRE_FUZZ	4000		/* MADs per fuzz mode and run */
+#define WIRE_FUZZ	100000		/* MADs per fuzz mode and run */
 #define HDR		OIB_MAD_HDR_SIZE
 #define B(byte)		((byte) * 8)	/* bit position of a byte in the body */
 
@@ -819,8 +820,11 @@ static void wire_fuzz_run(struct kunit *test, u64 seed, struct wire_counts *c)
 	KUNIT_ASSERT_NOT_NULL(test, again);
 	memset(c, 0, sizeof(*c));
 	prandom_seed_state(&rnd, seed);
-	for (i = 0; i < 2 * WIRE_FUZZ; i++)
+	for (i = 0; i < 2 * WIRE_FUZZ; i++) {
 		wire_fuzz_one(test, &rnd, i % 2, mad, again, c);
+		if (!(i % 4096))
+			cond_resched();
+	}
 	kunit_kfree(test, mad);
 	kunit_kfree(test, again);
 }
@@ -853,7 +857,7 @@ static void wire_test_fuzz(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, total, 2U * WIRE_FUZZ);
 	KUNIT_EXPECT_GT(test, a->n[CM_NMSGS][CM_WIRE_ERR_BASE_VERSION], 0U);
 	kunit_info(test, "%u of %u random MADs unpacked\n", ok, total);
-	oib_test_fuzz_inputs(test, "cm_wire", 2 * total);
+	oib_test_fuzz_inputs(test, "cm_wire", total);	/* the second run repeats the first */
 }
 
 static struct kunit_case wire_test_cases[] = {

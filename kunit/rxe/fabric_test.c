@@ -1208,95 +1208,49 @@ static void capture_pcap(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, ft_wait(ctx, B, 9));
 }
 
-/* ---- Frame rate (information only) ---- */
+/* ---- Batches and round trips ---- */
 
 /*
- * Frames per second from oib_rxe_fabric_xmit() to the end of rx(), one sender and one receiver, and
- * round trips per second with one frame in flight (B sends each frame back).  The frames are built
- * before and freed after the timed parts: on a debug kernel under emulation one alloc_skb() or
- * kfree_skb() costs far more than carrying the frame.  Batches stay below ORXE_FABRIC_QLEN, so
- * nothing is dropped whatever the speeds.
+ * Batches below ORXE_FABRIC_QLEN arrive whole and in order, with nothing dropped; frames B sends
+ * back arrive one for one.  (A full queue is queue_overflow's; how fast the fabric carries
+ * frames is make bench's.)
  */
-static void fabric_throughput(struct kunit *test)
+static void fabric_batches(struct kunit *test)
 {
-	const u32 batch = 2048, rounds = 5;
+	const u32 batch = 1024, rounds = 2, trips = 128;
 	struct ft_ctx *ctx = test->priv;
 	struct ft_port *pb = &ctx->p[B];
 	struct sk_buff **skbs = kunit_kcalloc(test, batch, sizeof(*skbs), GFP_KERNEL);
-	s64 ns = 0, ns_send = 0, ns_build;
-	ktime_t t0, t1;
 	u32 r, i;
 
 	KUNIT_ASSERT_NOT_NULL(test, skbs);
 	pb->keep_frames = true;
 	for (r = 0; r < rounds; r++) {
-		t0 = ktime_get();
 		for (i = 0; i < batch; i++) {
 			skbs[i] = ft_frame(ctx, A, B, FT_OPCODE, FT_QPN, r * batch + i);
 			KUNIT_ASSERT_NOT_NULL(test, skbs[i]);
 		}
-		ns_build = ktime_to_ns(ktime_sub(ktime_get(), t0));
-		t0 = ktime_get();
 		for (i = 0; i < batch; i++)
 			oib_rxe_fabric_xmit(&ctx->p[A].fp, skbs[i]);
-		t1 = ktime_get();
 		KUNIT_ASSERT_TRUE(test, ft_wait(ctx, B, (r + 1) * batch));
-		ns += ktime_to_ns(ktime_sub(ktime_get(), t0));
-		ns_send += ktime_to_ns(ktime_sub(t1, t0));
 		skb_queue_purge(&pb->keep);
 	}
 	pb->keep_frames = false;
-	r = rounds * batch;
-	kunit_info(test, "%u frames of %u bytes: %lld frames/s; per frame: xmit %lld ns, xmit to rx %lld ns (building one: %lld ns)\n",
-		   r, FT_LEN4, ns ? div64_s64((s64)r * NSEC_PER_SEC, ns) : 0,
-		   div64_s64(ns_send, r), div64_s64(ns, r), div64_s64(ns_build, batch));
 	KUNIT_EXPECT_EQ(test, 0, ft_stat(ctx, B, ORXE_FSTAT_DROP_QUEUE_FULL));
-	for (i = 0; i < min_t(u32, rounds * batch, FT_CAP); i++)
+	for (i = 0; i < rounds * batch; i++)
 		KUNIT_ASSERT_EQ(test, i, pb->ids[i]);
 
-	for (i = 0; i < batch; i++) {
-		skbs[i] = ft_frame(ctx, A, B, FT_OPCODE, FT_QPN, i);
-		KUNIT_ASSERT_NOT_NULL(test, skbs[i]);
-	}
 	pb->bounce = true;
 	ctx->p[A].keep_frames = true;
-	t0 = ktime_get();
-	for (i = 0; i < batch; i++) {
+	for (i = 0; i < trips; i++) {
+		skbs[i] = ft_frame(ctx, A, B, FT_OPCODE, FT_QPN, i);
+		KUNIT_ASSERT_NOT_NULL(test, skbs[i]);
 		oib_rxe_fabric_xmit(&ctx->p[A].fp, skbs[i]);
 		KUNIT_ASSERT_TRUE(test, ft_wait(ctx, A, i + 1));
 	}
-	ns = ktime_to_ns(ktime_sub(ktime_get(), t0));
 	pb->bounce = false;
 	ctx->p[A].keep_frames = false;
 	skb_queue_purge(&ctx->p[A].keep);
-	kunit_info(test, "ping-pong: %u round trips, %lld round trips/s (%lld ns each)\n", batch,
-		   ns ? div64_s64((s64)batch * NSEC_PER_SEC, ns) : 0, div64_s64(ns, batch));
-
-	/* A sender that never sleeps: does the receiver keep up, or does its queue overflow? */
-	{
-		const u32 burst = 3 * ORXE_FABRIC_QLEN;
-		struct sk_buff **many = kvcalloc(burst, sizeof(*many), GFP_KERNEL);
-		u64 drops, got;
-
-		KUNIT_ASSERT_NOT_NULL(test, many);
-		for (i = 0; i < burst; i++) {
-			many[i] = ft_frame(ctx, A, B, FT_OPCODE, FT_QPN, i);
-			if (!many[i])
-				break;
-		}
-		drops = ft_stat(ctx, B, ORXE_FSTAT_DROP_QUEUE_FULL);
-		got = READ_ONCE(pb->n);
-		pb->keep_frames = true;
-		for (r = 0; r < i; r++)
-			oib_rxe_fabric_xmit(&ctx->p[A].fp, many[r]);
-		drops = ft_stat(ctx, B, ORXE_FSTAT_DROP_QUEUE_FULL) - drops;
-		ft_wait(ctx, B, got + i - drops);
-		pb->keep_frames = false;
-		skb_queue_purge(&pb->keep);
-		kvfree(many);
-		kunit_info(test, "burst of %u frames without sleeping: %llu dropped (queue full)\n",
-			   i, drops);
-	}
 }
 
 /* ---- Implied trailers ---- */
@@ -1424,7 +1378,7 @@ static struct kunit_case oib_fabric_cases[] = {
 	KUNIT_CASE(rule_and_fault_syntax),
 	KUNIT_CASE(capture_pcap),
 	KUNIT_CASE(implied_trailers),
-	KUNIT_CASE_SLOW(fabric_throughput),
+	KUNIT_CASE(fabric_batches),
 	{}
 };
 

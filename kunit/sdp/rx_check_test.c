@@ -9,6 +9,7 @@
 #include <kunit/test.h>
 #include <linux/module.h>
 #include <linux/prandom.h>
+#include <linux/sched.h>
 #include <oib/kunit/sdp.h>
 #include "oib_toolkit.h"
 
@@ -129,7 +130,7 @@ static void rx_check_test_reasons(struct kunit *test)
 		KUNIT_EXPECT_NE(test, sdp_rx_error_name(why)[0], '?');
 }
 
-#define RXT_FUZZ_MSGS	20000
+#define RXT_FUZZ_MSGS	1000000
 
 static void rx_check_test_fuzz(struct kunit *test)
 {
@@ -146,6 +147,8 @@ static void rx_check_test_fuzz(struct kunit *test)
 		enum sdp_rx_verdict v;
 		enum sdp_rx_error why = SDP_RXE_NUM;
 
+		if (!(i % 4096))
+			cond_resched();
 		rxt_msg(&t, r & 1 ? OIB_SDP_MID_DATA : r >> 24, (r >> 1) % 32);
 		if (r & 2)				/* a byte of the header or extension */
 			t.buf[(r >> 8) % 36] ^= (r >> 16) | 1;

@@ -12,12 +12,13 @@
 #include <kunit/test.h>
 #include <linux/module.h>
 #include <linux/prandom.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <oib/srp.h>
 #include "oib_toolkit.h"
 
 #define WIRE_FUZZ_SEED		0x5e9f00d5ULL
-#define WIRE_FUZZ_ROUNDS	60000U
+#define WIRE_FUZZ_ROUNDS	1000000U
 #define IU_MAX			1024
 #define IMM_OFF			80	/* where the logins ask immediate data to start */
 
@@ -235,6 +236,8 @@ static void wire_fuzz(struct kunit *test)
 	for (round = 0; round < WIRE_FUZZ_ROUNDS && test->status != KUNIT_FAILURE; round++) {
 		wf_base(w, &rnd);
 		wf_parse_all(test, w, wf_mutate(w, &rnd));
+		if (!(round % 4096))
+			cond_resched();
 	}
 	kunit_info(test, "seed %#llx: %u IUs, %u parses accepted", WIRE_FUZZ_SEED, round,
 		   w->accepted);

@@ -15,11 +15,13 @@ read -r mode </oib/mode
 glob=
 parts=kunit,integration,user
 moved=
+smoved=
 for arg in $CMDLINE; do
 	case $arg in
 	oib.mode=*) mode=${arg#*=} ;;
 	oib.parts=*) parts=${arg#*=} ;;
 	oib.kunit_moved=*) moved=${arg#*=} ;;
+	oib.integration_moved=*) smoved=${arg#*=} ;;
 	kunit.filter_glob=*) glob=${arg#*=} ;;
 	esac
 done
@@ -96,7 +98,7 @@ integration() {
 	list=
 	for s in /oib/integration/*.sh; do
 		n=${s##*/}
-		[ -e "$s" ] && selected "${n%.sh}" && list="$list $s"
+		[ -e "$s" ] && selected "${n%.sh}" && script_mine "${n%.sh}" && list="$list $s"
 	done
 	set -- $list
 	[ $# -gt 0 ] || return 0
@@ -137,8 +139,9 @@ userprogs() {
 
 # part NAME: check mode's part NAME is this guest's (oib.parts=, a comma-separated list, default
 # kunit,integration,user: make check boots two guests at once, each with its parts).  The KUnit test
-# modules named in oib.kunit_moved= (comma-separated) are not part kunit's but part kunit_moved's, so
-# that make check can even out its two guests.
+# modules named in oib.kunit_moved= (comma-separated) are not part kunit's but part kunit_moved's,
+# and the integration scripts named in oib.integration_moved= not part integration's but part
+# integration_moved's, so that make check can even out its two guests.
 part() {
 	case ",$parts," in *",$1,"*) return 0 ;; esac
 	return 1
@@ -148,6 +151,14 @@ mine() {
 	case ",$moved," in
 	*",$1,"*) part kunit_moved ;;
 	*) part kunit ;;
+	esac
+}
+
+# script_mine NAME: the integration script NAME is this guest's to run.
+script_mine() {
+	case ",$smoved," in
+	*",$1,"*) part integration_moved ;;
+	*) part integration ;;
 	esac
 }
 
@@ -184,7 +195,7 @@ check() {
 		kunit_modules
 	fi
 	load_drivers
-	if part integration; then
+	if part integration || part integration_moved; then
 		integration
 		msg "integration done"
 	fi

@@ -135,3 +135,31 @@ srp_interop_needs() {
 	command -v mkfs.ext4 >/dev/null && command -v e2fsck >/dev/null ||
 		{ echo "# no e2fsprogs in the guest"; exit 4; }
 }
+
+# A filesystem on the SRP disk $D, mounted at $M.
+# files DIR TAG: files of the sizes $FS_SIZES in DIR (names f<size>-TAG), checksums in DIR.sums.
+FS_SIZES="0 1 511 4096 4097 8192 65543 1048579 3145728"
+files() {
+	rm -rf "$1" && mkdir -p "$1" || return 1
+	for _n in $FS_SIZES; do
+		head -c $_n /dev/urandom >"$1/f$_n-$2" || return 1
+	done
+	(cd "$1" && sha256sum f*) >"$1.sums"
+}
+# verify DIR: the files of DIR, read back from the filesystem's copy, have DIR's checksums.
+verify() { (cd "$M/${1##*/}" && sha256sum -c "$1.sums" >/dev/null); }
+mnt() { mount_ext4 "$D" $M; }
+# umnt: unmounted, the block device's cache dropped: what is read next comes from the target.
+umnt() { umount $M && w /proc/sys/vm/drop_caches 3; }
+clean() { e2fsck -fn "$D" >/tmp/fsck.out 2>&1 || { sed 's/^/# /' /tmp/fsck.out; return 1; }; }
+# fs_round DIR TAG WHAT: WHAT (files) made in DIR, copied in, synced, unmounted, e2fsck clean,
+# mounted again and read back the same.
+fs_round() {
+	t "$3" files "$1" "$2"
+	t "copied into it" cp -r "$1" $M/
+	t "sync" sync
+	t "unmount" umnt
+	t "the filesystem is clean" clean
+	t "mount it again" mnt
+	t "the $3 read back the same" verify "$1"
+}

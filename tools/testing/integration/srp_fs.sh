@@ -16,20 +16,7 @@ command -v mkfs.ext4 >/dev/null && command -v e2fsck >/dev/null ||
 M=/mnt/srp
 P=5610
 
-# files DIR TAG: files of many sizes in DIR (names f<size>-TAG), their checksums in DIR.sums.
-files() {
-	rm -rf "$1" && mkdir -p "$1" || return 1
-	for n in 0 1 511 512 513 4095 4096 4097 65543 262144 1048579 3145728; do
-		head -c $n /dev/urandom >"$1/f$n-$2" || return 1
-	done
-	(cd "$1" && sha256sum f*) >"$1.sums"
-}
-# verify DIR: the files of DIR, read back from the filesystem's copy, have DIR's checksums.
-verify() { (cd "$M/${1##*/}" && sha256sum -c "$1.sums" >/dev/null); }
-mnt() { mount_ext4 "$D" $M; }
-# umnt: unmounted, the block device's cache dropped: what is read next comes from the target.
-umnt() { umount $M && w /proc/sys/vm/drop_caches 3; }
-clean() { e2fsck -fn "$D" >/tmp/fsck.out 2>&1 || { sed 's/^/# /' /tmp/fsck.out; return 1; }; }
+FS_SIZES="0 1 511 512 513 4095 4096 4097 65543 262144 1048579 3145728"
 # writer: rewrites /tmp/c into the filesystem with direct I/O until /tmp/stop exists or a write fails.
 writer() {
 	rm -f /tmp/stop
@@ -61,13 +48,7 @@ t "it has 256 MiB" test "$V" = 524288
 t "mkfs.ext4" mkfs_ext4 "$D"
 t "the new filesystem is clean" clean
 t "mount it" mnt
-t "files of many sizes" files /tmp/a a
-t "copied into it" cp -r /tmp/a $M/
-t "sync" sync
-t "unmount" umnt
-t "the filesystem is clean" clean
-t "mount it again" mnt
-t "the files read back the same" verify /tmp/a
+fs_round /tmp/a a "files of many sizes"
 t "unmount" umnt
 t "log out" logout 10.9.0.2:$P
 t "log in again" login $A "10.9.0.2 $P"
@@ -78,12 +59,7 @@ t "the files still read back the same" verify /tmp/a
 
 # 1% of the frames dropped: retransmissions, the same bytes.
 t "1% of the frames dropped" w $F "drop=10000"
-t "more files" files /tmp/b b
-t "copied into it" cp -r /tmp/b $M/
-t "unmount" umnt
-t "the filesystem is clean" clean
-t "mount it again" mnt
-t "the new files read back the same" verify /tmp/b
+fs_round /tmp/b b "more files"
 t "and the first ones" verify /tmp/a
 t "frames pass again" w $F "off"
 

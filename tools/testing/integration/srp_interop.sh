@@ -48,17 +48,6 @@ host() {
 	done
 	test -n "$H"
 }
-# files DIR TAG: files of many sizes in DIR, their checksums in DIR.sums.
-files() {
-	rm -rf "$1" && mkdir -p "$1" || return 1
-	for n in 0 1 511 4096 4097 8192 65543 1048579 3145728; do
-		head -c $n /dev/urandom >"$1/f$n-$2" || return 1
-	done
-	(cd "$1" && sha256sum f*) >"$1.sums"
-}
-verify() { (cd "$M/${1##*/}" && sha256sum -c "$1.sums" >/dev/null); }
-umnt() { umount $M && w /proc/sys/vm/drop_caches 3; }
-clean() { e2fsck -fn "$D" >/tmp/fsck.out 2>&1 || { sed 's/^/# /' /tmp/fsck.out; return 1; }; }
 # more_than KEY N: the target's counter KEY is above N.
 more_than() { target_stat "$1" && [ "$V" -gt "$2" ] || { echo "# $1 $V"; false; }; }
 # relogins: says so, with the counters, if the target counted more logins than RL (then RL is
@@ -140,14 +129,8 @@ relogins
 
 mkdir -p $M
 t "mkfs.ext4" mkfs_ext4 "$D"
-t "mount it" mount_ext4 "$D" $M
-t "files of many sizes" files /tmp/a a
-t "copied into it" cp -r /tmp/a $M/
-t "sync" sync
-t "unmount" umnt
-t "the filesystem is clean" clean
-t "mount it again" mount_ext4 "$D" $M
-t "the files read back the same" verify /tmp/a
+t "mount it" mnt
+fs_round /tmp/a a "files of many sizes"
 
 relogins
 
@@ -164,12 +147,7 @@ L=$V
 t "reset the target's QPs" w $TD reset
 t "ib_srp logged in again" until_logins $((L + N))
 t "its channels live again" until20 channels_are live $N
-t "more files" files /tmp/b b
-t "copied into it" cp -r /tmp/b $M/
-t "unmount" umnt
-t "the filesystem is clean" clean
-t "mount it again" mount_ext4 "$D" $M
-t "the new files read back the same" verify /tmp/b
+fs_round /tmp/b b "more files"
 t "and the first ones" verify /tmp/a
 t "unmount" umount $M
 t "no IU beyond its credits" zero over_limit

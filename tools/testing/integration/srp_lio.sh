@@ -29,16 +29,6 @@ has_ldisk() {
 	done
 	return 1
 }
-files() {
-	rm -rf "$1" && mkdir -p "$1" || return 1
-	for n in 0 1 511 4096 4097 65543 1048579; do
-		head -c $n /dev/urandom >"$1/f$n-$2" || return 1
-	done
-	(cd "$1" && sha256sum f*) >"$1.sums"
-}
-verify() { (cd "$M/${1##*/}" && sha256sum -c "$1.sums" >/dev/null); }
-umnt() { umount $M && w /proc/sys/vm/drop_caches 3; }
-clean() { e2fsck -fn "$D" >/tmp/fsck.out 2>&1 || { sed 's/^/# /' /tmp/fsck.out; return 1; }; }
 lstate_is() { state_of "$DEST"; [ "$V" = "$1" ]; }
 lstate_is_not() { ! lstate_is "$1"; }
 
@@ -77,13 +67,8 @@ w /proc/sys/vm/drop_caches 3
 t "read back the same" sh -c "dd if=$D bs=64k count=64 2>/dev/null | cmp - /tmp/r"
 mkdir -p $M
 t "mkfs.ext4" mkfs_ext4 "$D"
-t "mount it" mount_ext4 "$D" $M
-t "files of many sizes" files /tmp/a a
-t "copied into it" cp -r /tmp/a $M/
-t "unmount" umnt
-t "the filesystem is clean" clean
-t "mount it again" mount_ext4 "$D" $M
-t "the files read back the same" verify /tmp/a
+t "mount it" mnt
+fs_round /tmp/a a "files of many sizes"
 
 # task management: a LUN reset through the SCSI midlayer is oib_srp's SRP_TSK_MGMT to LIO
 t "a LUN reset succeeds" scsi_reset "$D"
@@ -93,12 +78,7 @@ t "the target port disabled" w $T/enable 0
 t "oib_srp lost the connection" until20 lstate_is_not live
 t "the target port enabled again" w $T/enable 1
 t "oib_srp logged in again" until20 lstate_is live
-t "more files" files /tmp/b b
-t "copied into it" cp -r /tmp/b $M/
-t "unmount" umnt
-t "the filesystem is clean" clean
-t "mount it again" mount_ext4 "$D" $M
-t "the new files read back the same" verify /tmp/b
+fs_round /tmp/b b "more files"
 t "and the first ones" verify /tmp/a
 t "unmount" umount $M
 t "log out" logout "$DEST"

@@ -13,7 +13,10 @@
 #include <stdint.h>
 #include <oib/uverbs.h>
 
-#define FZ_MAXCALLS	48
+#define FZ_MAXCALLS	128
+/* A program's stream of data-path calls (fuzz_gen.c): most of its calls, and the cheap ones. */
+#define FZ_STREAM_MIN	16
+#define FZ_STREAM_MAX	96
 #define FZ_MAXF		24	/* fields (arguments) of a call */
 #define FZ_MAXOUT	4	/* results of a call */
 #define FZ_THREADS	3
@@ -124,6 +127,10 @@ struct fz_env {
 #define FZ_BUF	(256 * 1024)
 extern struct fz_env fz_env;
 extern unsigned long long fz_calls;	/* system calls made, all threads */
+extern double fz_cleanup_s;		/* time spent after programs, undoing what they left */
+#define FZ_MAXDESCS	64
+/* Per command (fz_descs' index): time spent in its calls, and how many ran. */
+extern uint64_t fz_cmd_ns[FZ_MAXDESCS], fz_cmd_runs[FZ_MAXDESCS];
 
 bool fz_exec_init(void);
 /*

@@ -297,6 +297,7 @@ const struct fz_desc fz_descs[] = {
 };
 
 const int fz_ndescs = sizeof(fz_descs) / sizeof(fz_descs[0]);
+_Static_assert(sizeof(fz_descs) / sizeof(fz_descs[0]) <= FZ_MAXDESCS, "fz_cmd_ns[] too small");
 
 int fz_desc_find(const char *name)
 {

@@ -29,6 +29,7 @@
 
 struct fz_env fz_env;
 unsigned long long fz_calls;
+double fz_cleanup_s;
 
 static char *region;			/* SLOTS reserved slots for mapped rings */
 static const struct fz_prog *prog;	/* the program running */
@@ -450,15 +451,28 @@ static int run_pseudo(int i, const struct fz_call *c, const struct fz_desc *d, i
 	return EINVAL;
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000ull + t.tv_nsec;
+}
+
+uint64_t fz_cmd_ns[FZ_MAXDESCS], fz_cmd_runs[FZ_MAXDESCS];
+
 static void run_call(int i, int tid)
 {
 	const struct fz_call *c = &prog->c[i];
 	const struct fz_desc *d = &fz_descs[c->cmd];
+	uint64_t t0 = now_ns();
 	unsigned int fresh;
 	int e;
 
 	fz_cover_begin();
 	e = d->pseudo ? run_pseudo(i, c, d, tid) : run_ioctl(i, c, d);
+	__atomic_add_fetch(&fz_cmd_ns[c->cmd], now_ns() - t0, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&fz_cmd_runs[c->cmd], 1, __ATOMIC_RELAXED);
 	fresh = fz_cover_end();
 	if (fresh)
 		__atomic_add_fetch(&fresh_cover, fresh, __ATOMIC_RELAXED);
@@ -516,6 +530,7 @@ bool fz_exec_init(void)
 
 unsigned int fz_exec(const struct fz_prog *p, int *errs, uint8_t *sig)
 {
+	struct timespec t0, t1;
 	int i;
 
 	prog = p;
@@ -536,6 +551,7 @@ unsigned int fz_exec(const struct fz_prog *p, int *errs, uint8_t *sig)
 	pthread_barrier_wait(&end);
 
 	/* What the program left: its children killed, its fds closed, its rings unmapped. */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < npids; i++) {
 		kill(pids[i], SIGKILL);
 		waitpid(pids[i], NULL, 0);
@@ -546,5 +562,7 @@ unsigned int fz_exec(const struct fz_prog *p, int *errs, uint8_t *sig)
 	nfds = 0;
 	reserve(region, (size_t)SLOTS * SLOT_SIZE);
 	fz_peer_reset();
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	fz_cleanup_s += t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	return fresh_cover;
 }

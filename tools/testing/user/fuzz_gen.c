@@ -455,6 +455,23 @@ static void gen_on(struct fz_prog *p, struct model *m, int cmd, int t, uint64_t 
 }
 
 /*
+ * A stream on thread @t: what a running program spends most of its calls on, its objects'
+ * data path (posts, polls, doorbells, ring writes, the peer's traffic into them, notifications,
+ * events, queries), @n calls long: cheap calls, each on state the ones before it left.
+ */
+static void gen_stream(struct fz_prog *p, struct model *m, int t, int n, uint64_t *s)
+{
+	static const char *const ops[] = {
+		"POST_SEND", "POST_RECV", "POLL_CQ", "POLL_CQ", "REQ_NOTIFY_CQ", "DOORBELL",
+		"ring_write", "peer_send", "peer_send", "POST_SRQ_RECV", "read_events",
+		"QUERY_QP", "MODIFY_SRQ",
+	};
+
+	while (n-- > 0 && p->n < FZ_MAXCALLS - 8)
+		gen_on(p, m, fz_desc_find(ops[rnd(s, sizeof(ops) / sizeof(ops[0]))]), t, s);
+}
+
+/*
  * The shape of the order and overlap bugs: connected QPs (and often an MR) made in order, then
  * at once thread 0 destroys, thread 1 does what a context does besides (its async fd, events,
  * channels), thread 2 makes traffic into the objects; random calls among them.
@@ -484,6 +501,8 @@ static void gen_race(struct fz_prog *p, struct model *m, uint64_t *s)
 	p->split = p->n;
 	/* each thread's first call: traffic, then a destroy and the async fd, maybe delayed */
 	gen_on(p, m, fz_desc_find(traffic[rnd(s, 2)]), 2, s);
+	if (pct(s, 60))		/* the destroy lands in the middle of a stream of traffic */
+		gen_stream(p, m, 2, FZ_STREAM_MIN + rnd(s, FZ_STREAM_MAX - FZ_STREAM_MIN), s);
 	if (pct(s, 50))
 		gen_on(p, m, fz_desc_find("delay"), 0, s);
 	/* one in twenty: the device removed under the other threads' calls */
@@ -525,6 +544,8 @@ void fz_generate(struct fz_prog *p, uint64_t seed)
 	}
 	while (p->n < want && gen_call(p, &m, pick_cmd(&s), &s, 0))
 		;
+	if (pct(&s, 70))
+		gen_stream(p, &m, 0, FZ_STREAM_MIN + rnd(&s, FZ_STREAM_MAX - FZ_STREAM_MIN), &s);
 	collide(p, &s);
 }
 
