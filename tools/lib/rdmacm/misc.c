@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /* Ports, the device list, and what oib_ucma does not offer (multicast, ECE). */
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include "rdmacm.h"
 
@@ -58,4 +59,13 @@ RDMACM_EXPORT int rdma_set_local_ece(struct rdma_cm_id *id, struct ibv_ece *ece)
 RDMACM_EXPORT int rdma_get_remote_ece(struct rdma_cm_id *id, struct ibv_ece *ece)
 {
 	return cma_err(EOPNOTSUPP);
+}
+
+/*
+ * rsockets are not offered, so every descriptor is the kernel's own: rpoll() is poll().
+ * (Debian's rping, ucmatose and udaddy import it through their shared helpers.)
+ */
+RDMACM_EXPORT int rpoll(struct pollfd *fds, nfds_t nfds, int timeout)
+{
+	return poll(fds, nfds, timeout);
 }

@@ -37,6 +37,23 @@ bg() {
 	timeout 120 env LD_LIBRARY_PATH=$L "$@" >/tmp/$_name.out 2>&1 &
 	BG=$!
 }
+# bgk NAME PROG ARGS...: the same without timeout(1), so that BG is the program's own PID (env
+# execs it), for kill -9; every use ends with the program killed or waited for
+bgk() {
+	_name=$1
+	shift
+	env LD_LIBRARY_PATH=$L "$@" >/tmp/$_name.out 2>&1 &
+	BG=$!
+}
+# stop_bg PID NAME: a background program that is no longer wanted ends; its output in the log
+stop_bg() {
+	kill -9 "$1" 2>/dev/null
+	wait "$1"
+	sed "s/^/# $2: /" /tmp/$2.out | head -40
+	return 1
+}
+# up PID: the background program PID is still there and oib_ucma has a listener
+up() { kill -0 "$1" 2>/dev/null && listening; }
 # done_bg PID NAME: the background program's exit status 0, its output in the log
 done_bg() {
 	wait "$1"
@@ -73,8 +90,8 @@ t "$B's port is ACTIVE" wait_line /sys/class/oib/$B/ports/1/state "4: ACTIVE"
 rping_pair() {
 	bg rping_s rping -s -a $1 -p $2 -V -v
 	_s=$BG
-	until20 listening || { kill $_s; wait $_s; return 1; }
-	on rping_c rping -c -a $1 -p $2 -C $3 -S $4 -V -v || { kill $_s; wait $_s; return 1; }
+	until20 up $_s || stop_bg $_s rping_s || return 1
+	on rping_c rping -c -a $1 -p $2 -C $3 -S $4 -V -v || stop_bg $_s rping_s || return 1
 	done_bg $_s rping_s || return 1
 	grep -q "ping data" /tmp/rping_c.out
 }
@@ -89,25 +106,33 @@ t "rping to a port nobody listens on fails" status 1 on rping_none rping -c -a 1
 
 # kill -9 mid-connection: of the client, then of the server; and of a lone listener
 kill_mid() {
-	bg rping_ks rping -s -a 10.37.0.2 -p $1 -V
+	_rc=0
+	bgk rping_ks rping -s -a 10.37.0.2 -p $1 -V
 	_s=$BG
-	until20 listening || return 1
-	bg rping_kc rping -c -a 10.37.0.2 -p $1 -C 1000000 -S 256 -V -v
+	until20 up $_s || stop_bg $_s rping_ks || return 1
+	bgk rping_kc rping -c -a 10.37.0.2 -p $1 -C 1000000 -S 256 -V -v
 	_c=$BG
 	# connected, and the client's verified pings under way (its -v lines reach the file)
-	until20 has_ucma_state ESTABLISHED && until20 test -s /tmp/rping_kc.out ||
-		{ kill $_s $_c; wait; return 1; }
-	if [ "$2" = client ]; then kill -9 $_c; else kill -9 $_s; fi
-	wait $_c
-	wait $_s
+	if ! { until20 has_ucma_state ESTABLISHED && until20 test -s /tmp/rping_kc.out; }; then
+		stop_bg $_c rping_kc
+		stop_bg $_s rping_ks
+		return 1
+	fi
+	if [ "$2" = client ]; then _k=$_c _o=$_s; else _k=$_s _o=$_c; fi
+	kill -9 $_k
+	wait $_k
+	# the other side sees its peer go and ends (else it too is killed, and the case fails)
+	until20 eval "! kill -0 $_o 2>/dev/null" || { stop_bg $_o rping_other; _rc=1; }
+	wait $_o
 	until20 no_ucma_ids || { oib res show cm_id | sed 's/^/# /'; return 1; }
+	return $_rc
 }
 t "kill -9 of an rping client mid-connection: no cm_id left" kill_mid 7306 client
 t "kill -9 of an rping server mid-connection: no cm_id left" kill_mid 7307 server
 lone_listener() {
-	bg rping_l rping -s -a 10.37.0.2 -p 7308
+	bgk rping_l rping -s -a 10.37.0.2 -p 7308
 	_s=$BG
-	until20 listening || return 1
+	until20 up $_s || stop_bg $_s rping_l || return 1
 	kill -9 $_s
 	wait $_s
 	until20 no_ucma_ids
@@ -118,8 +143,8 @@ t "kill -9 of a listener: no cm_id left" lone_listener
 ucma_pair() {
 	bg ucm_s ucmatose -b $1 -c 4 -C 20 -S 256
 	_s=$BG
-	until20 listening || { kill $_s; wait $_s; return 1; }
-	on ucm_c ucmatose -s $1 -c 4 -C 20 -S 256 || { kill $_s; wait $_s; return 1; }
+	until20 up $_s || stop_bg $_s ucm_s || return 1
+	on ucm_c ucmatose -s $1 -c 4 -C 20 -S 256 || stop_bg $_s ucm_s || return 1
 	done_bg $_s ucm_s
 }
 t "ucmatose: 4 connections, 20 messages of 256 B, IPv4" ucma_pair 10.37.0.2
@@ -130,8 +155,8 @@ t "no cm_id left after ucmatose" until20 no_ucma_ids
 rdma_pair() {
 	bg rdma_s rdma_server -s $1 -p $2
 	_s=$BG
-	until20 listening || { kill $_s; wait $_s; return 1; }
-	on rdma_c rdma_client -s $1 -p $2 || { kill $_s; wait $_s; return 1; }
+	until20 up $_s || stop_bg $_s rdma_s || return 1
+	on rdma_c rdma_client -s $1 -p $2 || stop_bg $_s rdma_s || return 1
 	done_bg $_s rdma_s
 }
 t "rdma_server and rdma_client, IPv4" rdma_pair 10.37.0.2 7471
