@@ -30,16 +30,9 @@ on() {
 	[ $_rc = 0 ] || echo "# $_name: exit status $_rc"
 	return $_rc
 }
-# bg NAME PROG ARGS...: the same in the background, its PID in BG
+# bg NAME PROG ARGS...: the same in the background, BG its PID (env execs the program, so the
+# PID is the program's own, for kill -9); every use ends with done_bg or stop_bg
 bg() {
-	_name=$1
-	shift
-	timeout 120 env LD_LIBRARY_PATH=$L "$@" >/tmp/$_name.out 2>&1 &
-	BG=$!
-}
-# bgk NAME PROG ARGS...: the same without timeout(1), so that BG is the program's own PID (env
-# execs it), for kill -9; every use ends with the program killed or waited for
-bgk() {
 	_name=$1
 	shift
 	env LD_LIBRARY_PATH=$L "$@" >/tmp/$_name.out 2>&1 &
@@ -48,34 +41,51 @@ bgk() {
 # stop_bg PID NAME: a background program that is no longer wanted ends; its output in the log
 stop_bg() {
 	kill -9 "$1" 2>/dev/null
-	wait "$1"
+	reap "$1"
 	sed "s/^/# $2: /" /tmp/$2.out | head -40
 	return 1
 }
-# up PID: the background program PID is still there and oib_ucma has a listener
-up() { kill -0 "$1" 2>/dev/null && listening; }
+# alive PID: the process runs (a zombie does not: it is ours to wait for)
+alive() { [ -e /proc/$1/status ] && ! grep -q '^State:.*Z' /proc/$1/status; }
+# reap PID [SECONDS]: the process ends within SECONDS (20), its exit status; else its state and
+# kernel stacks in the log, and 1 (it is not waited for)
+reap() {
+	_i=$((${2:-20} * 10))
+	while [ $_i -gt 0 ] && alive "$1"; do
+		sleep 0.1	# polling the condition
+		_i=$((_i - 1))
+	done
+	if ! alive "$1"; then
+		wait "$1"
+		return
+	fi
+	echo "# pid $1 does not end:"
+	grep -E '^(Name|State)' /proc/$1/status | sed 's/^/#   /'
+	for _t in /proc/$1/task/*; do sed "s|^|#   ${_t##*/} |" $_t/stack 2>/dev/null; done
+	return 1
+}
+# ids_gone: no cm_id of oib_ucma's within 20 s, else the list in the log
+ids_gone() {
+	until20 no_ucma_ids && return 0
+	oib res show cm_id | sed 's/^/# /'
+	return 1
+}
+# up PID PORT: the background program PID runs and oib_ucma has a listener on PORT
+up() {
+	alive "$1" && oib res show cm_id | grep 'owner oib_ucma' | grep 'listen yes' | grep -q ":$2 "
+}
 # done_bg PID NAME: the background program's exit status 0, its output in the log
 done_bg() {
-	wait "$1"
+	reap "$1" 120
 	_rc=$?
 	sed "s/^/# $2: /" /tmp/$2.out | head -40
 	[ $_rc = 0 ] || echo "# $2: exit status $_rc"
 	return $_rc
 }
-# status N COMMAND...: COMMAND exits with status N
-status() {
-	_want=$1
-	shift
-	"$@"
-	_rc=$?
-	[ $_rc = "$_want" ] || echo "# exit status $_rc, wanted $_want"
-	[ $_rc = "$_want" ]
-}
 # ucma_ids: sets V to the number of cm_ids oib_ucma made
 ucma_ids() { V=$(oib res show cm_id | grep -c 'owner oib_ucma'); }
 no_ucma_ids() { ucma_ids && [ "$V" = 0 ]; }
 has_ucma_state() { oib res show cm_id | grep 'owner oib_ucma' | grep -q "state $1"; }
-listening() { oib res show cm_id | grep 'owner oib_ucma' | grep -q "listen yes"; }
 
 rxe_add 1 || { echo "# no device"; done_testing; }
 A=$DEV
@@ -86,31 +96,34 @@ t "addresses" sh -c "oib addr add $A/1 10.37.0.1 && oib addr add $B/1 10.37.0.2 
 t "$A's port is ACTIVE" wait_line /sys/class/oib/$A/ports/1/state "4: ACTIVE"
 t "$B's port is ACTIVE" wait_line /sys/class/oib/$B/ports/1/state "4: ACTIVE"
 
-# rping_pair ADDR PORT COUNT SIZE: server on ADDR, client to it, both verifying
+# rping_pair ADDR PORT COUNT SIZE: server on ADDR, client to it, both verifying (both sides'
+# buffers of SIZE: rping's server reads the client's whole buffer into its own)
 rping_pair() {
-	bg rping_s rping -s -a $1 -p $2 -V -v
+	bg rping_s rping -s -a $1 -p $2 -S $4 -V -v
 	_s=$BG
-	until20 up $_s || stop_bg $_s rping_s || return 1
+	until20 up $_s $2 || stop_bg $_s rping_s || return 1
 	on rping_c rping -c -a $1 -p $2 -C $3 -S $4 -V -v || stop_bg $_s rping_s || return 1
 	done_bg $_s rping_s || return 1
 	grep -q "ping data" /tmp/rping_c.out
 }
 t "rping -V, 10 x 64 B, IPv4" rping_pair 10.37.0.2 7301 10 64
 t "rping -V, 100 x 1 KiB, IPv4" rping_pair 10.37.0.2 7302 100 1024
-t "rping -V, 20 x 64 KiB, IPv6" rping_pair fd37::2 7303 20 65536
+t "rping -V, 20 x 60000 B, IPv6" rping_pair fd37::2 7303 20 60000
 t "rping -V, 1000 x 100 B" rping_pair 10.37.0.2 7304 1000 100
-t "no cm_id left after rping" until20 no_ucma_ids
+t "no cm_id left after rping" ids_gone
 
 # a client to no listener: rping reports the rejection and fails
-t "rping to a port nobody listens on fails" status 1 on rping_none rping -c -a 10.37.0.2 -p 7305 -C 1 -v
+refused() { ! on rping_none rping -c -a 10.37.0.2 -p 7305 -C 1 -v; }
+t "rping to a port nobody listens on fails" refused
+t "... with RDMA_CM_EVENT_REJECTED" grep -q REJECTED /tmp/rping_none.out
 
 # kill -9 mid-connection: of the client, then of the server; and of a lone listener
 kill_mid() {
 	_rc=0
-	bgk rping_ks rping -s -a 10.37.0.2 -p $1 -V
+	bg rping_ks rping -s -a 10.37.0.2 -p $1 -S 256 -V
 	_s=$BG
-	until20 up $_s || stop_bg $_s rping_ks || return 1
-	bgk rping_kc rping -c -a 10.37.0.2 -p $1 -C 1000000 -S 256 -V -v
+	until20 up $_s $1 || stop_bg $_s rping_ks || return 1
+	bg rping_kc rping -c -a 10.37.0.2 -p $1 -C 1000000 -S 256 -V -v
 	_c=$BG
 	# connected, and the client's verified pings under way (its -v lines reach the file)
 	if ! { until20 has_ucma_state ESTABLISHED && until20 test -s /tmp/rping_kc.out; }; then
@@ -120,22 +133,19 @@ kill_mid() {
 	fi
 	if [ "$2" = client ]; then _k=$_c _o=$_s; else _k=$_s _o=$_c; fi
 	kill -9 $_k
-	wait $_k
+	reap $_k || return 1
 	# the other side sees its peer go and ends (else it too is killed, and the case fails)
-	until20 eval "! kill -0 $_o 2>/dev/null" || { stop_bg $_o rping_other; _rc=1; }
-	wait $_o
-	until20 no_ucma_ids || { oib res show cm_id | sed 's/^/# /'; return 1; }
-	return $_rc
+	reap $_o || { stop_bg $_o rping_other; _rc=1; }
+	ids_gone && return $_rc
 }
 t "kill -9 of an rping client mid-connection: no cm_id left" kill_mid 7306 client
 t "kill -9 of an rping server mid-connection: no cm_id left" kill_mid 7307 server
 lone_listener() {
-	bgk rping_l rping -s -a 10.37.0.2 -p 7308
+	bg rping_l rping -s -a 10.37.0.2 -p 7308
 	_s=$BG
-	until20 up $_s || stop_bg $_s rping_l || return 1
+	until20 up $_s 7308 || stop_bg $_s rping_l || return 1
 	kill -9 $_s
-	wait $_s
-	until20 no_ucma_ids
+	reap $_s && ids_gone
 }
 t "kill -9 of a listener: no cm_id left" lone_listener
 
@@ -143,25 +153,25 @@ t "kill -9 of a listener: no cm_id left" lone_listener
 ucma_pair() {
 	bg ucm_s ucmatose -b $1 -c 4 -C 20 -S 256
 	_s=$BG
-	until20 up $_s || stop_bg $_s ucm_s || return 1
+	until20 up $_s 7471 || stop_bg $_s ucm_s || return 1
 	on ucm_c ucmatose -s $1 -c 4 -C 20 -S 256 || stop_bg $_s ucm_s || return 1
 	done_bg $_s ucm_s
 }
 t "ucmatose: 4 connections, 20 messages of 256 B, IPv4" ucma_pair 10.37.0.2
 t "ucmatose: the same over IPv6" ucma_pair fd37::2
-t "no cm_id left after ucmatose" until20 no_ucma_ids
+t "no cm_id left after ucmatose" ids_gone
 
 # rdma_server and rdma_client: rdma_create_ep(), rdma_get_request(), the rdma_verbs.h helpers
 rdma_pair() {
 	bg rdma_s rdma_server -s $1 -p $2
 	_s=$BG
-	until20 up $_s || stop_bg $_s rdma_s || return 1
+	until20 up $_s $2 || stop_bg $_s rdma_s || return 1
 	on rdma_c rdma_client -s $1 -p $2 || stop_bg $_s rdma_s || return 1
 	done_bg $_s rdma_s
 }
 t "rdma_server and rdma_client, IPv4" rdma_pair 10.37.0.2 7471
 t "rdma_server and rdma_client, IPv6" rdma_pair fd37::2 7472
-t "no cm_id left after rdma_server" until20 no_ucma_ids
+t "no cm_id left after rdma_server" ids_gone
 
 oib link delete $A
 oib link delete $B
