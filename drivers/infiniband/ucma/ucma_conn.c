@@ -48,6 +48,7 @@ int ucma_accept(struct ucma_file *file, void __user *arg)
 	struct oib_ucma_accept cmd;
 	struct oib_cma_conn_param p;
 	struct ucma_ctx *ctx;
+	u64 old_uid;
 	int ret;
 
 	if (copy_from_user(&cmd, arg, sizeof(cmd)))
@@ -58,9 +59,11 @@ int ucma_accept(struct ucma_file *file, void __user *arg)
 	ctx = ucma_ctx_lock(file, cmd.id);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
+	old_uid = ctx->uid;
+	WRITE_ONCE(ctx->uid, cmd.uid);	/* before the events the accept may bring */
 	ret = oib_cma_accept(ctx->cm_id, &p);
-	if (!ret)
-		WRITE_ONCE(ctx->uid, cmd.uid);
+	if (ret)
+		WRITE_ONCE(ctx->uid, old_uid);
 	ucma_ctx_unlock(ctx);
 	return ret;
 }

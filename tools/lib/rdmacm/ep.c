@@ -151,6 +151,8 @@ RDMACM_EXPORT int rdma_create_ep(struct rdma_cm_id **out, struct rdma_addrinfo *
 		return cma_err(EINVAL);
 	if (rdma_create_id(NULL, &cm_id, NULL, res->ai_port_space ? : RDMA_PS_TCP))
 		return -1;
+	if (qp_init_attr)	/* the QP of the address's type, as librdmacm makes it */
+		qp_init_attr->qp_type = res->ai_qp_type ? : IBV_QPT_RC;
 	if (res->ai_flags & RAI_PASSIVE)
 		ret = cma_ep_passive(to_cma_id(cm_id), res, pd, qp_init_attr);
 	else

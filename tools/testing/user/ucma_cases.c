@@ -127,7 +127,7 @@ bool t_wrong_states(void)
 	d.id = id2;
 	ok &= CHECK(!call(fd, OIB_UCMA_DETACH_QP, &d));
 	ok &= CHECK(call(fd, OIB_UCMA_DETACH_QP, &d) == EINVAL);
-	ok &= CHECK(attach(fd, id2, q1) == EINVAL);			/* in ERR now, not RESET */
+	ok &= CHECK(attach(fd, id2, q1) == EINVAL);			/* moved to INIT: not RESET */
 	ok &= CHECK(!attach(fd, id3, q2));
 	ok &= CHECK(!oibv_destroy_qp(q2));	/* taken from id3 first */
 	ok &= CHECK(!oibv_destroy_qp(q1) && !oibv_destroy_qp(qb));
@@ -208,9 +208,11 @@ bool t_connection(void)
 	q.id = t.conn;
 	ok &= CHECK(!call(t.sf, OIB_UCMA_QUERY, &q) && !strcmp(q.ibdev, dev_b));
 	d.id = t.c;
-	ok &= CHECK(!call(t.cf, OIB_UCMA_DISCONNECT, &d));
-	ok &= expect(t.cf, t.c, OIB_UCMA_EVENT_DISCONNECTED, NULL);
+	ok &= CHECK(!call(t.cf, OIB_UCMA_DISCONNECT, &d));	/* the DREQ */
 	ok &= expect(t.sf, t.conn, OIB_UCMA_EVENT_DISCONNECTED, NULL);
+	d.id = t.conn;
+	ok &= CHECK(!call(t.sf, OIB_UCMA_DISCONNECT, &d));	/* the DREP */
+	ok &= expect(t.cf, t.c, OIB_UCMA_EVENT_DISCONNECTED, NULL);
 	ok &= CHECK(!destroy_id(t.cf, t.c, &reported) && reported >= 4);
 	ok &= CHECK(!destroy_id(t.sf, t.s, &reported) && reported == 1);
 	ok &= CHECK(!destroy_id(t.sf, t.conn, &reported) && reported >= 2);
