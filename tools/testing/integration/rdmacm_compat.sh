@@ -47,8 +47,8 @@ stop_bg() {
 }
 # alive PID: the process runs (a zombie does not: it is ours to wait for)
 alive() { [ -e /proc/$1/status ] && ! grep -qs '^State:.*Z' /proc/$1/status; }
-# reap PID [SECONDS]: the process ends within SECONDS (20), its exit status; else its state and
-# kernel stacks in the log, and 1 (it is not waited for)
+# reap PID [SECONDS]: the process ends within SECONDS (20): 0, its exit status in RC; else its
+# state and kernel stacks in the log, and 1 (it is not waited for)
 reap() {
 	_i=$((${2:-20} * 10))
 	while [ $_i -gt 0 ] && alive "$1"; do
@@ -57,7 +57,8 @@ reap() {
 	done
 	if ! alive "$1"; then
 		wait "$1"
-		return
+		RC=$?
+		return 0
 	fi
 	echo "# pid $1 does not end:"
 	grep -E '^(Name|State)' /proc/$1/status | sed 's/^/#   /'
@@ -76,8 +77,9 @@ up() {
 }
 # done_bg PID NAME: the background program's exit status 0, its output in the log
 done_bg() {
+	RC=1
 	reap "$1" 120
-	_rc=$?
+	_rc=$RC
 	cut -c1-160 /tmp/$2.out | sed "s/^/# $2: /" | head -40
 	[ $_rc = 0 ] || echo "# $2: exit status $_rc"
 	return $_rc
