@@ -127,7 +127,7 @@ bool t_wrong_states(void)
 	d.id = id2;
 	ok &= CHECK(!call(fd, OIB_UCMA_DETACH_QP, &d));
 	ok &= CHECK(call(fd, OIB_UCMA_DETACH_QP, &d) == EINVAL);
-	ok &= CHECK(attach(fd, id2, q1) == EINVAL);			/* moved to INIT: not RESET */
+	ok &= CHECK(attach(fd, id2, q1) == EINVAL);	/* moved to INIT: not RESET */
 	ok &= CHECK(!attach(fd, id3, q2));
 	ok &= CHECK(!oibv_destroy_qp(q2));	/* taken from id3 first */
 	ok &= CHECK(!oibv_destroy_qp(q1) && !oibv_destroy_qp(qb));
