@@ -29,12 +29,13 @@ modules:
 
 # the modules into /lib/modules/<KDIR's release>/extra/oib (then depmod), the oib tool and its
 # man page, SDP's preload library libsdp.so and its sample policy into $(DESTDIR)$(PREFIX)
-# (/usr/local), the drop-in libibverbs.so.1 into $(DESTDIR)/usr/local/lib/oib
+# (/usr/local), the drop-in libibverbs.so.1 and librdmacm.so.1 into $(DESTDIR)/usr/local/lib/oib
 install: modules
 	$(MAKE) -C $(kdir) M=$(CURDIR) INSTALL_MOD_DIR=extra/oib modules_install
 	$(MAKE) -C tools/oib install
 	$(MAKE) -C tools/lib/sdp install
 	$(MAKE) -C tools/lib/ibverbs install
+	$(MAKE) -C tools/lib/rdmacm install
 
 check:
 	tools/check.sh

@@ -51,9 +51,10 @@ if [ $rc -ne 0 ]; then
 	echo "build: FAILED (log: $log)"
 	exit 1
 fi
-# the userspace library, tests, examples and the oib tool (static), the drop-in libibverbs.so.1,
+# the userspace library, tests, examples and the oib tool (static), the drop-in libibverbs.so.1
+# and librdmacm.so.1,
 # and libsdp.so (SDP's preload library), with the modules' warning rule
-for d in tools/lib/ibverbs tools/testing/user tools/examples tools/oib tools/lib/sdp; do
+for d in tools/lib/ibverbs tools/lib/rdmacm tools/testing/user tools/examples tools/oib tools/lib/sdp; do
 	[ -f "$dest/$d/Makefile" ] || continue
 	if ! make -C "$dest/$d" CFLAGS="-O2 -g" >>"$log" 2>&1; then
 		grep -E 'error|Error' "$log" | head -40 || true

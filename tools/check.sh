@@ -222,6 +222,8 @@ for b in ip rdma rping ibv_devices tcpdump socat; do interop+=(--bin "$(command 
 for b in ibv_devinfo ibv_rc_pingpong ibv_uc_pingpong ibv_ud_pingpong ibv_srq_pingpong ibv_xsrq_pingpong; do
 	interop+=(--bin "$(command -v $b)")
 done
+# rdmacm-utils' programs, run on oib through the drop-in librdmacm (integration.rdmacm_compat)
+for b in ucmatose rdma_server rdma_client; do interop+=(--bin "$(command -v $b)"); done
 for ko in "$out"/test/tools/testing/interop/*.ko; do interop+=(--add "$ko" oib/interop); done
 interop+=(--add /lib/x86_64-linux-gnu/libgcc_s.so.1 lib/x86_64-linux-gnu)	# rping's threads dlopen it
 # the user ABI fuzzer's corpus, kept between runs on this machine (fuzz_corpus below)

@@ -6,7 +6,7 @@ set -euo pipefail
 
 want=(make gcc flex bison bc libelf-dev libssl-dev cpio kmod xz-utils rsync python3
       qemu-system-x86 busybox-static linux-source-6.12 linux-headers-amd64 linux-image-amd64
-      tshark e2fsprogs libibverbs-dev "$@")
+      tshark e2fsprogs libibverbs-dev librdmacm-dev "$@")
 have=" $(dpkg-query -W -f='${Package}:${db:Status-Status} ' "${want[@]}" 2>/dev/null || true) "
 missing=()
 for p in "${want[@]}"; do

@@ -110,6 +110,11 @@ if [ -f "$tree/tools/lib/ibverbs/libibverbs.so.1" ]; then
 	mkdir -p "$stage/usr/lib/oib"
 	cp "$tree/tools/lib/ibverbs/libibverbs.so.1" "$stage/usr/lib/oib/"
 fi
+# and the drop-in librdmacm.so.1 beside it (tools/lib/rdmacm)
+if [ -f "$tree/tools/lib/rdmacm/librdmacm.so.1" ]; then
+	mkdir -p "$stage/usr/lib/oib"
+	cp "$tree/tools/lib/rdmacm/librdmacm.so.1" "$stage/usr/lib/oib/"
+fi
 # SDP's preload library: /oib/lib/libsdp.so (LD_PRELOAD'ed by integration.sdp_preload)
 if [ -f "$tree/tools/lib/sdp/libsdp.so" ]; then
 	mkdir -p "$stage/oib/lib"

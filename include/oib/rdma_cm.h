@@ -188,6 +188,16 @@ int oib_cma_create_qp(struct oib_cma_id *id, struct oib_pd *pd,
 void oib_cma_destroy_qp(struct oib_cma_id *id);
 
 /*
+ * The same for a QP the owner made (a process's, through oib_uverbs): @qp, in RESET, of the
+ * id's QP type and device, is moved and driven as oib_cma_create_qp()'s are, but stays the
+ * owner's.  -EINVAL: no device yet, a QP already, the wrong type, device or state.
+ */
+int oib_cma_attach_qp(struct oib_cma_id *id, struct oib_qp *qp);
+
+/* The connection lets go of the id's QP (to ERR) and gives it back (NULL: it had none). */
+struct oib_qp *oib_cma_detach_qp(struct oib_cma_id *id);
+
+/*
  * Connect (after ROUTE_RESOLVED): a REQ for connected port spaces, a SIDR_REQ for UDP.
  * ESTABLISHED, REJECTED, UNREACHABLE or CONNECT_ERROR follows.  -EINVAL: wrong state, no QP (RC,
  * UC), private data too long.

@@ -69,6 +69,37 @@ static int cma_ud_qp_ready(struct cma_id_priv *priv, struct oib_qp *qp)
 	return ret ?: oib_modify_qp(qp, &attr, OIB_QP_STATE | OIB_QP_SQ_PSN);
 }
 
+/* @qp on the id, moved as oib_cma_create_qp() moves a new one; priv->lock held. */
+static int cma_take_qp_locked(struct cma_id_priv *priv, struct oib_qp *qp)
+{
+	struct oib_cma_id *id = &priv->id;
+	int ret;
+
+	ret = id->qp_type == OIB_QPT_UD ? cma_ud_qp_ready(priv, qp) : cma_conn_qp_init(priv, qp);
+	if (ret)
+		return ret;
+	id->qp = qp;
+	WRITE_ONCE(priv->qpn, qp->qp_num);
+	return 0;
+}
+
+int oib_cma_attach_qp(struct oib_cma_id *id, struct oib_qp *qp)
+{
+	struct cma_id_priv *priv;
+	int ret = -EINVAL;
+
+	if (!id || !qp || qp->qp_type != id->qp_type)
+		return -EINVAL;
+	priv = to_cma(id);
+	mutex_lock(&priv->lock);
+	if (id->device && qp->device == id->device && !id->qp &&
+	    READ_ONCE(qp->state) == OIB_QPS_RESET)
+		ret = cma_take_qp_locked(priv, qp);
+	mutex_unlock(&priv->lock);
+	return ret;
+}
+EXPORT_SYMBOL(oib_cma_attach_qp);
+
 int oib_cma_create_qp(struct oib_cma_id *id, struct oib_pd *pd,
 		      struct oib_qp_init_attr *init_attr)
 {
@@ -87,27 +118,23 @@ int oib_cma_create_qp(struct oib_cma_id *id, struct oib_pd *pd,
 	ret = PTR_ERR_OR_ZERO(qp);
 	if (ret)
 		goto out;
-	ret = id->qp_type == OIB_QPT_UD ? cma_ud_qp_ready(priv, qp) : cma_conn_qp_init(priv, qp);
-	if (ret) {
+	ret = cma_take_qp_locked(priv, qp);
+	if (ret)
 		oib_destroy_qp(qp);
-		goto out;
-	}
-	id->qp = qp;
-	WRITE_ONCE(priv->qpn, qp->qp_num);
 out:
 	mutex_unlock(&priv->lock);
 	return ret;
 }
 EXPORT_SYMBOL(oib_cma_create_qp);
 
-/* The connection lets go of the QP (to ERR first), then it is destroyed. */
-void oib_cma_destroy_qp(struct oib_cma_id *id)
+/* The connection lets go of the QP (to ERR first): the owner's again. */
+struct oib_qp *oib_cma_detach_qp(struct oib_cma_id *id)
 {
 	struct cma_id_priv *priv;
 	struct oib_qp *qp;
 
 	if (!id)
-		return;
+		return NULL;
 	priv = to_cma(id);
 	mutex_lock(&priv->lock);
 	qp = id->qp;
@@ -118,6 +145,15 @@ void oib_cma_destroy_qp(struct oib_cma_id *id)
 	if (qp && priv->iw_id && !priv->iw_destroyed)
 		oib_iwcm_release_qp(priv->iw_id);
 	mutex_unlock(&priv->lock);
+	return qp;
+}
+EXPORT_SYMBOL(oib_cma_detach_qp);
+
+/* The connection lets go of the QP (to ERR first), then it is destroyed. */
+void oib_cma_destroy_qp(struct oib_cma_id *id)
+{
+	struct oib_qp *qp = oib_cma_detach_qp(id);
+
 	if (qp)
 		WARN_ON(oib_destroy_qp(qp));
 }

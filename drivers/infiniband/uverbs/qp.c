@@ -210,6 +210,7 @@ int oib_uverbs_qp_destroy(struct oib_uverbs_uobj *uobj, void *resp)
 	struct oib_uverbs_destroy_reported *cmd = resp;
 	int ret;
 
+	oib_uverbs_qp_release_user(uqp);
 	ret = oib_destroy_qp(uqp->qp);
 	if (ret)
 		return ret;

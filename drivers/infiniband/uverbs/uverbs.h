@@ -11,6 +11,7 @@
 #include <linux/xarray.h>
 #include <oib/device.h>
 #include <uapi/oib/uverbs.h>
+#include <oib/uverbs_qp.h>
 
 /*
  * One per oib device: the character device /dev/oib_uverbs<N>.  Its memory is refcounted by @dev
@@ -284,6 +285,8 @@ struct oib_uverbs_qp {
 	struct oib_uverbs_rq_ring rq;		/* rq.ring NULL: receives by POST_RECV only */
 	struct list_head async_list;	/* unread async events, under the async file's lock */
 	u32 async_reported;
+	/* another module's use of it (qp_user.c), under oib_uverbs_qp_user_lock */
+	struct oib_uverbs_qp_user *user;
 };
 
 /*
@@ -324,6 +327,9 @@ long oib_uverbs_ioctl(struct file *filp, unsigned int cmd, unsigned long arg);
 void oib_uverbs_file_put(struct oib_uverbs_file *ufile);
 void oib_uverbs_file_teardown(struct oib_uverbs_file *ufile);
 extern const struct file_operations oib_uverbs_fops;
+
+/* qp_user.c */
+void oib_uverbs_qp_release_user(struct oib_uverbs_qp *uqp);
 
 /* uobj.c */
 int oib_uobj_insert(struct oib_uverbs_file *ufile, struct oib_uverbs_uobj *uobj,
