@@ -42,7 +42,7 @@ pt() {
 	_ph=wire_$1.$3.$P
 	_a="-R -F -d $2 -s $5 -n $6 -p $P $7 $8"
 	if [ $role = server ]; then
-		timeout 60 $4 $_a >/tmp/pt.srv 2>&1 &
+		timeout 30 $4 $_a >/tmp/pt.srv 2>&1 &
 		_pp=$!
 		until20 listening $2 $P || echo "# $_ph: no listener"
 		go $_ph
@@ -63,7 +63,7 @@ pt() {
 # rdma_cm shows the server's listener on the device a moment before a REQ finds it there
 pt_client() {
 	_try=0
-	while ! timeout 60 $1 $2 $SRV >/tmp/pt.out 2>&1; do
+	while ! timeout 30 $1 $2 $SRV >/tmp/pt.out 2>&1; do
 		grep -q 'REJECTED\|refused' /tmp/pt.out && [ $_try -lt 5 ] || return 1
 		_try=$((_try + 1))
 	done
@@ -134,6 +134,7 @@ kp() {
 		_s=$KID
 		go $_ph
 		kp_end $1 $2 $_s
+		echo clear >$KRPING/ctl	# oib_krping keeps 16 tests at most
 		return 0
 	fi
 	await $_ph && kp_client "$@"
@@ -183,9 +184,9 @@ intree_stack() {
 	pt $1 $_d rdma_write_64KiB_bw ib_write_bw 65536 1000 -t 64
 	pt $1 $_d rdma_write_1MiB_bw ib_write_bw 1048576 100 -t 8
 	pt $1 $_d rdma_read_64KiB_bw ib_read_bw 65536 1000 -t 64
-	pt $1 $_d rc_send_64B_rate ib_send_bw 64 10000
-	pt $1 $_d rdma_write_64B_lat ib_write_lat 64 2000
-	rp $1 $_d rping_64B 64 1000
+	pt $1 $_d rc_send_64B_rate ib_send_bw 64 2000
+	pt $1 $_d rdma_write_64B_lat ib_write_lat 64 1000
+	rp $1 $_d rping_64B 64 500
 	rp $1 $_d rping_64KiB 65535 50
 	rdma link delete $_d || err "rdma link delete $_d"
 }
@@ -202,8 +203,8 @@ oib_stack() {
 	kp wire_$_st rdma_write_1MiB_bw "bw,validate,count=100,size=1048576,txdepth=8"
 	kp wire_$_st rdma_read_64KiB_bw "rbw,validate,count=1000,size=65536"
 	na wire_$_st rc_send_64B_rate oib_krping_has_no_send_stream
-	kp wire_$_st rdma_write_64B_lat "wlat,validate,count=2000,size=64"
-	kp wire_$_st rping_64B "validate,count=1000,size=64"
+	kp wire_$_st rdma_write_64B_lat "wlat,validate,count=1000,size=64"
+	kp wire_$_st rping_64B "validate,count=500,size=64"
 	kp wire_$_st rping_64KiB "validate,count=50,size=65535"
 	oib link delete w$1 && wait_gone /sys/class/oib/w$1 || err "oib link delete w$1"
 }
@@ -218,7 +219,7 @@ mixed_stack() {
 		_ph=$_st.rping_64B.$P
 		[ $1 = siw ] || intree_rxe on
 		rdma link add ${1}0 type $1 netdev eth0 || err "rdma link add ${1}0"
-		timeout 120 rping -s -a $SRV -p $P -C 1000 -S 64 -V >/tmp/rp.srv 2>&1 &
+		timeout 120 rping -s -a $SRV -p $P -C 500 -S 64 -V >/tmp/rp.srv 2>&1 &
 		_pp=$!
 		until20 listening ${1}0 $P || echo "# $_ph: no listener"
 		go $_ph
@@ -231,7 +232,7 @@ mixed_stack() {
 	oib link add w$1 type $1 netdev eth0 && wait_gid w$1 $(gid_of $me) ||
 		err "oib link add w$1 type $1"
 	next_port
-	await $_st.rping_64B.$P && kp_client $_st rping_64B "validate,count=1000,size=64"
+	await $_st.rping_64B.$P && kp_client $_st rping_64B "validate,count=500,size=64"
 	nc $SRV 7401 </dev/null >/dev/null 2>&1
 	oib link delete w$1 && wait_gone /sys/class/oib/w$1 || err "oib link delete w$1"
 }
