@@ -4,7 +4,8 @@
 #                   the drop-in libibverbs.so.1
 #   make check      W=1 builds, KUnit and integration tests under QEMU, stock-kernel smoke
 #   make run        the demo under QEMU
-#   make bench      RC rate, RDMA bandwidth and latency of oib vs the in-tree rxe vs memcpy, under QEMU
+#   make bench      RC rate, RDMA bandwidth and latency of oib vs the in-tree rxe vs memcpy, under QEMU;
+#                   then two guests over a virtio-net wire (ONLY=wire: that alone)
 #   make fuzz       a soak of the user ABI's fuzzer (oib_uverbs_fuzz) alone: OIB_FUZZ_SECONDS (3600)
 #   make bench-doc  the tables of the last make bench (build/bench.results) into Documentation/benchmarks.md
 #   make w1         W=1 build in a copy, build/w1 (tools/build.sh), fails on any warning

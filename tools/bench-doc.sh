@@ -57,6 +57,8 @@ section() {
 		if (h ~ /^userspace verbs/) return "Userspace verbs"
 		if (h ~ /^storage/) return "Storage: oib_srp against the in-tree SRP and NVMe-oF"
 		if (h ~ /^sockets/) return "Sockets: SDP against TCP"
+		if (h ~ /^two hosts \(median\)/) return "Two hosts: every stack over a virtio-net wire"
+		if (h ~ /^two hosts, cycles/) return "Two hosts: cycles per message and per byte"
 		sub(/  .*/, "", h)
 		return h
 	}

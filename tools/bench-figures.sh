@@ -118,6 +118,55 @@ function fanin(   n, i) {
 	print " B/conn: kernel memory per connection, in use after making, connecting and filling the N connections less before,"
 	print " over N: pages handed out, slab pages counting for their objects in use (/proc/slabinfo); both sides)"
 }
+# the two hosts (tools/testing/guest/wire.sh): every stack between two guests over a virtio-net wire,
+# the own TCP and UDP rates of the wire beside; oib is oib_rxe over UDP
+function wire(   nw, wt, wn, i, j, s, ns, st, t, r, u, m) {
+	nw = split("rdma_write_64KiB_bw rdma_write_1MiB_bw rdma_read_64KiB_bw rc_send_64B_rate rdma_write_64B_lat rping_64B rping_64KiB", wt, " ")
+	split("RDMA WRITE 64 KiB|RDMA WRITE 1 MiB|RDMA READ 64 KiB|SEND 64 B rate|WRITE ping-pong 64 B, one way|rping exchange 64 B, verified|rping exchange 64 KiB, verified", wn, "|")
+	ns = split("wire_rxe wire_siw wire_oib wire_oib_siw", st, " ")
+	print ""
+	m = mrate; mrate = -1	# no memcpy beside a figure of the wire: show() prints it plain
+	show("wire", "tcp_bw"); show("wire", "udp_bw")
+	for (j = 1; j <= ns; j++) for (i = 1; i <= nw; i++) show(st[j], wt[i])
+	show("wire_mixed", "rping_64B"); show("wire_mixed_siw", "rping_64B")
+	mrate = m
+	printf "\n%-31s %-11s %-11s %-11s %-11s %-9s %-12s %s\n", "two hosts (median)", "in-tree rxe", "in-tree siw",
+		"oib_rxe", "oib_siw", "oib/best", "oib_siw/siw", "of the wire"
+	printf "%-31s %-11s %-11s %-11s %-11s %-9s %-12s %s\n", "the wire: UDP (rxe), TCP (siw)", cell("wire", "udp_bw"),
+		cell("wire", "tcp_bw"), "-", "-", "-", "-", "-"
+	for (i = 1; i <= nw; i++) {
+		t = wt[i]
+		r = rel("wire_oib", "wire_rxe", t); s = rel("wire_oib", "wire_siw", t)
+		r = r < 0 ? s : s < 0 ? r : (r < s ? r : s)
+		u = "-"
+		if (t ~ /_bw$/)
+			u = wfrac("wire_oib", "udp_bw", t) ", " wfrac("wire_oib_siw", "tcp_bw", t)
+		printf "%-31s %-11s %-11s %-11s %-11s %-9s %-12s %s\n", wn[i], cell("wire_rxe", t), cell("wire_siw", t),
+			cell("wire_oib", t), cell("wire_oib_siw", t), rfmt(r), rfmt(rel("wire_oib_siw", "wire_siw", t)), u
+	}
+	printf "%-31s %-11s %-11s %-11s %-11s %-9s %-12s %s\n", "in-tree serves, oib connects", cell("wire_mixed", "rping_64B"),
+		cell("wire_mixed_siw", "rping_64B"), "-", "-", "-", "-", "-"
+	print "(two guests, one vCPU each, virtio-net NICs joined by a QEMU datagram network, MTU 9000, the same work on"
+	print " both; the wire: iperf3, 3 s, the rate received; in-tree: perftest through the in-tree rdma_cm (ib_write_bw,"
+	print " ib_read_bw, ib_send_bw, ib_write_lat; busy-polling; no data check), rping -V (every iteration compared);"
+	print " oib_rxe (RoCEv2 over UDP, ICRC computed and checked) and oib_siw: oib_krping over oib_cma on completion"
+	print " callbacks, validate in every phase (bw: the server buffer checked at the end); 64 in flight, 8 for 1 MiB;"
+	print " oib_krping has no SEND stream (n/a) and reads with one READ outstanding at the responder, as rping;"
+	print " rping exchanges: the client wall time, connection included; the last row: rping serving on the in-tree rxe"
+	print " (siw), oib_krping connecting from oib_rxe (oib_siw); ratios: speed-ups, target >= 2; of the wire: oib_rxe"
+	print " over the UDP rate received, oib_siw over the TCP rate)"
+	if (!khz) return
+	printf "\n%-31s %-16s %-16s %-16s %s\n", "two hosts, cycles/msg / byte", "in-tree rxe", "in-tree siw", "oib_rxe", "oib_siw"
+	for (i = 1; i <= nw; i++)
+		printf "%-31s %-16s %-16s %-16s %s\n", wn[i], cyc("wire_rxe", wt[i]), cyc("wire_siw", wt[i]),
+			cyc("wire_oib", wt[i]), cyc("wire_oib_siw", wt[i])
+	printf "(cycles of the vCPUs of both hosts, %d in all, at the TSC %.0f MHz per message / per payload byte: wall time x vCPUs)\n", cpus, khz / 1000
+}
+# TEST of STACK as a fraction of W of the wire (a bandwidth), "n/a" without both
+function wfrac(stack, w, t,   a, b) {
+	a = fig(stack SUBSEP t); b = fig("wire" SUBSEP w)
+	return a <= 0 || b <= 0 ? "n/a" : sprintf("%.2f", a / b)
+}
 $1 == "clock" {
 	for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "khz") khz = kv[2]; if (kv[1] == "cpus") cpus = kv[2] }
 }
@@ -147,6 +196,7 @@ END {
 	nmad = split("mad_rt_1 mad_rt_64 rmpp_64KiB_bw cm_connect_1 cm_connect_64 cm_teardown_64", mad, " ")
 	split("MAD round trips/s (1 outstanding)|MAD round trips/s (64 outstanding)|RMPP 64 KiB response throughput|CM connections/s (1 in flight)|CM connections/s (64 in flight)|CM teardowns/s (64 in flight)", madname, "|")
 	split("rxe siw", intree, " ")
+	if (one == "wire") { wire(); exit }
 	for (s in all) for (i = 1; i <= nt; i++) if (!((s, tests[i]) in why)) { why[s, tests[i]] = all[s]; nwhy[s, tests[i]] = nall[s] }
 	mrate = fig("memcpy" SUBSEP "copy_64B")
 	mbw = fig("memcpy" SUBSEP "copy_64KiB")
@@ -178,7 +228,9 @@ END {
 			cell("oib", t), rfmt(ratio("rxe", t)), rfmt(ratio("siw", t)), rfmt(rbest(t))
 	}
 	print "(ratios: speed-ups, > 1: oib faster; latency one way, half the ping-pong round trip; target >= 2;"
-	print " in-tree rxe and siw: both QPs of a pair on one device, loopback; agg8: 8 QP pairs at once)"
+	print " in-tree rxe and siw: both QPs of a pair on one device, loopback; agg8: 8 QP pairs at once;"
+	print " one host: oib is two oib_rxe devices on oib in-kernel fabric, with its shortcuts: no ICRC and no UDP"
+	print " checksum, zero-copy page fragments, trains of 16 packets per skb; like for like over a wire: two hosts)"
 	if (khz) {
 		printf "\n%-20s %-22s %-22s %s\n", "cycles/msg / byte", "in-tree rxe", "in-tree siw", "oib"
 		for (i = 1; i <= nt; i++)
@@ -294,4 +346,5 @@ END {
 	print "(sdpbench, one program for both: a writer and a reader that checks every byte, or a ping-pong with each echo"
 	print " checked and TCP_NODELAY; SDP: oib_sdp between two oib_rxe devices on oib fabric, buffered copy; TCP: the"
 	print " loopback in the same guest; SDP/TCP: speed-up, targets >= 1.5 for streams and >= 2 for the ping-pong)"
+	wire()
 }' "$1"

@@ -3,6 +3,8 @@
 # console to LOG.  The console also goes to stdout: all of it with V=1, else only the guest's own
 # lines and KUnit suite results, as progress.  A run longer than TIMEOUT seconds is killed and fails.
 # Usage: tools/qemu.sh KERNEL INITRD LOG TIMEOUT [KERNEL ARGUMENTS...]
+# Environment: OIB_SMP (vCPUs, default 2), OIB_MEM (memory, default 2G), OIB_QEMU_NET (more QEMU
+# arguments, words: make bench's two hosts give each guest its NIC with them).
 # Exit status: QEMU's (0 after the guest's reboot -f), 124 on timeout.
 set -euo pipefail
 
@@ -15,9 +17,10 @@ accel=(-accel tcg,thread=multi)
 mkdir -p "$(dirname "$log")"
 start=$(date +%s)
 rc=0
-timeout --foreground -k 10 "$timeout" qemu-system-x86_64 "${accel[@]}" -smp 2 -m "${OIB_MEM:-2G}" \
+# shellcheck disable=SC2086 # OIB_QEMU_NET: words
+timeout --foreground -k 10 "$timeout" qemu-system-x86_64 "${accel[@]}" -smp "${OIB_SMP:-2}" -m "${OIB_MEM:-2G}" \
 	-bios /usr/share/qemu/qboot.rom -nodefaults -nographic -serial stdio -no-reboot \
-	-kernel "$kernel" -initrd "$initrd" \
+	-kernel "$kernel" -initrd "$initrd" ${OIB_QEMU_NET:-} \
 	-append "console=ttyS0 rdinit=/init panic=-1 tsc=reliable tsc_early_khz=$khz $*" \
 	</dev/null 2>&1 | sed -u 's/\r$//' | tee "$log" |
 	if [ "${V:-0}" = 1 ]; then cat; else grep --line-buffered -E '^(\[[ 0-9.]+\] )?(oib-guest:|(not )?ok [0-9])'; fi ||

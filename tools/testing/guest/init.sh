@@ -1,7 +1,7 @@
 #!/bin/sh
 # /init of the oib test guest (busybox sh).  Mounts proc, sysfs, devtmpfs and debugfs, waits for the TSC
 # clocksource, arms failslab, runs the mode named on the kernel command line (oib.mode=check|run|smoke|
-# bench, default /oib/mode) and reboots.  The files it uses are listed in lib.sh.  Lines
+# bench|wire, default /oib/mode) and reboots.  The files it uses are listed in lib.sh.  Lines
 # "oib-guest: FAIL: ..." are counted as failures by the host.
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -241,6 +241,7 @@ check) check ;;
 smoke) smoke ;;
 run) script demo ;;
 bench) script bench ;;
+wire) script wire ;;
 *) fail "unknown mode $mode" ;;
 esac
 msg "END $mode"

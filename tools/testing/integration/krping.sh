@@ -66,7 +66,7 @@ t "bad address: EINVAL" refused x "client,addr=10.9.0.300" "Invalid argument"
 t "unknown word: EINVAL" refused x "client,addr=10.9.0.2,bogus" "Invalid argument"
 t "two modes: EINVAL" refused x "client,addr=10.9.0.2,bw,wlat" "Invalid argument"
 t "size too small: ERANGE" refused x "client,addr=10.9.0.2,size=8" "out of range"
-t "size too large: ERANGE" refused x "client,addr=10.9.0.2,size=131073" "out of range"
+t "size too large: ERANGE" refused x "client,addr=10.9.0.2,size=1048577" "out of range"
 t "port 0: ERANGE" refused x "client,addr=10.9.0.2,port=0" "out of range"
 t "conn without count: EINVAL" refused x "client,addr=10.9.0.2,conn" "Invalid argument"
 t "server on an address no port has: EADDRNOTAVAIL" refused x "server,addr=10.9.9.9" \

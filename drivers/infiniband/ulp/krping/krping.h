@@ -26,7 +26,7 @@
 
 #define KRPING_PORT		7174		/* rping's default */
 #define KRPING_MIN_SIZE		26		/* rping's: "rdma-ping-%d: " and some */
-#define KRPING_MAX_SIZE		(128 * 1024)
+#define KRPING_MAX_SIZE		(1024 * 1024)	/* 256 pages: what oib_siw maps at most */
 #define KRPING_SIZE		64
 #define KRPING_TXDEPTH		64
 #define KRPING_MAX_TXDEPTH	256
