@@ -44,6 +44,7 @@ for arg in $CMDLINE; do
 	bench.*=*) both="$both ${arg#bench.}" ;;
 	oib_bench.*=*) oargs="$oargs ${arg#oib_bench.}" ;;
 	oib_bench_intree.*=*) rargs="$rargs ${arg#oib_bench_intree.}" ;;
+	tsc_early_khz=*) echo "oib-bench: clock khz=${arg#*=} cpus=$(nproc)" >/dev/kmsg ;;
 	esac
 done
 
@@ -199,9 +200,10 @@ krping_bench() {
 #   nvmeof: nvme-rdma against nvmet-rdma (a namespace on the 256 MiB brd disk /dev/ram1) over rxe0;
 #   local: the brd disk /dev/ram0 in the same guest, the physical reference.
 # cpu_ticks: BUSY and IDLE, the vCPUs' ticks busy and idle (iowait counted idle) since boot
+# (names of its own: callers keep theirs in _t, _s and the like)
 cpu_ticks() {
-	read -r _c _u _n _s _i _w _q _sq _rest </proc/stat
-	BUSY=$((_u + _n + _s + _q + _sq)) IDLE=$((_i + _w))
+	read -r _cc _cu _cn _cs _ci _cw _cq _csq _crest </proc/stat
+	BUSY=$((_cu + _cn + _cs + _cq + _csq)) IDLE=$((_ci + _cw))
 }
 blk_fig() {
 	if ! blkbench "$2" fill 1048576 32 0 >/dev/null; then
@@ -212,13 +214,13 @@ blk_fig() {
 		  "blk_randread_4KiB_iops randread 4096"; do
 		set -- "$1" "$2" $_x
 		cpu_ticks
-		_b0=$BUSY _i0=$IDLE
+		_cb0=$BUSY _ci0=$IDLE
 		if _r=$(profiled "$1_$3" blkbench "$2" $4 $5 32 3); then
 			cpu_ticks
 			echo "oib-bench: result $1 $3 $_r" >/dev/kmsg
-			_t=$((BUSY - _b0 + IDLE - _i0))
-			[ $_t -le 0 ] ||
-				echo "oib-bench: idle $1 $3 permille=$(((IDLE - _i0) * 1000 / _t))" >/dev/kmsg
+			_ct=$((BUSY - _cb0 + IDLE - _ci0))
+			[ $_ct -le 0 ] ||
+				echo "oib-bench: idle $1 $3 permille=$(((IDLE - _ci0) * 1000 / _ct))" >/dev/kmsg
 		else
 			echo "oib-bench: n/a $1 $3 blkbench_failed" >/dev/kmsg
 		fi
