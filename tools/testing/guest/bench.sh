@@ -215,9 +215,9 @@ blk_fig() {
 		set -- "$1" "$2" $_x
 		cpu_ticks
 		_cb0=$BUSY _ci0=$IDLE
-		if _r=$(profiled "$1_$3" blkbench "$2" $4 $5 32 3); then
+		if _br=$(profiled "$1_$3" blkbench "$2" $4 $5 32 3); then
 			cpu_ticks
-			echo "oib-bench: result $1 $3 $_r" >/dev/kmsg
+			echo "oib-bench: result $1 $3 $_br" >/dev/kmsg
 			_ct=$((BUSY - _cb0 + IDLE - _ci0))
 			[ $_ct -le 0 ] ||
 				echo "oib-bench: idle $1 $3 permille=$(((IDLE - _ci0) * 1000 / _ct))" >/dev/kmsg
