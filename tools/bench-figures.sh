@@ -88,6 +88,14 @@ function cyc(stack, t,   f, ns) {
 	f = fig(stack SUBSEP t "_idle")
 	return sprintf("%.0f/%.2f", ns, ns / len[t]) (f < 0 ? "" : sprintf(" %.0f%%", f / 10))
 }
+# busy cycles of all vCPUs per storage command: wall time per command x vCPUs x the share not idle
+function bcyc(stack, t,   f, ns, idle) {
+	f = fig(stack SUBSEP t)
+	idle = fig(stack SUBSEP t "_idle")
+	if (f <= 0 || idle < 0 || !khz) return "n/a"
+	ns = t ~ /_iops$/ ? 1e9 / f : 1048576000 / f
+	return sprintf("%.0f", ns * khz / 1e6 * cpus * (1000 - idle) / 1000)
+}
 # a fan-in run: its rate and memory per connection with their ranges; n/a as show() says it
 function fanline(t,   f, m, mlo, mhi) {
 	m = fig("oib" SUBSEP t "_mem"); mlo = lo; mhi = hi
@@ -335,6 +343,16 @@ END {
 	print " shortcuts: the RC table); oib_srp UDP: the same between two oib_rxe devices on a veth pair, RoCEv2 frames"
 	print " through UDP with the ICRC computed and checked: the like-for-like figure; oib/best and UDP/best: speed-ups"
 	print " against the better in-tree stack, target >= 2; RAM disk: brd used locally, the physical reference)"
+	if (khz) {
+		printf "\n%-26s %-13s %-13s %-13s %-13s %s\n", "storage cycles/command", "RAM disk",
+			"in-tree SRP", "NVMe-oF", "oib_srp", "oib_srp UDP"
+		for (i = 1; i <= nb; i++)
+			printf "%-26s %-13s %-13s %-13s %-13s %s\n", btname[i], bcyc("local", bt[i]),
+				bcyc("intree_srp", bt[i]), bcyc("nvmeof", bt[i]), bcyc("srp", bt[i]), bcyc("srp_udp", bt[i])
+		printf "(busy cycles of all %d vCPUs per command at the guest TSC, initiator and target together (one\n", cpus
+		print " guest): wall time per command x vCPUs x the share of the time not idle; PROFILE=1 make bench adds"
+		print " a perf profile of every load in its first round)"
+	}
 	nk = split("sock_stream_64B_bw sock_stream_4KiB_bw sock_stream_64KiB_bw sock_pingpong_64B_lat", kt, " ")
 	split("stream, 64 B writes|stream, 4 KiB writes|stream, 64 KiB writes|ping-pong 64 B, one way", ktname, "|")
 	print ""

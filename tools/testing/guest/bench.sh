@@ -44,6 +44,7 @@ for arg in $CMDLINE; do
 	bench.*=*) both="$both ${arg#bench.}" ;;
 	oib_bench.*=*) oargs="$oargs ${arg#oib_bench.}" ;;
 	oib_bench_intree.*=*) rargs="$rargs ${arg#oib_bench_intree.}" ;;
+	tsc_early_khz=*) echo "oib-bench: clock khz=${arg#*=} cpus=$(nproc)" >/dev/kmsg ;;
 	esac
 done
 
@@ -67,33 +68,38 @@ load_drivers || err "loading the oib modules"
 loaded oib_mad || err "oib_mad is not loaded: oib_bench needs it"
 loaded oib_cm || err "oib_cm is not loaded: oib_bench needs it"
 
-# bench NAME MODULE ARGS...: insmod, in the first round under perf when profiling (its report is
-# taken before rmmod, while the module's symbols are still in /proc/kallsyms)
-bench() {
+# profiled NAME COMMAND...: COMMAND under perf (all vCPUs) in the first round when profiling, its
+# report on stderr (taken before any rmmod, while the modules' symbols are still in
+# /proc/kallsyms; COMMAND's output stays its own); else COMMAND alone
+profiled() {
 	name=$1
 	shift
 	if [ "$profile" = 1 ] && [ "$i" = 1 ]; then
-		perf record -q -a -e cpu-clock -F 1999 -o /tmp/$name.data -- insmod "$@" || return 1
-		echo "oib-guest: profile $name begin"
-		perf report -q -i /tmp/$name.data --stdio --sort sym --percent-limit 0.4 2>/dev/null |
-			head -60
-		# under TCG a sample often lands where interrupts came back on: the return from
-		# the unlock, so symbol+offset names the call site of the lock held
-		echo "oib-guest: hottest addresses"
-		perf script -i /tmp/$name.data -F ip,sym,symoff 2>/dev/null | awk '{ print $2 }' |
-			sort | uniq -c | sort -rn | head -25
-		echo "oib-guest: by CPU and thread"
-		perf report -q -i /tmp/$name.data --stdio --sort cpu,comm --percent-limit 2 2>/dev/null |
-			head -16
-		echo "oib-guest: by CPU and symbol"
-		perf report -q -i /tmp/$name.data --stdio --sort cpu,sym --percent-limit 0.5 \
-			2>/dev/null | head -40
-		echo "oib-guest: profile $name end"
+		perf record -q -a -e cpu-clock -F 1999 -o /tmp/$name.data -- "$@" || return 1
+		{
+			echo "oib-guest: profile $name begin"
+			perf report -q -i /tmp/$name.data --stdio --sort sym --percent-limit 0.4 2>/dev/null |
+				head -60
+			# under TCG a sample often lands where interrupts came back on: the return from
+			# the unlock, so symbol+offset names the call site of the lock held
+			echo "oib-guest: hottest addresses"
+			perf script -i /tmp/$name.data -F ip,sym,symoff 2>/dev/null | awk '{ print $2 }' |
+				sort | uniq -c | sort -rn | head -25
+			echo "oib-guest: by CPU and thread"
+			perf report -q -i /tmp/$name.data --stdio --sort cpu,comm --percent-limit 2 2>/dev/null |
+				head -16
+			echo "oib-guest: by CPU and symbol"
+			perf report -q -i /tmp/$name.data --stdio --sort cpu,sym --percent-limit 0.5 \
+				2>/dev/null | head -40
+			echo "oib-guest: profile $name end"
+		} >&2
 		rm -f /tmp/$name.data
 	else
-		insmod "$@"
+		"$@"
 	fi
 }
+# bench NAME MODULE ARGS...: insmod, profiled
+bench() { _b=$1; shift; profiled "$_b" insmod "$@"; }
 
 # krping_fig NAME OPTIONS [STACK [SERVER]]: an oib_krping server (or, with SERVER, that command
 # started in the background: an rping server) and client with OPTIONS; the client's figures as
@@ -193,6 +199,12 @@ krping_bench() {
 #     in-tree rxe0, loopback on its own address, as the RC figures;
 #   nvmeof: nvme-rdma against nvmet-rdma (a namespace on the 256 MiB brd disk /dev/ram1) over rxe0;
 #   local: the brd disk /dev/ram0 in the same guest, the physical reference.
+# cpu_ticks: BUSY and IDLE, the vCPUs' ticks busy and idle (iowait counted idle) since boot
+# (names of its own: callers keep theirs in _t, _s and the like)
+cpu_ticks() {
+	read -r _cc _cu _cn _cs _ci _cw _cq _csq _crest </proc/stat
+	BUSY=$((_cu + _cn + _cs + _cq + _csq)) IDLE=$((_ci + _cw))
+}
 blk_fig() {
 	if ! blkbench "$2" fill 1048576 32 0 >/dev/null; then
 		echo "oib-bench: n/a $1 all blkbench_fill_failed" >/dev/kmsg
@@ -201,8 +213,14 @@ blk_fig() {
 	for _x in "blk_read_1MiB_bw read 1048576" "blk_write_1MiB_bw write 1048576" \
 		  "blk_randread_4KiB_iops randread 4096"; do
 		set -- "$1" "$2" $_x
-		if _r=$(blkbench "$2" $4 $5 32 3); then
-			echo "oib-bench: result $1 $3 $_r" >/dev/kmsg
+		cpu_ticks
+		_cb0=$BUSY _ci0=$IDLE
+		if _br=$(profiled "$1_$3" blkbench "$2" $4 $5 32 3); then
+			cpu_ticks
+			echo "oib-bench: result $1 $3 $_br" >/dev/kmsg
+			_ct=$((BUSY - _cb0 + IDLE - _ci0))
+			[ $_ct -le 0 ] ||
+				echo "oib-bench: idle $1 $3 permille=$(((IDLE - _ci0) * 1000 / _ct))" >/dev/kmsg
 		else
 			echo "oib-bench: n/a $1 $3 blkbench_failed" >/dev/kmsg
 		fi
