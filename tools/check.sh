@@ -251,7 +251,7 @@ done
 moved=oib_cma_loss_test
 args+=("oib.kunit_moved=$moved")
 # and these integration scripts in the first (userspace programs, as its userspace tests are)
-smoved=ibverbs_compat
+smoved=ibverbs_compat,rdmacm_compat
 args+=("oib.integration_moved=$smoved")
 section "test kernel: boot (two guests: KUnit and userspace | integration)"
 t=$(date +%s)
