@@ -70,36 +70,37 @@ loaded oib_cm || err "oib_cm is not loaded: oib_bench needs it"
 
 # profiled NAME COMMAND...: COMMAND under perf (all vCPUs) in the first round when profiling, its
 # report on stderr (taken before any rmmod, while the modules' symbols are still in
-# /proc/kallsyms; COMMAND's output stays its own); else COMMAND alone
+# /proc/kallsyms; COMMAND's output stays its own); else COMMAND alone.  Its variables are its
+# own (_pn; bench()'s _bn): this shell has no locals, and callers keep theirs in _b, _r, _t...
 profiled() {
-	name=$1
+	_pn=$1
 	shift
 	if [ "$profile" = 1 ] && [ "$i" = 1 ]; then
-		perf record -q -a -e cpu-clock -F 1999 -o /tmp/$name.data -- "$@" || return 1
+		perf record -q -a -e cpu-clock -F 1999 -o /tmp/$_pn.data -- "$@" || return 1
 		{
-			echo "oib-guest: profile $name begin"
-			perf report -q -i /tmp/$name.data --stdio --sort sym --percent-limit 0.4 2>/dev/null |
+			echo "oib-guest: profile $_pn begin"
+			perf report -q -i /tmp/$_pn.data --stdio --sort sym --percent-limit 0.4 2>/dev/null |
 				head -60
 			# under TCG a sample often lands where interrupts came back on: the return from
 			# the unlock, so symbol+offset names the call site of the lock held
 			echo "oib-guest: hottest addresses"
-			perf script -i /tmp/$name.data -F ip,sym,symoff 2>/dev/null | awk '{ print $2 }' |
+			perf script -i /tmp/$_pn.data -F ip,sym,symoff 2>/dev/null | awk '{ print $2 }' |
 				sort | uniq -c | sort -rn | head -25
 			echo "oib-guest: by CPU and thread"
-			perf report -q -i /tmp/$name.data --stdio --sort cpu,comm --percent-limit 2 2>/dev/null |
+			perf report -q -i /tmp/$_pn.data --stdio --sort cpu,comm --percent-limit 2 2>/dev/null |
 				head -16
 			echo "oib-guest: by CPU and symbol"
-			perf report -q -i /tmp/$name.data --stdio --sort cpu,sym --percent-limit 0.5 \
+			perf report -q -i /tmp/$_pn.data --stdio --sort cpu,sym --percent-limit 0.5 \
 				2>/dev/null | head -40
-			echo "oib-guest: profile $name end"
+			echo "oib-guest: profile $_pn end"
 		} >&2
-		rm -f /tmp/$name.data
+		rm -f /tmp/$_pn.data
 	else
 		"$@"
 	fi
 }
 # bench NAME MODULE ARGS...: insmod, profiled
-bench() { _b=$1; shift; profiled "$_b" insmod "$@"; }
+bench() { _bn=$1; shift; profiled "$_bn" insmod "$@"; }
 
 # krping_fig NAME OPTIONS [STACK [SERVER]]: an oib_krping server (or, with SERVER, that command
 # started in the background: an rping server) and client with OPTIONS; the client's figures as
