@@ -218,7 +218,10 @@ bool t_two_processes(void)
 	return ok;
 }
 
-/* A child connects, reads @unread bytes into nowhere, and is killed with SIGKILL. */
+/*
+ * A child connects, leaves what it is sent unread (with @unread, once it has come: the parent's
+ * send may be held a moment, as TCP's Nagle holds one), and is killed with SIGKILL.
+ */
 static bool killed_peer(bool unread)
 {
 	uint16_t port = 0;
@@ -238,12 +241,14 @@ static bool killed_peer(bool unread)
 
 		if (connect(fd, (struct sockaddr *)&ss, slen) || write(p[1], "c", 1) != 1)
 			_exit(1);
+		if (unread && (!wait_events(fd, POLLIN, 10000) || write(p[1], "d", 1) != 1))
+			_exit(1);
 		pause();
 	}
 	afd = accept(lfd, NULL, NULL);
 	ok = CHECK(afd >= 0) && CHECK(read(p[0], b, 1) == 1);
-	if (unread)
-		ok = ok && CHECK(write(afd, b, 100) == 100);
+	if (unread)		/* sent, and come: unread data at the child's end */
+		ok = ok && CHECK(write(afd, b, 100) == 100) && CHECK(read(p[0], b, 1) == 1);
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	/* unread data: reset; none: EOF, then writes fail once the connection is gone */
